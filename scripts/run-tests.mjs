@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// `npm test`: the whole suite on SQLite, then again on PostgreSQL when DATABASE_URL
+// (postgres://...) or the PG* variables point at a server. Each PostgreSQL run gets
+// databases of its own (a fresh one per test suite, named with a per-run prefix), all
+// dropped at the end, so no run depends on leftovers.
+// Extra arguments go to mocha: `npm test -- --grep token`.
+// TEST_DATABASES=sqlite (or postgres) restricts the runs.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+const mochaArgs = process.argv.slice(2);
+
+function postgresAdminUrl() {
+  const url = process.env.DATABASE_URL;
+  if (url && /^postgres(ql)?:\/\//.test(url)) return url;
+  if (process.env.PGHOST || process.env.PGUSER || process.env.PGDATABASE || process.env.PGPORT) {
+    const user = encodeURIComponent(process.env.PGUSER ?? 'postgres');
+    const password = process.env.PGPASSWORD ? `:${encodeURIComponent(process.env.PGPASSWORD)}` : '';
+    const host = process.env.PGHOST ?? '127.0.0.1';
+    const port = process.env.PGPORT ?? '5432';
+    return `postgres://${user}${password}@${host}:${port}/${process.env.PGDATABASE ?? 'postgres'}`;
+  }
+  return null;
+}
+
+function runMocha(label, env) {
+  return new Promise((resolvePromise) => {
+    console.log(`\n=== tests on ${label} ===`);
+    const child = spawn(process.execPath, ['node_modules/mocha/bin/mocha.js', ...mochaArgs], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      process.stdout.write(chunk);
+    });
+    child.on('close', (code) => {
+      const count = (word) => Number(out.match(new RegExp(`(\\d+) ${word}`))?.[1] ?? 0);
+      resolvePromise({ label, code: code ?? 1, passed: count('passing'), failed: count('failing'), pending: count('pending') });
+    });
+  });
+}
+
+async function dropDatabases(adminUrl, prefix) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${prefix}%`]);
+    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    return rows.length;
+  } finally {
+    await client.end();
+  }
+}
+
+const only = process.env.TEST_DATABASES?.split(',').map((s) => s.trim());
+const results = [];
+if (!only || only.includes('sqlite')) {
+  results.push(await runMocha('SQLite', { TEST_DATABASE: 'sqlite' }));
+}
+const adminUrl = postgresAdminUrl();
+if (adminUrl && (!only || only.includes('postgres'))) {
+  const prefix = `ofctx_test_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}_`;
+  try {
+    results.push(await runMocha('PostgreSQL', { TEST_DATABASE: 'postgres', TEST_PG_ADMIN_URL: adminUrl, TEST_PG_PREFIX: prefix }));
+  } finally {
+    const dropped = await dropDatabases(adminUrl, prefix).catch((error) => {
+      console.error(`could not drop test databases ${prefix}*: ${error.message}`);
+      return 0;
+    });
+    console.log(`dropped ${dropped} PostgreSQL test database(s) ${prefix}*`);
+  }
+} else if (!only || only.includes('postgres')) {
+  console.log('\nPostgreSQL: skipped (set DATABASE_URL=postgres://... or PGHOST to run the suite on it too)');
+}
+
+let passed = 0, failed = 0, pending = 0, exitCode = 0;
+console.log('');
+for (const r of results) {
+  console.log(`${r.label}: ${r.passed} passing, ${r.failed} failing, ${r.pending} pending (exit ${r.code})`);
+  passed += r.passed; failed += r.failed; pending += r.pending;
+  if (r.code !== 0) exitCode = 1;
+}
+if (results.length === 0) { console.error('no test run was selected'); exitCode = 1; }
+if (passed === 0) exitCode = 1;
+console.log(`tests: ${passed} passed, ${failed} failed, ${pending} skipped`);
+process.exit(exitCode);

@@ -1,0 +1,2449 @@
+// Generated from openapi/openapi.yaml by `npm run generate` (openapi-typescript).
+// Do not edit by hand: change the OpenAPI document and regenerate.
+
+export interface paths {
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description Answers 200 while the process runs. Needs no token.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description Answers 200 when the database answers and the service is not shutting down, 503 otherwise. Needs no token.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange client credentials for an access token
+         * @description OAuth 2.0 client credentials grant (RFC 6749 section 4.4). Authenticate the client
+         *     either with `client_id` and `client_secret` in the form body or with HTTP Basic
+         *     (RFC 6749 section 2.3.1), not both. When `scope` is omitted every scope the client
+         *     holds is granted. Answers use the plain RFC 6749 bodies, not the envelope, and carry
+         *     `Cache-Control: no-store`. Rate limited per client IP address.
+         */
+        post: operations["createToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ofctx/{org_id}/{facility_id}/residents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List residents
+         * @description Residents of the facility as FHIR Patient resources, in a stable order.
+         */
+        get: operations["listResidents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ofctx/{org_id}/{facility_id}/residents/{resident_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resident (Patient) id. */
+                resident_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one resident
+         * @description One resident of the facility as a FHIR Patient resource.
+         */
+        get: operations["getResident"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ofctx/{org_id}/{facility_id}/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List coverage records
+         * @description Payer coverage of the facility's residents. `status` carries the X12 271 eligibility outcome.
+         */
+        get: operations["listCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ofctx/{org_id}/{facility_id}/coverage/{coverage_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The coverage record id. */
+                coverage_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one coverage record
+         * @description One coverage record of a resident of the facility.
+         */
+        get: operations["getCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ofctx/{org_id}/{facility_id}/clinical/Observation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List observations
+         * @description Vitals, weights and results of the facility's residents.
+         */
+        get: operations["listObservations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ofctx/{org_id}/{facility_id}/clinical/Observation/{resource_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource id. */
+                resource_id: components["parameters"]["ResourceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one observation
+         * @description One observation of a resident of the facility.
+         */
+        get: operations["getObservation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ofctx/{org_id}/{facility_id}/clinical/AllergyIntolerance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List allergies
+         * @description Allergies and intolerances of the facility's residents.
+         */
+        get: operations["listAllergies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ofctx/{org_id}/{facility_id}/clinical/AllergyIntolerance/{resource_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource id. */
+                resource_id: components["parameters"]["ResourceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one allergy
+         * @description One allergy or intolerance of a resident of the facility.
+         */
+        get: operations["getAllergy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ofctx/{org_id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List webhook subscriptions
+         * @description The organization's subscriptions, newest last, including revoked ones. `signing_secret` is never included.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook subscription
+         * @description Creates an active subscription. The answer is the only place `signing_secret`
+         *     ever appears: store it. `callback_url` must be an absolute `https` URL whose host
+         *     resolves only to public addresses. Events are delivered for the facilities the
+         *     registering credential is granted.
+         */
+        post: operations["registerWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ofctx/{org_id}/webhooks/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List event types
+         * @description The event types a subscription can name, with the `api_version` of their delivery envelope.
+         */
+        get: operations["listWebhookEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ofctx/{org_id}/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /** @description The subscription id. */
+                id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a webhook subscription
+         * @description Revokes the subscription: it receives nothing more, and every delivery still
+         *     pending for it is cancelled. Answers the revoked subscription. Revoking an already
+         *     revoked subscription answers the same record again.
+         */
+        delete: operations["revokeWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ofctx/{org_id}/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /** @description The subscription id. */
+                id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build a signed test delivery
+         * @description Builds, signs and returns (without sending) the delivery a real event of
+         *     `event_type` would produce for this subscription, through the same code that signs
+         *     real deliveries, with sample ids. `body` is the exact delivery body as a string:
+         *     its UTF-8 bytes are what is signed. Use it to check a verifier before production.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface webhooks {
+    "resident.admitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * resident.admitted
+         * @description A resident is admitted to a facility.
+         */
+        post: operations["deliverResidentAdmitted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "resident.discharged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * resident.discharged
+         * @description A resident is discharged.
+         */
+        post: operations["deliverResidentDischarged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "resident.transferred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * resident.transferred
+         * @description A resident is transferred between facilities. `facility_id` is the facility the resident now belongs to.
+         */
+        post: operations["deliverResidentTransferred"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "coverage.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * coverage.updated
+         * @description A resident's payer coverage changes. Read the resident's coverage to see the change.
+         */
+        post: operations["deliverCoverageUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "clinical.condition.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * clinical.condition.created
+         * @description A new diagnosis is recorded for a resident.
+         */
+        post: operations["deliverClinicalConditionCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "clinical.order.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * clinical.order.created
+         * @description A new order (for example a medication) is created for a resident.
+         */
+        post: operations["deliverClinicalOrderCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface components {
+    schemas: {
+        HealthStatus: {
+            /** @enum {string} */
+            status: "ok" | "unavailable";
+        };
+        /** @description Field values are checked by the token endpoint itself so that every failure gets its RFC 6749 error. */
+        TokenRequest: {
+            /** @description Must be `client_credentials`. */
+            grant_type: string;
+            /** @description The integration's client id; omit when using HTTP Basic. */
+            client_id?: string;
+            /** @description The matching secret; omit when using HTTP Basic. */
+            client_secret?: string;
+            /** @description Space-delimited scopes; omitted means every scope the client holds. */
+            scope?: string;
+        };
+        TokenResponse: {
+            /** @description The bearer token. Opaque; treat it as a secret. */
+            access_token: string;
+            /** @constant */
+            token_type: "Bearer";
+            /**
+             * @description Seconds until the token expires.
+             * @constant
+             */
+            expires_in: 3600;
+            /** @description Space-delimited granted scopes. */
+            scope: string;
+        };
+        OAuthError: {
+            /** @enum {string} */
+            error: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope" | "rate_limited" | "server_error";
+            error_description?: string;
+        };
+        /**
+         * @description Stable machine code of an error. New codes may be added; treat unknown ones by status.
+         * @enum {string}
+         */
+        ErrorCode: "invalid_parameter" | "invalid_body" | "callback_url_not_allowed" | "missing_token" | "invalid_token" | "insufficient_scope" | "organization_forbidden" | "facility_forbidden" | "not_found" | "method_not_allowed" | "subscription_not_active" | "subscription_limit_reached" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorDetail: {
+            /** @description Where the problem is, such as `query.page_size`, `path.org_id` or `body.callback_url`. */
+            field: string;
+            /** @description What is wrong with it. */
+            issue: string;
+        };
+        Error: {
+            code: components["schemas"]["ErrorCode"];
+            /** @description A human explanation, safe to show to a developer. Never contains secrets or patient data. */
+            message: string;
+            details: components["schemas"]["ErrorDetail"][];
+            request_id: string;
+        };
+        ErrorEnvelope: {
+            data: null;
+            meta: null;
+            error: components["schemas"]["Error"];
+        };
+        PageMeta: {
+            page: {
+                page: number;
+                page_size: number;
+                /** @description Total number of matching rows. */
+                total: number;
+            };
+        };
+        Reference: {
+            reference: string;
+        };
+        Coding: {
+            /** @description Code-system URI. */
+            system: string;
+            code: string;
+            display: string;
+        };
+        Quantity: {
+            value: number;
+            unit: string;
+            /** @constant */
+            system: "http://unitsofmeasure.org";
+            /** @description UCUM code. */
+            code: string;
+        };
+        Identifier: {
+            /** @description Identifier namespace URI, such as `http://hl7.org/fhir/sid/us-mbi`. */
+            system: string;
+            /** @description The value exactly as the system of record holds it. Masked values stay masked. */
+            value: string;
+        };
+        HumanName: {
+            /** @enum {string} */
+            use: "official" | "usual" | "nickname" | "maiden";
+            family: string;
+            given: string[];
+        };
+        /** @description A resident, aligned with FHIR R4 Patient. */
+        Patient: {
+            /** @constant */
+            resourceType: "Patient";
+            /** Format: uuid */
+            id: string;
+            /** @description Identifiers exactly as held by the system of record; masked values stay masked. */
+            identifier: components["schemas"]["Identifier"][];
+            /** @description Whether the resident is currently in the facility. */
+            active: boolean;
+            name: components["schemas"]["HumanName"][];
+            /** @enum {string} */
+            gender: "male" | "female" | "other" | "unknown";
+            /** Format: date */
+            birthDate: string;
+            /** @description The facility the resident belongs to, as `Organization/<facility_id>`. */
+            managingOrganization: components["schemas"]["Reference"];
+        };
+        /** @description Payer coverage, aligned with FHIR R4 Coverage. `status` carries the X12 271 eligibility outcome. */
+        Coverage: {
+            /** @constant */
+            resourceType: "Coverage";
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description FHIR FinancialResourceStatusCodes. `active`: the latest 271 confirmed eligibility;
+             *     `cancelled`: the 271 reported the coverage inactive or terminated; `draft`: no
+             *     eligibility answer yet; `entered-in-error`: recorded by mistake.
+             * @enum {string}
+             */
+            status: "active" | "cancelled" | "draft" | "entered-in-error";
+            /** @description `Patient/<resident_id>`. */
+            beneficiary: components["schemas"]["Reference"];
+            /** @description Each `Organization/<payer name>`. */
+            payor: components["schemas"]["Reference"][];
+            /** @description Masked identifier, returned exactly as held. */
+            subscriberId: string;
+            period: {
+                /** Format: date */
+                start: string;
+            };
+            /** @description Order of this coverage among the resident's policies; 1 is primary, 2 secondary, and so on. */
+            order: number;
+        };
+        ObservationComponent: {
+            code: components["schemas"]["Coding"];
+            valueQuantity: components["schemas"]["Quantity"];
+        };
+        /**
+         * @description An observation, aligned with FHIR R4 Observation. `valueString` holds the value with
+         *     its unit as text. Blood pressure also carries `component` (systolic LOINC 8480-6,
+         *     diastolic 8462-4); single-value vitals also carry `valueQuantity`.
+         */
+        Observation: {
+            /** @constant */
+            resourceType: "Observation";
+            /** Format: uuid */
+            id: string;
+            /** @description `Patient/<resident_id>`. */
+            subject: components["schemas"]["Reference"];
+            /** @enum {string} */
+            status: "registered" | "preliminary" | "final" | "amended" | "corrected" | "cancelled" | "entered-in-error" | "unknown";
+            /** @description What was measured; `system` is `http://loinc.org` for vitals. */
+            code: components["schemas"]["Coding"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp.
+             */
+            effectiveDateTime: string;
+            /** @description The value with its unit as text, such as `128/82 mm[Hg]` or `71.4 kg`. */
+            valueString: string;
+            valueQuantity?: components["schemas"]["Quantity"];
+            component?: components["schemas"]["ObservationComponent"][];
+        };
+        /** @description An allergy or intolerance, aligned with FHIR R4 AllergyIntolerance (with `clinicalStatus` as a plain code). */
+        AllergyIntolerance: {
+            /** @constant */
+            resourceType: "AllergyIntolerance";
+            /** Format: uuid */
+            id: string;
+            /** @description `Patient/<resident_id>`. */
+            patient: components["schemas"]["Reference"];
+            /** @description The allergen, from the service's own allergen vocabulary. */
+            code: components["schemas"]["Coding"];
+            /** @enum {string} */
+            clinicalStatus: "active" | "inactive" | "resolved";
+        };
+        PatientList: {
+            data: components["schemas"]["Patient"][];
+            meta: components["schemas"]["PageMeta"];
+            error: null;
+        };
+        PatientRead: {
+            data: components["schemas"]["Patient"];
+            meta: null;
+            error: null;
+        };
+        CoverageList: {
+            data: components["schemas"]["Coverage"][];
+            meta: components["schemas"]["PageMeta"];
+            error: null;
+        };
+        CoverageRead: {
+            data: components["schemas"]["Coverage"];
+            meta: null;
+            error: null;
+        };
+        ObservationList: {
+            data: components["schemas"]["Observation"][];
+            meta: components["schemas"]["PageMeta"];
+            error: null;
+        };
+        ObservationRead: {
+            data: components["schemas"]["Observation"];
+            meta: null;
+            error: null;
+        };
+        AllergyIntoleranceList: {
+            data: components["schemas"]["AllergyIntolerance"][];
+            meta: components["schemas"]["PageMeta"];
+            error: null;
+        };
+        AllergyIntoleranceRead: {
+            data: components["schemas"]["AllergyIntolerance"];
+            meta: null;
+            error: null;
+        };
+        /**
+         * @description A versioned event type.
+         * @enum {string}
+         */
+        EventType: "resident.admitted" | "resident.discharged" | "resident.transferred" | "coverage.updated" | "clinical.condition.created" | "clinical.order.created";
+        EventTypeInfo: {
+            event_type: components["schemas"]["EventType"];
+            /** @description Version of the delivery envelope of this event type. */
+            api_version: string;
+            description: string;
+        };
+        EventTypeList: {
+            data: components["schemas"]["EventTypeInfo"][];
+            meta: components["schemas"]["PageMeta"];
+            error: null;
+        };
+        WebhookRegistration: {
+            /**
+             * Format: uri
+             * @description Absolute https URL that receives deliveries.
+             */
+            callback_url: string;
+            event_types: components["schemas"]["EventType"][];
+            description?: string;
+        };
+        /**
+         * @description `active`: receives deliveries. `disabled`: the receiver answered 410 Gone; nothing
+         *     more is delivered. `revoked`: revoked through the API; nothing more is delivered.
+         *     Neither `disabled` nor `revoked` is ever active again: register a new subscription.
+         * @enum {string}
+         */
+        WebhookSubscriptionStatus: "active" | "disabled" | "revoked";
+        WebhookSubscription: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uri */
+            callback_url: string;
+            event_types: components["schemas"]["EventType"][];
+            description: string | null;
+            /** @constant */
+            signature_header: "X-Service-Signature";
+            status: components["schemas"]["WebhookSubscriptionStatus"];
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the subscription stopped being active (revoked or disabled), or null.
+             */
+            revoked_at: string | null;
+        };
+        WebhookSubscriptionCreated: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uri */
+            callback_url: string;
+            event_types: components["schemas"]["EventType"][];
+            description: string | null;
+            /** @constant */
+            signature_header: "X-Service-Signature";
+            status: components["schemas"]["WebhookSubscriptionStatus"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** @description The HMAC key, shown only in this answer: `ofx_whs_` followed by 43 base64url characters (32 random bytes). The key is the UTF-8 bytes of the whole string, prefix included; do not base64-decode it. */
+            signing_secret: string;
+        };
+        WebhookSubscriptionCreatedRead: {
+            data: components["schemas"]["WebhookSubscriptionCreated"];
+            meta: null;
+            error: null;
+        };
+        WebhookSubscriptionRead: {
+            data: components["schemas"]["WebhookSubscription"];
+            meta: null;
+            error: null;
+        };
+        WebhookSubscriptionList: {
+            data: components["schemas"]["WebhookSubscription"][];
+            meta: components["schemas"]["PageMeta"];
+            error: null;
+        };
+        WebhookTestRequest: {
+            event_type: components["schemas"]["EventType"];
+        };
+        /** @description The headers the delivery carries, by name. */
+        DeliveryHeaders: {
+            /** @constant */
+            "Content-Type": "application/json";
+            "X-Service-Signature": string;
+            /** Format: uuid */
+            "X-Service-Delivery-Id": string;
+            "X-Service-Event-Type": components["schemas"]["EventType"];
+            "X-Service-Attempt": string;
+            "X-Service-Timestamp": string;
+        };
+        WebhookTestDelivery: {
+            /** @description The exact delivery body. Its UTF-8 bytes are what is signed. */
+            body: string;
+            /** @description Lowercase hex HMAC-SHA256 of `body`, keyed with the subscription's signing secret. */
+            signature: string;
+            /** @constant */
+            signature_header: "X-Service-Signature";
+            headers: components["schemas"]["DeliveryHeaders"];
+        };
+        WebhookTestDeliveryRead: {
+            data: components["schemas"]["WebhookTestDelivery"];
+            meta: null;
+            error: null;
+        };
+        /**
+         * @description The minimum necessary: ids only, never names, birth dates or other protected health
+         *     information. Read details through the API with a token granted the facility.
+         */
+        EventData: {
+            /** Format: uuid */
+            org_id: string;
+            /** Format: uuid */
+            facility_id: string;
+            /** Format: uuid */
+            resident_id: string;
+        };
+        /** @description The versioned delivery envelope. Verify the signature over the raw bytes before parsing. */
+        EventDelivery: {
+            /** @constant */
+            api_version: "v1";
+            event_type: components["schemas"]["EventType"];
+            /**
+             * Format: uuid
+             * @description Id of the event; one event fans out to one delivery per subscription.
+             */
+            event_id: string;
+            /**
+             * Format: uuid
+             * @description Id of this delivery; the same on every retry. Equal to the `X-Service-Delivery-Id` header.
+             */
+            delivery_id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            data: components["schemas"]["EventData"];
+        };
+    };
+    responses: {
+        /** @description `invalid_parameter` or `invalid_body` (see `error.details`), or `callback_url_not_allowed`. */
+        BadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "data": null,
+                 *       "meta": null,
+                 *       "error": {
+                 *         "code": "invalid_parameter",
+                 *         "message": "The request has invalid parameters.",
+                 *         "details": [
+                 *           {
+                 *             "field": "query.page_size",
+                 *             "issue": "must be <= 200"
+                 *           }
+                 *         ],
+                 *         "request_id": "1c0f6a52-6e43-4ad1-9a1e-35b1c2f0d9aa"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `missing_token` or `invalid_token` (unknown, expired, or its credential revoked). */
+        Unauthorized: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate-Bearer"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "data": null,
+                 *       "meta": null,
+                 *       "error": {
+                 *         "code": "invalid_token",
+                 *         "message": "The access token is invalid or expired; request a new one at /api/v1/oauth/token.",
+                 *         "details": [],
+                 *         "request_id": "1c0f6a52-6e43-4ad1-9a1e-35b1c2f0d9aa"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `insufficient_scope`, `organization_forbidden` or `facility_forbidden`. */
+        Forbidden: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate-Scope"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "data": null,
+                 *       "meta": null,
+                 *       "error": {
+                 *         "code": "insufficient_scope",
+                 *         "message": "This operation needs the scope coverage.read, which the access token does not carry.",
+                 *         "details": [
+                 *           {
+                 *             "field": "scope",
+                 *             "issue": "requires coverage.read"
+                 *           }
+                 *         ],
+                 *         "request_id": "1c0f6a52-6e43-4ad1-9a1e-35b1c2f0d9aa"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `not_found`: no such resource in this organization and facility. */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "data": null,
+                 *       "meta": null,
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "No such resource.",
+                 *         "details": [],
+                 *         "request_id": "1c0f6a52-6e43-4ad1-9a1e-35b1c2f0d9aa"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `subscription_not_active` or `subscription_limit_reached`. */
+        Conflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "data": null,
+                 *       "meta": null,
+                 *       "error": {
+                 *         "code": "subscription_not_active",
+                 *         "message": "The subscription is revoked; register a new one.",
+                 *         "details": [],
+                 *         "request_id": "1c0f6a52-6e43-4ad1-9a1e-35b1c2f0d9aa"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `payload_too_large`: the body exceeds 64 KiB. */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "data": null,
+                 *       "meta": null,
+                 *       "error": {
+                 *         "code": "payload_too_large",
+                 *         "message": "The request body exceeds 65536 bytes.",
+                 *         "details": [],
+                 *         "request_id": "1c0f6a52-6e43-4ad1-9a1e-35b1c2f0d9aa"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `unsupported_media_type`: send `Content-Type: application/json`. */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "data": null,
+                 *       "meta": null,
+                 *       "error": {
+                 *         "code": "unsupported_media_type",
+                 *         "message": "Send the body as application/json.",
+                 *         "details": [],
+                 *         "request_id": "1c0f6a52-6e43-4ad1-9a1e-35b1c2f0d9aa"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `internal_error`: an unexpected failure. Nothing was changed; quote `request_id` to support. */
+        InternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "data": null,
+                 *       "meta": null,
+                 *       "error": {
+                 *         "code": "internal_error",
+                 *         "message": "An unexpected error occurred.",
+                 *         "details": [],
+                 *         "request_id": "1c0f6a52-6e43-4ad1-9a1e-35b1c2f0d9aa"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `invalid_request`: the form body exceeds 64 KiB. */
+        OAuthPayloadTooLarge: {
+            headers: {
+                "Cache-Control": components["headers"]["Cache-Control-No-Store"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "invalid_request",
+                 *       "error_description": "The request body exceeds 65536 bytes."
+                 *     }
+                 */
+                "application/json": components["schemas"]["OAuthError"];
+            };
+        };
+        /** @description `invalid_request`: the body is not application/x-www-form-urlencoded. */
+        OAuthUnsupportedMediaType: {
+            headers: {
+                "Cache-Control": components["headers"]["Cache-Control-No-Store"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "invalid_request",
+                 *       "error_description": "Send the token request as application/x-www-form-urlencoded."
+                 *     }
+                 */
+                "application/json": components["schemas"]["OAuthError"];
+            };
+        };
+        /** @description Any 2xx answer within 15 seconds acknowledges the delivery; the body is ignored. */
+        DeliveryAccepted: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description The receiver no longer wants deliveries; the subscription is disabled. */
+        DeliveryGone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+    };
+    parameters: {
+        /**
+         * @description The organization id. Must be the organization bound to the credential.
+         * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+         */
+        OrgId: string;
+        /**
+         * @description The facility id. Must be one of the facilities granted to the credential.
+         * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+         */
+        FacilityId: string;
+        /** @description The resource id. */
+        ResourceId: string;
+        /** @description The subscription id. */
+        SubscriptionId: string;
+        /** @description Restrict the results to one resident. */
+        ResidentFilter: string;
+        /** @description 1-based page number. A page past the last answers an empty `data`. */
+        Page: number;
+        /** @description Rows per page. */
+        PageSize: number;
+        /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
+        DeliverySignature: string;
+        /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
+        DeliveryId: string;
+        /** @description The event type, equal to `event_type` in the body. */
+        DeliveryEventType: string;
+        /** @description 1 for the first attempt, 2 for the first retry, and so on. */
+        DeliveryAttempt: number;
+        /** @description Unix time in seconds at which this attempt was sent. Not covered by the signature (the body is signed, and the body is the same on every retry); use it to drop stale attempts, and de-duplicate on the delivery id. */
+        DeliveryTimestamp: number;
+    };
+    requestBodies: {
+        /** @description The delivery envelope. Its exact bytes are signed; verify before parsing. */
+        ResidentEventDelivery: {
+            content: {
+                /**
+                 * @example {
+                 *       "api_version": "v1",
+                 *       "event_type": "resident.admitted",
+                 *       "event_id": "8a9b0c1d-2e3f-4a5b-8c7d-9e0f1a2b3c4d",
+                 *       "delivery_id": "4b5c6d7e-8f9a-4b0c-9d1e-2f3a4b5c6d7e",
+                 *       "occurred_at": "2026-11-22T10:00:00.000Z",
+                 *       "data": {
+                 *         "org_id": "6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60",
+                 *         "facility_id": "0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21",
+                 *         "resident_id": "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["EventDelivery"];
+            };
+        };
+    };
+    headers: {
+        /**
+         * @description Id of this request, also in `error.request_id`. A sane `X-Request-Id` sent by the caller (1 to 64 of `A-Z a-z 0-9 . _ -`) is echoed; otherwise one is generated.
+         * @example 1c0f6a52-6e43-4ad1-9a1e-35b1c2f0d9aa
+         */
+        "X-Request-Id": string;
+        /**
+         * @description Seconds to wait before retrying.
+         * @example 42
+         */
+        "Retry-After": number;
+        /** @description Token answers are never cached (RFC 6749 section 5.1). */
+        "Cache-Control-No-Store": "no-store";
+        /**
+         * @description RFC 6750 challenge. `error` is absent when no token was sent, `invalid_token` for a bad, expired or revoked token.
+         * @example Bearer realm="ofctx", error="invalid_token", error_description="The access token expired"
+         */
+        "WWW-Authenticate-Bearer": string;
+        /**
+         * @description RFC 6750 challenge, present for `insufficient_scope`, naming the scope the operation needs.
+         * @example Bearer realm="ofctx", error="insufficient_scope", scope="coverage.read"
+         */
+        "WWW-Authenticate-Scope": string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is alive. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HealthStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready to serve requests. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HealthStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description Not ready (database unreachable or shutting down). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HealthStatus"];
+                };
+            };
+        };
+    };
+    createToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "grant_type": "client_credentials",
+                 *       "client_id": "ofx_ci_4f3b2a1c9d8e7f6a5b4c3d2e",
+                 *       "client_secret": "<CLIENT_SECRET>",
+                 *       "scope": "residents.read coverage.read"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": components["schemas"]["TokenRequest"];
+            };
+        };
+        responses: {
+            /** @description A bearer token. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "access_token": "ofx_at_Yk3lQ2h8cVx1N0pTb2JtY1ZhR0p6ZFc1bGRHVnpkQT09",
+                     *       "token_type": "Bearer",
+                     *       "expires_in": 3600,
+                     *       "scope": "residents.read coverage.read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenResponse"];
+                };
+            };
+            /**
+             * @description `unsupported_grant_type` (grant_type is not client_credentials),
+             *     `invalid_request` (a required field is missing or repeated, or the client
+             *     authenticated twice) or `invalid_scope` (a requested scope exceeds the grant).
+             */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_scope",
+                     *       "error_description": "The requested scope exceeds the scopes granted to this client."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `invalid_client`: the credential check failed. The answer never says which check. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
+                    /**
+                     * @description Present when the client authenticated with HTTP Basic.
+                     * @example Basic realm="ofctx"
+                     */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_client",
+                     *       "error_description": "Client authentication failed."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            413: components["responses"]["OAuthPayloadTooLarge"];
+            415: components["responses"]["OAuthUnsupportedMediaType"];
+            /** @description Too many token requests from this IP address. Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "error_description": "Too many token requests from this address; retry after 42 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `server_error`: an unexpected failure. */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "server_error",
+                     *       "error_description": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    listResidents: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. A page past the last answers an empty `data`. */
+                page?: components["parameters"]["Page"];
+                /** @description Rows per page. */
+                page_size?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of residents. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "resourceType": "Patient",
+                     *           "id": "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a",
+                     *           "identifier": [
+                     *             {
+                     *               "system": "http://hl7.org/fhir/sid/us-ssn",
+                     *               "value": "XXX-XX-1234"
+                     *             },
+                     *             {
+                     *               "system": "http://hl7.org/fhir/sid/us-mbi",
+                     *               "value": "*****6789A"
+                     *             }
+                     *           ],
+                     *           "active": true,
+                     *           "name": [
+                     *             {
+                     *               "use": "official",
+                     *               "family": "Okafor",
+                     *               "given": [
+                     *                 "Adaeze",
+                     *                 "Grace"
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "gender": "female",
+                     *           "birthDate": "1941-03-17",
+                     *           "managingOrganization": {
+                     *             "reference": "Organization/0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": {
+                     *           "page": 1,
+                     *           "page_size": 50,
+                     *           "total": 1
+                     *         }
+                     *       },
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PatientList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getResident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resident (Patient) id. */
+                resident_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resident. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientRead"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCoverage: {
+        parameters: {
+            query?: {
+                /** @description Restrict the results to one resident. */
+                resident_id?: components["parameters"]["ResidentFilter"];
+                /** @description 1-based page number. A page past the last answers an empty `data`. */
+                page?: components["parameters"]["Page"];
+                /** @description Rows per page. */
+                page_size?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of coverage records. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "resourceType": "Coverage",
+                     *           "id": "3a2b1c0d-9e8f-4a7b-8c6d-5e4f3a2b1c0d",
+                     *           "status": "active",
+                     *           "beneficiary": {
+                     *             "reference": "Patient/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
+                     *           },
+                     *           "payor": [
+                     *             {
+                     *               "reference": "Organization/Medicare Part A"
+                     *             }
+                     *           ],
+                     *           "subscriberId": "XXXXXXX1234A",
+                     *           "period": {
+                     *             "start": "2025-01-01"
+                     *           },
+                     *           "order": 1
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": {
+                     *           "page": 1,
+                     *           "page_size": 50,
+                     *           "total": 1
+                     *         }
+                     *       },
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CoverageList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCoverage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The coverage record id. */
+                coverage_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The coverage record. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "resourceType": "Coverage",
+                     *         "id": "3a2b1c0d-9e8f-4a7b-8c6d-5e4f3a2b1c0d",
+                     *         "status": "active",
+                     *         "beneficiary": {
+                     *           "reference": "Patient/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
+                     *         },
+                     *         "payor": [
+                     *           {
+                     *             "reference": "Organization/Medicare Part A"
+                     *           }
+                     *         ],
+                     *         "subscriberId": "XXXXXXX1234A",
+                     *         "period": {
+                     *           "start": "2025-01-01"
+                     *         },
+                     *         "order": 1
+                     *       },
+                     *       "meta": null,
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CoverageRead"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listObservations: {
+        parameters: {
+            query?: {
+                /** @description Restrict the results to one resident. */
+                resident_id?: components["parameters"]["ResidentFilter"];
+                /** @description 1-based page number. A page past the last answers an empty `data`. */
+                page?: components["parameters"]["Page"];
+                /** @description Rows per page. */
+                page_size?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of observations. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "resourceType": "Observation",
+                     *           "id": "5c4d3e2f-1a0b-4c9d-8e7f-6a5b4c3d2e1f",
+                     *           "subject": {
+                     *             "reference": "Patient/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
+                     *           },
+                     *           "status": "final",
+                     *           "code": {
+                     *             "system": "http://loinc.org",
+                     *             "code": "85354-9",
+                     *             "display": "Blood pressure panel"
+                     *           },
+                     *           "effectiveDateTime": "2026-11-20T08:30:00Z",
+                     *           "valueString": "128/82 mm[Hg]",
+                     *           "component": [
+                     *             {
+                     *               "code": {
+                     *                 "system": "http://loinc.org",
+                     *                 "code": "8480-6",
+                     *                 "display": "Systolic blood pressure"
+                     *               },
+                     *               "valueQuantity": {
+                     *                 "value": 128,
+                     *                 "unit": "mm[Hg]",
+                     *                 "system": "http://unitsofmeasure.org",
+                     *                 "code": "mm[Hg]"
+                     *               }
+                     *             },
+                     *             {
+                     *               "code": {
+                     *                 "system": "http://loinc.org",
+                     *                 "code": "8462-4",
+                     *                 "display": "Diastolic blood pressure"
+                     *               },
+                     *               "valueQuantity": {
+                     *                 "value": 82,
+                     *                 "unit": "mm[Hg]",
+                     *                 "system": "http://unitsofmeasure.org",
+                     *                 "code": "mm[Hg]"
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": {
+                     *           "page": 1,
+                     *           "page_size": 50,
+                     *           "total": 1
+                     *         }
+                     *       },
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ObservationList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getObservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource id. */
+                resource_id: components["parameters"]["ResourceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The observation. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "resourceType": "Observation",
+                     *         "id": "6d5e4f3a-2b1c-4d0e-9f8a-7b6c5d4e3f2a",
+                     *         "subject": {
+                     *           "reference": "Patient/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
+                     *         },
+                     *         "status": "final",
+                     *         "code": {
+                     *           "system": "http://loinc.org",
+                     *           "code": "29463-7",
+                     *           "display": "Body weight"
+                     *         },
+                     *         "effectiveDateTime": "2026-11-20T08:35:00Z",
+                     *         "valueString": "71.4 kg",
+                     *         "valueQuantity": {
+                     *           "value": 71.4,
+                     *           "unit": "kg",
+                     *           "system": "http://unitsofmeasure.org",
+                     *           "code": "kg"
+                     *         }
+                     *       },
+                     *       "meta": null,
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ObservationRead"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAllergies: {
+        parameters: {
+            query?: {
+                /** @description Restrict the results to one resident. */
+                resident_id?: components["parameters"]["ResidentFilter"];
+                /** @description 1-based page number. A page past the last answers an empty `data`. */
+                page?: components["parameters"]["Page"];
+                /** @description Rows per page. */
+                page_size?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of allergies. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "resourceType": "AllergyIntolerance",
+                     *           "id": "7e6f5a4b-3c2d-4e1f-9a0b-8c7d6e5f4a3b",
+                     *           "patient": {
+                     *             "reference": "Patient/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
+                     *           },
+                     *           "code": {
+                     *             "system": "https://ofctx.example/fhir/CodeSystem/allergen",
+                     *             "code": "PCN",
+                     *             "display": "Penicillin"
+                     *           },
+                     *           "clinicalStatus": "active"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": {
+                     *           "page": 1,
+                     *           "page_size": 50,
+                     *           "total": 1
+                     *         }
+                     *       },
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AllergyIntoleranceList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAllergy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource id. */
+                resource_id: components["parameters"]["ResourceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The allergy. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "resourceType": "AllergyIntolerance",
+                     *         "id": "7e6f5a4b-3c2d-4e1f-9a0b-8c7d6e5f4a3b",
+                     *         "patient": {
+                     *           "reference": "Patient/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
+                     *         },
+                     *         "code": {
+                     *           "system": "https://ofctx.example/fhir/CodeSystem/allergen",
+                     *           "code": "PCN",
+                     *           "display": "Penicillin"
+                     *         },
+                     *         "clinicalStatus": "active"
+                     *       },
+                     *       "meta": null,
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AllergyIntoleranceRead"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. A page past the last answers an empty `data`. */
+                page?: components["parameters"]["Page"];
+                /** @description Rows per page. */
+                page_size?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of subscriptions. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "2f1e0d9c-8b7a-4f6e-9d5c-4b3a2f1e0d9c",
+                     *           "callback_url": "https://partner.example/hooks/ofctx",
+                     *           "event_types": [
+                     *             "resident.admitted",
+                     *             "coverage.updated"
+                     *           ],
+                     *           "description": "Eligibility sync",
+                     *           "signature_header": "X-Service-Signature",
+                     *           "status": "active",
+                     *           "created_at": "2026-11-22T10:00:00.000Z",
+                     *           "revoked_at": null
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": {
+                     *           "page": 1,
+                     *           "page_size": 50,
+                     *           "total": 1
+                     *         }
+                     *       },
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookSubscriptionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    registerWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "callback_url": "https://partner.example/hooks/ofctx",
+                 *       "event_types": [
+                 *         "resident.admitted",
+                 *         "coverage.updated"
+                 *       ],
+                 *       "description": "Eligibility sync"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookRegistration"];
+            };
+        };
+        responses: {
+            /** @description The created subscription, with its signing secret (shown only here). */
+            201: {
+                headers: {
+                    /** @description Path of the organization's subscription list. */
+                    Location?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "2f1e0d9c-8b7a-4f6e-9d5c-4b3a2f1e0d9c",
+                     *         "callback_url": "https://partner.example/hooks/ofctx",
+                     *         "event_types": [
+                     *           "resident.admitted",
+                     *           "coverage.updated"
+                     *         ],
+                     *         "description": "Eligibility sync",
+                     *         "signature_header": "X-Service-Signature",
+                     *         "status": "active",
+                     *         "created_at": "2026-11-22T10:00:00.000Z",
+                     *         "revoked_at": null,
+                     *         "signing_secret": "ofx_whs_Q2hhbmdlTWVUaGlzSXNBbkV4YW1wbGVTZWNyZXQxMjM0NQ"
+                     *       },
+                     *       "meta": null,
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookSubscriptionCreatedRead"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every current event type, on one page. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "event_type": "resident.admitted",
+                     *           "api_version": "v1",
+                     *           "description": "A resident is admitted to a facility."
+                     *         },
+                     *         {
+                     *           "event_type": "coverage.updated",
+                     *           "api_version": "v1",
+                     *           "description": "A resident's payer coverage changes."
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": {
+                     *           "page": 1,
+                     *           "page_size": 2,
+                     *           "total": 2
+                     *         }
+                     *       },
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventTypeList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    revokeWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /** @description The subscription id. */
+                id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked subscription. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "2f1e0d9c-8b7a-4f6e-9d5c-4b3a2f1e0d9c",
+                     *         "callback_url": "https://partner.example/hooks/ofctx",
+                     *         "event_types": [
+                     *           "resident.admitted",
+                     *           "coverage.updated"
+                     *         ],
+                     *         "description": "Eligibility sync",
+                     *         "signature_header": "X-Service-Signature",
+                     *         "status": "revoked",
+                     *         "created_at": "2026-11-22T10:00:00.000Z",
+                     *         "revoked_at": "2026-11-22T11:00:00.000Z"
+                     *       },
+                     *       "meta": null,
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookSubscriptionRead"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /** @description The subscription id. */
+                id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event_type": "resident.admitted"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookTestRequest"];
+            };
+        };
+        responses: {
+            /** @description The signed test delivery. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "body": "{\"api_version\":\"v1\",\"event_type\":\"resident.admitted\",\"event_id\":\"8a9b0c1d-2e3f-4a5b-8c7d-9e0f1a2b3c4d\",\"delivery_id\":\"4b5c6d7e-8f9a-4b0c-9d1e-2f3a4b5c6d7e\",\"occurred_at\":\"2026-11-22T10:00:00.000Z\",\"data\":{\"org_id\":\"6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60\",\"facility_id\":\"0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21\",\"resident_id\":\"9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a\"}}",
+                     *         "signature": "5b0c6b9ea3a5d1b4f6e0c1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6",
+                     *         "signature_header": "X-Service-Signature",
+                     *         "headers": {
+                     *           "Content-Type": "application/json",
+                     *           "X-Service-Signature": "5b0c6b9ea3a5d1b4f6e0c1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6",
+                     *           "X-Service-Delivery-Id": "4b5c6d7e-8f9a-4b0c-9d1e-2f3a4b5c6d7e",
+                     *           "X-Service-Event-Type": "resident.admitted",
+                     *           "X-Service-Attempt": "1",
+                     *           "X-Service-Timestamp": "1795341600"
+                     *         }
+                     *       },
+                     *       "meta": null,
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookTestDeliveryRead"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deliverResidentAdmitted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
+                "X-Service-Signature": components["parameters"]["DeliverySignature"];
+                /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
+                "X-Service-Delivery-Id": components["parameters"]["DeliveryId"];
+                /** @description The event type, equal to `event_type` in the body. */
+                "X-Service-Event-Type": components["parameters"]["DeliveryEventType"];
+                /** @description 1 for the first attempt, 2 for the first retry, and so on. */
+                "X-Service-Attempt": components["parameters"]["DeliveryAttempt"];
+                /** @description Unix time in seconds at which this attempt was sent. Not covered by the signature (the body is signed, and the body is the same on every retry); use it to drop stale attempts, and de-duplicate on the delivery id. */
+                "X-Service-Timestamp": components["parameters"]["DeliveryTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ResidentEventDelivery"];
+        responses: {
+            200: components["responses"]["DeliveryAccepted"];
+            410: components["responses"]["DeliveryGone"];
+        };
+    };
+    deliverResidentDischarged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
+                "X-Service-Signature": components["parameters"]["DeliverySignature"];
+                /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
+                "X-Service-Delivery-Id": components["parameters"]["DeliveryId"];
+                /** @description The event type, equal to `event_type` in the body. */
+                "X-Service-Event-Type": components["parameters"]["DeliveryEventType"];
+                /** @description 1 for the first attempt, 2 for the first retry, and so on. */
+                "X-Service-Attempt": components["parameters"]["DeliveryAttempt"];
+                /** @description Unix time in seconds at which this attempt was sent. Not covered by the signature (the body is signed, and the body is the same on every retry); use it to drop stale attempts, and de-duplicate on the delivery id. */
+                "X-Service-Timestamp": components["parameters"]["DeliveryTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ResidentEventDelivery"];
+        responses: {
+            200: components["responses"]["DeliveryAccepted"];
+            410: components["responses"]["DeliveryGone"];
+        };
+    };
+    deliverResidentTransferred: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
+                "X-Service-Signature": components["parameters"]["DeliverySignature"];
+                /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
+                "X-Service-Delivery-Id": components["parameters"]["DeliveryId"];
+                /** @description The event type, equal to `event_type` in the body. */
+                "X-Service-Event-Type": components["parameters"]["DeliveryEventType"];
+                /** @description 1 for the first attempt, 2 for the first retry, and so on. */
+                "X-Service-Attempt": components["parameters"]["DeliveryAttempt"];
+                /** @description Unix time in seconds at which this attempt was sent. Not covered by the signature (the body is signed, and the body is the same on every retry); use it to drop stale attempts, and de-duplicate on the delivery id. */
+                "X-Service-Timestamp": components["parameters"]["DeliveryTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ResidentEventDelivery"];
+        responses: {
+            200: components["responses"]["DeliveryAccepted"];
+            410: components["responses"]["DeliveryGone"];
+        };
+    };
+    deliverCoverageUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
+                "X-Service-Signature": components["parameters"]["DeliverySignature"];
+                /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
+                "X-Service-Delivery-Id": components["parameters"]["DeliveryId"];
+                /** @description The event type, equal to `event_type` in the body. */
+                "X-Service-Event-Type": components["parameters"]["DeliveryEventType"];
+                /** @description 1 for the first attempt, 2 for the first retry, and so on. */
+                "X-Service-Attempt": components["parameters"]["DeliveryAttempt"];
+                /** @description Unix time in seconds at which this attempt was sent. Not covered by the signature (the body is signed, and the body is the same on every retry); use it to drop stale attempts, and de-duplicate on the delivery id. */
+                "X-Service-Timestamp": components["parameters"]["DeliveryTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ResidentEventDelivery"];
+        responses: {
+            200: components["responses"]["DeliveryAccepted"];
+            410: components["responses"]["DeliveryGone"];
+        };
+    };
+    deliverClinicalConditionCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
+                "X-Service-Signature": components["parameters"]["DeliverySignature"];
+                /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
+                "X-Service-Delivery-Id": components["parameters"]["DeliveryId"];
+                /** @description The event type, equal to `event_type` in the body. */
+                "X-Service-Event-Type": components["parameters"]["DeliveryEventType"];
+                /** @description 1 for the first attempt, 2 for the first retry, and so on. */
+                "X-Service-Attempt": components["parameters"]["DeliveryAttempt"];
+                /** @description Unix time in seconds at which this attempt was sent. Not covered by the signature (the body is signed, and the body is the same on every retry); use it to drop stale attempts, and de-duplicate on the delivery id. */
+                "X-Service-Timestamp": components["parameters"]["DeliveryTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ResidentEventDelivery"];
+        responses: {
+            200: components["responses"]["DeliveryAccepted"];
+            410: components["responses"]["DeliveryGone"];
+        };
+    };
+    deliverClinicalOrderCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
+                "X-Service-Signature": components["parameters"]["DeliverySignature"];
+                /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
+                "X-Service-Delivery-Id": components["parameters"]["DeliveryId"];
+                /** @description The event type, equal to `event_type` in the body. */
+                "X-Service-Event-Type": components["parameters"]["DeliveryEventType"];
+                /** @description 1 for the first attempt, 2 for the first retry, and so on. */
+                "X-Service-Attempt": components["parameters"]["DeliveryAttempt"];
+                /** @description Unix time in seconds at which this attempt was sent. Not covered by the signature (the body is signed, and the body is the same on every retry); use it to drop stale attempts, and de-duplicate on the delivery id. */
+                "X-Service-Timestamp": components["parameters"]["DeliveryTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ResidentEventDelivery"];
+        responses: {
+            200: components["responses"]["DeliveryAccepted"];
+            410: components["responses"]["DeliveryGone"];
+        };
+    };
+}
