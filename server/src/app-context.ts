@@ -1,0 +1,18 @@
+// What request handlers need from the running service, built once at start-up.
+import type { Knex } from 'knex';
+import type { Config } from './config/config.js';
+import type { Logger } from './logging/logger.js';
+import type { AccessTokens } from './auth/access-tokens.js';
+import type { TokenRateLimiter } from './auth/token-rate-limiter.js';
+import type { AuditTrail } from './audit/audit-trail.js';
+
+export interface AppContext {
+  config: Config;
+  db: Knex;
+  logger: Logger;
+  tokens: AccessTokens;
+  tokenRateLimiter: TokenRateLimiter;
+  audit: AuditTrail;
+  /** False once shutdown has begun: /readyz then answers 503. */
+  accepting: boolean;
+}

@@ -1,0 +1,18 @@
+// The Koa application: request id, error envelope, access log, then the contract's router.
+import Koa from 'koa';
+import type { OpenAPIBackend } from 'openapi-backend';
+import type { AppContext } from './app-context.js';
+import { requestId } from './http/request-id.js';
+import { errorHandler } from './http/error-handler.js';
+import { accessLog } from './http/access-log.js';
+import { dispatch } from './http/dispatch.js';
+
+export function createKoaApp(app: AppContext, api: OpenAPIBackend): Koa {
+  const koa = new Koa({ proxy: app.config.trustProxy });
+  koa.silent = true; // errors are answered and logged by errorHandler
+  koa.use(requestId());
+  koa.use(accessLog(app.logger));
+  koa.use(errorHandler(app.logger));
+  koa.use(dispatch(api));
+  return koa;
+}

@@ -1,0 +1,92 @@
+// Service configuration, read once from the environment. Every knob an operator can turn
+// is here, with its default, so nothing else reads process.env.
+import { resolve } from 'node:path';
+
+export interface Config {
+  /** `sqlite:PATH` or `postgres://...`. */
+  databaseUrl: string;
+  host: string;
+  port: number;
+  logLevel: string;
+  /** Trust X-Forwarded-For for the client IP (only behind a proxy you control). */
+  trustProxy: boolean;
+  /** Token endpoint: attempts per client IP within `tokenRateLimitWindowSeconds`. */
+  tokenRateLimitPoints: number;
+  tokenRateLimitWindowSeconds: number;
+  /** How long a token lookup may be served from memory; bounds how late a revocation bites. */
+  tokenCacheTtlMs: number;
+  /** Webhook settings, used by server/src/webhooks. */
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** Seconds between attempts: the n-th entry is the wait before attempt n+1. */
+  retrySchedule: number[];
+  requestTimeoutMs: number;
+  allowPrivateTargets: boolean;
+  /** Base64 AES-256 key for signing secrets at rest; generated beside the SQLite file when absent. */
+  encryptionKey: string | undefined;
+  workerEnabled: boolean;
+  pollIntervalMs: number;
+  concurrency: number;
+  perSubscriptionConcurrency: number;
+}
+
+export const DEFAULT_DATABASE_URL = 'sqlite:./data/ofctx.db';
+/** Svix-like: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (about 27 h over 8 attempts). */
+export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+function flag(env: Env, name: string): boolean {
+  return ['1', 'true', 'yes'].includes((env[name] ?? '').toLowerCase());
+}
+
+export function parseRetrySchedule(raw: string | undefined): number[] {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_RETRY_SCHEDULE;
+  const steps = raw.split(',').map((s) => Number(s.trim()));
+  if (steps.some((s) => !Number.isFinite(s) || s < 0)) {
+    throw new Error(`WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds >= 0, got "${raw}"`);
+  }
+  return steps;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  return {
+    databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
+    host: env.HOST || '0.0.0.0',
+    port: integer(env, 'PORT', 8080),
+    logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: flag(env, 'TRUST_PROXY'),
+    tokenRateLimitPoints: integer(env, 'TOKEN_RATE_LIMIT', 30, 1),
+    tokenRateLimitWindowSeconds: integer(env, 'TOKEN_RATE_LIMIT_WINDOW', 60, 1),
+    tokenCacheTtlMs: Math.min(integer(env, 'TOKEN_CACHE_TTL_MS', 2000), 5000),
+    webhooks: {
+      retrySchedule: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
+      requestTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 15000, 1),
+      allowPrivateTargets: flag(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
+      encryptionKey: env.WEBHOOK_ENCRYPTION_KEY || undefined,
+      workerEnabled: env.WEBHOOK_WORKER !== '0',
+      pollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10),
+      concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1),
+      perSubscriptionConcurrency: integer(env, 'WEBHOOK_PER_SUBSCRIPTION_CONCURRENCY', 4, 1),
+    },
+  };
+}
+
+/** The SQLite file a `sqlite:` URL names, or null for PostgreSQL. */
+export function sqlitePath(databaseUrl: string): string | null {
+  if (!databaseUrl.startsWith('sqlite:')) return null;
+  const path = databaseUrl.slice('sqlite:'.length);
+  return path === ':memory:' ? path : resolve(path);
+}

@@ -1,0 +1,45 @@
+// One knex instance per process, selected by DATABASE_URL: `sqlite:PATH` (better-sqlite3,
+// the embedded default) or `postgres://...` (pg, for production and several instances).
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+import { sqlitePath } from '../config/config.js';
+
+// int8 (count(*), bigint columns) arrives as a string from pg; our values fit a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export type Database = Knex;
+
+export function isPostgres(db: Knex): boolean {
+  return db.client.config.client === 'pg';
+}
+
+export function openDatabase(databaseUrl: string): Knex {
+  const file = sqlitePath(databaseUrl);
+  if (file !== null) {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    return knexFactory({
+      client: 'better-sqlite3',
+      connection: { filename: file },
+      useNullAsDefault: true,
+      pool: {
+        min: 1,
+        max: 1,
+        // WAL lets readers run beside the writer; busy_timeout waits out a second process
+        // (the ops CLI) instead of failing with SQLITE_BUSY.
+        afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+          conn.pragma('journal_mode = WAL');
+          conn.pragma('synchronous = NORMAL');
+          conn.pragma('foreign_keys = ON');
+          conn.pragma('busy_timeout = 5000');
+          done(null, conn);
+        },
+      },
+    });
+  }
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    return knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 10 } });
+  }
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${databaseUrl.split(':')[0]}:..."`);
+}

@@ -1,0 +1,11 @@
+// The ordered list of migrations. Listed in code (not read from a folder) so they run the
+// same under tsx, compiled, and from the ops CLI.
+import type { Knex } from 'knex';
+import * as core from './001_core.js';
+
+interface Migration {
+  up(db: Knex): Promise<void>;
+  down(db: Knex): Promise<void>;
+}
+
+export const migrations: Array<[name: string, migration: Migration]> = [['001_core', core]];

@@ -1,0 +1,25 @@
+// The one catalogue of the service's errors: code -> HTTP status and default message.
+// Codes are the contract's ErrorCode enum (openapi/openapi.yaml); a test keeps them equal.
+import type { components } from '@ofctx/sdk/contract';
+
+export type ErrorCode = components['schemas']['ErrorCode'];
+
+export const errorCatalogue: Record<ErrorCode, { status: number; message: string }> = {
+  invalid_parameter: { status: 400, message: 'The request has invalid parameters.' },
+  invalid_body: { status: 400, message: 'The request body is invalid.' },
+  callback_url_not_allowed: { status: 400, message: 'The callback URL is not allowed.' },
+  missing_token: { status: 401, message: 'Send an access token: Authorization: Bearer <ACCESS_TOKEN>. Get one at /api/v1/oauth/token.' },
+  invalid_token: { status: 401, message: 'The access token is invalid, expired or revoked; request a new one at /api/v1/oauth/token.' },
+  insufficient_scope: { status: 403, message: 'The access token lacks the scope this operation needs.' },
+  organization_forbidden: { status: 403, message: 'The organization in the path is not the organization of this credential.' },
+  facility_forbidden: { status: 403, message: 'The facility in the path is not granted to this credential.' },
+  not_found: { status: 404, message: 'No such resource.' },
+  method_not_allowed: { status: 405, message: 'This path does not support this method.' },
+  subscription_not_active: { status: 409, message: 'The subscription is not active; register a new one.' },
+  subscription_limit_reached: { status: 409, message: 'The organization has reached its limit of active subscriptions.' },
+  payload_too_large: { status: 413, message: 'The request body is too large.' },
+  unsupported_media_type: { status: 415, message: 'Send the body as application/json.' },
+  rate_limited: { status: 429, message: 'Too many requests; retry later.' },
+  internal_error: { status: 500, message: 'An unexpected error occurred.' },
+  service_unavailable: { status: 503, message: 'The service is not available right now; retry later.' },
+};

@@ -1,0 +1,66 @@
+// Hands every request to openapi-backend and writes its OperationResult to Koa. Bodies are
+// read only for operations that declare one, and only in a content type the contract lists.
+import type { Middleware, Context } from 'koa';
+import { koaBody } from 'koa-body';
+import type { OpenAPIBackend, Request as RouteRequest } from 'openapi-backend';
+import { ApiError } from '../errors/api-error.js';
+import { OAuthError } from '../errors/oauth-error.js';
+import { TOKEN_OPERATION } from '../openapi/api-backend.js';
+import type { OperationResult } from './operation.js';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+function bodyError(error: Error & { status?: number; type?: string }, operationId: string | undefined): Error {
+  const tooLarge = error.status === 413 || error.type === 'entity.too.large';
+  if (operationId === TOKEN_OPERATION) {
+    return new OAuthError(
+      'invalid_request',
+      tooLarge ? `The request body exceeds ${MAX_BODY_BYTES} bytes.` : 'The form body could not be read.',
+      { 'Cache-Control': 'no-store' },
+      tooLarge ? 413 : 400,
+    );
+  }
+  return tooLarge
+    ? new ApiError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`)
+    : new ApiError('invalid_body', 'The request body is not valid JSON.', [{ field: 'body', issue: 'is not valid JSON' }]);
+}
+
+async function readBody(ctx: Context, api: OpenAPIBackend, request: RouteRequest): Promise<unknown> {
+  const operation = api.router.matchOperation(request);
+  const content = operation?.requestBody && 'content' in operation.requestBody ? operation.requestBody.content : undefined;
+  if (!operation || !content) return undefined;
+  const types = Object.keys(content);
+  if (ctx.is() === null) return undefined; // no body at all: validation reports it as required
+  if (!ctx.is(types)) {
+    if (operation.operationId === TOKEN_OPERATION) {
+      throw new OAuthError('invalid_request', 'Send the token request as application/x-www-form-urlencoded.', { 'Cache-Control': 'no-store' }, 415);
+    }
+    throw new ApiError('unsupported_media_type', `Send the body as ${types.join(' or ')}.`);
+  }
+  const parse = koaBody({
+    jsonLimit: MAX_BODY_BYTES,
+    formLimit: MAX_BODY_BYTES,
+    textLimit: MAX_BODY_BYTES,
+    multipart: false,
+    text: false,
+    jsonStrict: true,
+    onError: (error) => {
+      throw bodyError(error, operation.operationId);
+    },
+  });
+  await parse(ctx, async () => {});
+  return ctx.request.body;
+}
+
+export function dispatch(api: OpenAPIBackend): Middleware {
+  return async (ctx) => {
+    const request: RouteRequest = { method: ctx.method, path: ctx.path, query: { ...ctx.query } as RouteRequest['query'], headers: ctx.headers as RouteRequest['headers'] };
+    if (ctx.method === 'POST' || ctx.method === 'PUT' || ctx.method === 'PATCH') {
+      request.body = await readBody(ctx, api, request);
+    }
+    const result = (await api.handleRequest(request, ctx)) as OperationResult;
+    ctx.status = result.status ?? 200;
+    for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
+    ctx.body = result.body;
+  };
+}

@@ -1,0 +1,41 @@
+// Turns anything thrown below into a clear answer: the envelope for the API, the RFC 6749
+// body for the token endpoint. Unexpected errors become 500 internal_error and are logged
+// with the request id (never with request data); nothing else about them leaks.
+import type { Middleware } from 'koa';
+import { ApiError } from '../errors/api-error.js';
+import { OAuthError } from '../errors/oauth-error.js';
+import type { Logger } from '../logging/logger.js';
+import { failure } from './envelope.js';
+import { TOKEN_OPERATION } from '../openapi/api-backend.js';
+
+const TOKEN_PATH = '/api/v1/oauth/token';
+
+export function errorHandler(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (thrown) {
+      const requestId = ctx.state.requestId as string;
+      if (thrown instanceof OAuthError) {
+        ctx.status = thrown.status;
+        ctx.set(thrown.headers);
+        ctx.body = { error: thrown.error, error_description: thrown.description };
+        return;
+      }
+      if (!(thrown instanceof ApiError)) {
+        const error = thrown as Error;
+        logger.error({ request_id: requestId, err: { type: error?.name, message: error?.message, stack: error?.stack } }, 'unexpected error');
+        if (ctx.path === TOKEN_PATH || ctx.state.operationId === TOKEN_OPERATION) {
+          ctx.status = 500;
+          ctx.set('Cache-Control', 'no-store');
+          ctx.body = { error: 'server_error', error_description: 'An unexpected error occurred.' };
+          return;
+        }
+      }
+      const error = thrown instanceof ApiError ? thrown : new ApiError('internal_error');
+      ctx.status = error.status;
+      ctx.set(error.headers);
+      ctx.body = failure(error, requestId);
+    }
+  };
+}

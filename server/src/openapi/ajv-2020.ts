@@ -1,0 +1,14 @@
+// openapi-backend validates with draft-07 Ajv and ignores `format` by default; the contract
+// is OpenAPI 3.1 (JSON Schema 2020-12) and relies on `format: uuid`, so every validator it
+// builds is an Ajv 2020 instance with ajv-formats.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { Ajv } from 'ajv';
+
+export function ajv2020(_original: Ajv, options: Record<string, unknown>): Ajv {
+  const ajv = new Ajv2020({ ...options, strict: false, allErrors: true });
+  addFormats.default(ajv);
+  // OpenAPI keywords that are not JSON Schema.
+  ajv.addKeyword('example');
+  return ajv as unknown as Ajv;
+}

@@ -1,0 +1,128 @@
+// openapi-backend, built from the contract: routes and validates every request. It fails
+// open unless every fallback handler is registered (toolchain notes), so all of them are,
+// and each one throws the catalogue's error.
+import { OpenAPIBackend, type Context as RouteContext, type Operation } from 'openapi-backend';
+import type { Context } from 'koa';
+import { ApiError } from '../errors/api-error.js';
+import { OAuthError } from '../errors/oauth-error.js';
+import type { AppContext } from '../app-context.js';
+import type { Principal } from '../auth/principal.js';
+import { authenticateBearer } from '../auth/bearer-authentication.js';
+import { authorize } from '../tenancy/authorize.js';
+import type { OperationHandler, OperationResult, PublicOperationHandler, PublicOperationRequest } from '../http/operation.js';
+import { openApiDocumentCopy } from './openapi-document.js';
+import { ajv2020 } from './ajv-2020.js';
+import { validationDetails } from './validation-details.js';
+
+export const TOKEN_OPERATION = 'createToken';
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+export interface OperationRegistry {
+  secured: Record<string, OperationHandler>;
+  public: Record<string, PublicOperationHandler>;
+}
+
+function requiredScopes(operation: Operation): string[] {
+  return (operation.security ?? []).flatMap((requirement) => requirement.oauth2 ?? []);
+}
+
+function baseRequest(c: RouteContext, ctx: Context, app: AppContext): PublicOperationRequest {
+  return {
+    params: c.request.params as Record<string, string>,
+    query: (c.request.query ?? {}) as Record<string, unknown>,
+    body: c.request.requestBody,
+    headers: ctx.headers,
+    requestId: ctx.state.requestId as string,
+    ip: ctx.ip,
+    app,
+    koa: ctx,
+  };
+}
+
+function securedHandler(operationId: string, handler: OperationHandler, app: AppContext) {
+  return async (c: RouteContext, ctx: Context): Promise<OperationResult> => {
+    const principal = c.security?.oauth2 as Principal;
+    const params = c.request.params as Record<string, string>;
+    let status = 500;
+    let resourceIds: string[] | null = null;
+    try {
+      authorize(principal, requiredScopes(c.operation), params);
+      const result = await handler({ ...baseRequest(c, ctx, app), principal });
+      status = result.status ?? 200;
+      resourceIds = result.audit?.resourceIds ?? null;
+      return result;
+    } catch (error) {
+      status = error instanceof ApiError ? error.status : 500;
+      throw error;
+    } finally {
+      await app.audit.record({
+        requestId: ctx.state.requestId as string,
+        clientId: principal.clientId,
+        orgId: principal.orgId,
+        facilityId: params.facility_id ?? null,
+        operation: operationId,
+        status,
+        resourceIds,
+      });
+    }
+  };
+}
+
+export async function createApiBackend(app: AppContext, registry: OperationRegistry): Promise<OpenAPIBackend> {
+  const api = new OpenAPIBackend({
+    definition: openApiDocumentCopy(),
+    // Its definition check is OAS 3.0-only and, failing on our 3.1 document, would skip
+    // dereferencing; quick mode skips that check (Redocly lints the document instead) and
+    // compiles each operation's validators on its first request.
+    quick: true,
+    strict: false,
+    validate: true,
+    coerceTypes: true,
+    customizeAjv: ajv2020 as never,
+  });
+
+  await api.init();
+  api.registerSecurityHandler('oauth2', (_c: RouteContext, ctx: Context) =>
+    authenticateBearer(ctx.get('authorization') || undefined, app.tokens),
+  );
+  // The token endpoint authenticates Basic credentials itself, with RFC 6749 errors.
+  api.registerSecurityHandler('clientBasic', () => true);
+
+  api.register({
+    postRoutingHandler: (c: RouteContext, ctx: Context) => {
+      // Also called for requests that matched no operation (then answered 404 or 405).
+      ctx.state.routePath = c.operation?.path;
+      ctx.state.operationId = c.operation?.operationId;
+    },
+    unauthorizedHandler: (c: RouteContext) => {
+      const failure = (c.security?.oauth2 as { error?: unknown } | undefined)?.error;
+      throw failure instanceof ApiError ? failure : new ApiError('invalid_token');
+    },
+    validationFail: (c: RouteContext) => {
+      const details = validationDetails(c.validation.errors);
+      if (c.operation.operationId === TOKEN_OPERATION) {
+        throw new OAuthError('invalid_request', details.map((d) => `${d.field} ${d.issue}`).join('; ') || 'The token request is malformed.', { 'Cache-Control': 'no-store' });
+      }
+      const onBody = details.length > 0 && details.every((d) => d.field === 'body' || d.field.startsWith('body.'));
+      throw new ApiError(onBody ? 'invalid_body' : 'invalid_parameter', undefined, details);
+    },
+    notFound: () => {
+      throw new ApiError('not_found', 'No operation at this path; the API is described at /openapi.json.');
+    },
+    methodNotAllowed: (c: RouteContext) => {
+      const allowed = METHODS.filter((method) => api.router.matchOperation({ ...c.request, method }) !== undefined);
+      throw new ApiError('method_not_allowed', undefined, [], { Allow: allowed.map((m) => m.toUpperCase()).join(', ') });
+    },
+    notImplemented: (c: RouteContext) => {
+      throw new Error(`operation ${c.operation.operationId} has no handler`);
+    },
+  });
+
+  for (const [operationId, handler] of Object.entries(registry.secured)) {
+    api.register(operationId, securedHandler(operationId, handler, app));
+  }
+  for (const [operationId, handler] of Object.entries(registry.public)) {
+    api.register(operationId, (c: RouteContext, ctx: Context) => handler(baseRequest(c, ctx, app)));
+  }
+  return api;
+}

@@ -1,0 +1,11 @@
+// Every operation of the contract and the handler that serves it. A test checks that each
+// operationId of openapi/openapi.yaml has exactly one handler here.
+import type { OperationRegistry } from './openapi/api-backend.js';
+import { createToken } from './auth/token-endpoint.js';
+import { healthOperations } from './http/health-operations.js';
+import { resourceOperations } from './resources/resource-operations.js';
+
+export const operations: OperationRegistry = {
+  public: { ...healthOperations, createToken },
+  secured: { ...resourceOperations },
+};

@@ -1,0 +1,28 @@
+// Resident row -> FHIR R4-aligned Patient. Identifier values are returned byte for byte.
+import type { components } from '@ofctx/sdk/contract';
+
+export type Patient = components['schemas']['Patient'];
+
+export interface ResidentRow {
+  id: string;
+  facility_id: string;
+  identifiers: string;
+  family_name: string;
+  given_names: string;
+  gender: Patient['gender'];
+  birth_date: string;
+  active: number | boolean;
+}
+
+export function toPatient(row: ResidentRow): Patient {
+  return {
+    resourceType: 'Patient',
+    id: row.id,
+    identifier: JSON.parse(row.identifiers) as Patient['identifier'],
+    active: Boolean(row.active),
+    name: [{ use: 'official', family: row.family_name, given: JSON.parse(row.given_names) as string[] }],
+    gender: row.gender,
+    birthDate: row.birth_date,
+    managingOrganization: { reference: `Organization/${row.facility_id}` },
+  };
+}

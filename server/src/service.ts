@@ -1,0 +1,75 @@
+// Starts and stops the whole service: database and migrations, the API, the HTTP listener
+// and background work. Used by main.ts, the tests and the benchmarks alike.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Knex } from 'knex';
+import type { Config } from './config/config.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { createLogger, type Logger } from './logging/logger.js';
+import { AccessTokens } from './auth/access-tokens.js';
+import { TokenRateLimiter } from './auth/token-rate-limiter.js';
+import { decoyHash } from './auth/secret-hash.js';
+import { AuditTrail } from './audit/audit-trail.js';
+import { createApiBackend } from './openapi/api-backend.js';
+import { createKoaApp } from './app.js';
+import { operations } from './operations.js';
+import type { AppContext } from './app-context.js';
+
+export interface RunningService {
+  url: string;
+  port: number;
+  app: AppContext;
+  server: Server;
+  close(): Promise<void>;
+}
+
+const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
+
+export async function startService(config: Config, options: { logger?: Logger; db?: Knex } = {}): Promise<RunningService> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const db = options.db ?? openDatabase(config.databaseUrl);
+  await migrateToLatest(db);
+  const [tokenRateLimiter] = await Promise.all([
+    TokenRateLimiter.create(db, config.tokenRateLimitPoints, config.tokenRateLimitWindowSeconds),
+    decoyHash(),
+  ]);
+  const app: AppContext = {
+    config,
+    db,
+    logger,
+    tokens: new AccessTokens(db, config.tokenCacheTtlMs),
+    tokenRateLimiter,
+    audit: new AuditTrail(db),
+    accepting: true,
+  };
+  const api = await createApiBackend(app, operations);
+  const koa = createKoaApp(app, api);
+  const server = createServer(koa.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const housekeeping = setInterval(() => {
+    app.tokens.deleteExpired().catch((error: Error) => logger.warn({ err: error.message }, 'token clean-up failed'));
+  }, HOUSEKEEPING_INTERVAL_MS);
+  housekeeping.unref();
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      app.accepting = false;
+      clearInterval(housekeeping);
+      // Stop accepting, let in-flight requests finish, then drop idle keep-alive sockets.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await closed;
+      if (!options.db) await db.destroy();
+    })();
+    return closing;
+  };
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return { url: `http://${host}:${port}`, port, app, server, close };
+}
