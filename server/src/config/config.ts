@@ -88,5 +88,7 @@ export function loadConfig(env: Env = process.env): Config {
 export function sqlitePath(databaseUrl: string): string | null {
   if (!databaseUrl.startsWith('sqlite:')) return null;
   const path = databaseUrl.slice('sqlite:'.length);
-  return path === ':memory:' ? path : resolve(path);
+  // `npm run` starts scripts in the workspace folder; INIT_CWD is where the operator typed the
+  // command, so relative paths mean the same for `npm start` and `npm run ops`.
+  return path === ':memory:' ? path : resolve(process.env.INIT_CWD ?? process.cwd(), path);
 }

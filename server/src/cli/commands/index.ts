@@ -1,0 +1,9 @@
+// Every ops CLI command. Webhook commands live beside the webhook code.
+import type { Command } from '../command.js';
+import { migrate } from './migrate.js';
+import { facilityCreate, orgCreate } from './organizations.js';
+import { clientCreate, clientGrant, clientList, clientRevoke } from './clients.js';
+import { seed } from './seed.js';
+import { audit } from './audit.js';
+
+export const commands: Command[] = [migrate, orgCreate, facilityCreate, clientCreate, clientList, clientRevoke, clientGrant, seed, audit];
