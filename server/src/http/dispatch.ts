@@ -30,7 +30,8 @@ async function readBody(ctx: Context, api: OpenAPIBackend, request: RouteRequest
   const content = operation?.requestBody && 'content' in operation.requestBody ? operation.requestBody.content : undefined;
   if (!operation || !content) return undefined;
   const types = Object.keys(content);
-  if (ctx.is() === null) return undefined; // no body at all: validation reports it as required
+  // No body at all (no length and no chunks, or an explicit zero length): validation reports it.
+  if (ctx.is() === null || ctx.request.length === 0) return undefined;
   if (!ctx.is(types)) {
     if (operation.operationId === TOKEN_OPERATION) {
       throw new OAuthError('invalid_request', 'Send the token request as application/x-www-form-urlencoded.', { 'Cache-Control': 'no-store' }, 415);

@@ -6,6 +6,7 @@ import { ApiError } from '../errors/api-error.js';
 import { OAuthError } from '../errors/oauth-error.js';
 import type { Logger } from '../logging/logger.js';
 import { failure } from './envelope.js';
+import { safeErrorSummary } from '../logging/safe-error.js';
 import { TOKEN_OPERATION } from '../openapi/api-backend.js';
 
 const TOKEN_PATH = '/api/v1/oauth/token';
@@ -23,8 +24,7 @@ export function errorHandler(logger: Logger): Middleware {
         return;
       }
       if (!(thrown instanceof ApiError)) {
-        const error = thrown as Error;
-        logger.error({ request_id: requestId, err: { type: error?.name, message: error?.message, stack: error?.stack } }, 'unexpected error');
+        logger.error({ request_id: requestId, err: safeErrorSummary(thrown) }, 'unexpected error');
         if (ctx.path === TOKEN_PATH || ctx.state.operationId === TOKEN_OPERATION) {
           ctx.status = 500;
           ctx.set('Cache-Control', 'no-store');

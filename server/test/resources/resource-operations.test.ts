@@ -1,0 +1,150 @@
+// The read-only FHIR resources: shapes, pagination, filters, identifiers as held, bad input.
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { startTestService, type TestService } from '../../../test/support/service.js';
+import { call } from '../../../test/support/http.js';
+import { seedTenants, RESOURCE_ENDPOINTS, type Tenants } from '../../../test/support/tenants.js';
+
+describe('the resource endpoints', () => {
+  let service: TestService;
+  let t: Tenants;
+  let base: string;
+  const get = (path: string, token = t.fullToken) => call(service.baseUrl, 'GET', path, { token });
+
+  before(async () => {
+    service = await startTestService();
+    t = await seedTenants(service, 15);
+    base = `/api/v1/ofctx/${t.orgA}/${t.a1}`;
+  });
+  after(() => service.close());
+
+  for (const endpoint of RESOURCE_ENDPOINTS) {
+    it(`pages through every ${endpoint.name} row exactly once, in a stable order, with the total`, async () => {
+      const expected = await service.running.app.db(endpoint.table).where({ facility_id: t.a1 }).orderBy('seq').pluck('id');
+      const seen: string[] = [];
+      for (let page = 1; page <= 100; page++) {
+        const response = await get(`${base}/${endpoint.list}?page=${page}&page_size=13`);
+        expect(response.status).to.equal(200);
+        expect(response.body.meta.page).to.deep.equal({ page, page_size: 13, total: expected.length });
+        expect(response.body.error).to.equal(null);
+        if (response.body.data.length === 0) break;
+        seen.push(...response.body.data.map((r: { id: string }) => r.id));
+      }
+      expect(seen).to.deep.equal(expected);
+    });
+  }
+
+  it('defaults to page 1 of 50', async () => {
+    const response = await get(`${base}/clinical/Observation`);
+    expect(response.body.meta.page).to.include({ page: 1, page_size: 50 });
+    expect(response.body.data).to.have.lengthOf(50);
+  });
+
+  it('filters coverage, observations and allergies by resident_id', async () => {
+    const resident = (await get(`${base}/residents?page_size=1`)).body.data[0];
+    for (const list of ['coverage', 'clinical/Observation', 'clinical/AllergyIntolerance']) {
+      const response = await get(`${base}/${list}?resident_id=${resident.id}&page_size=200`);
+      expect(response.status).to.equal(200);
+      for (const row of response.body.data) {
+        expect(row.beneficiary?.reference ?? row.subject?.reference ?? row.patient?.reference).to.equal(`Patient/${resident.id}`);
+      }
+      const counted = await service.running.app.db(list === 'coverage' ? 'coverage' : list.endsWith('Observation') ? 'observations' : 'allergies')
+        .where({ resident_id: resident.id }).count({ n: '*' }).first();
+      expect(response.body.meta.page.total).to.equal(Number(counted!.n));
+    }
+  });
+
+  it('returns FHIR-aligned residents, coverage, observations and allergies', async () => {
+    const patient = (await get(`${base}/residents?page_size=1`)).body.data[0];
+    expect(patient).to.include({ resourceType: 'Patient' });
+    expect(patient.managingOrganization).to.deep.equal({ reference: `Organization/${t.a1}` });
+    const read = await get(`${base}/residents/${patient.id}`);
+    expect(read.body).to.deep.equal({ data: patient, meta: null, error: null });
+
+    const coverage = (await get(`${base}/coverage?resident_id=${patient.id}`)).body.data;
+    expect(coverage.map((c: { order: number }) => c.order)).to.deep.equal(coverage.map((_: unknown, i: number) => i + 1));
+    expect(coverage[0].payor[0].reference).to.match(/^Organization\/.+/);
+
+    const observations = (await get(`${base}/clinical/Observation?resident_id=${patient.id}&page_size=200`)).body.data;
+    const bloodPressure = observations.find((o: any) => o.code.code === '85354-9');
+    expect(bloodPressure.component.map((c: any) => c.code.code)).to.deep.equal(['8480-6', '8462-4']);
+    expect(bloodPressure.valueString).to.equal(`${bloodPressure.component[0].valueQuantity.value}/${bloodPressure.component[1].valueQuantity.value} mm[Hg]`);
+    const weight = observations.find((o: any) => o.code.code === '29463-7');
+    expect(weight.valueQuantity).to.include({ unit: 'kg', system: 'http://unitsofmeasure.org', code: 'kg' });
+    expect(weight.valueString).to.equal(`${weight.valueQuantity.value} kg`);
+    expect(weight.effectiveDateTime).to.match(/Z$/);
+  });
+
+  it('returns identifier values byte for byte as held, masked ones still masked', async () => {
+    const held = [
+      { system: 'http://hl7.org/fhir/sid/us-ssn', value: 'XXX-XX-1234' },
+      { system: 'http://hl7.org/fhir/sid/us-mbi', value: '*****6789A' },
+      { system: 'https://ofctx.example/fhir/sid/mrn', value: '  MRN 0042/é\u00a0ü😀 ' },
+    ];
+    const id = randomUUID();
+    const db = service.running.app.db;
+    await db('residents').insert({
+      id, org_id: t.orgA, facility_id: t.a1, identifiers: JSON.stringify(held), family_name: 'Ñúñez', given_names: JSON.stringify(['Zoë']),
+      gender: 'other', birth_date: '1930-02-28', active: true, created_at: new Date().toISOString(),
+    });
+    const coverageId = randomUUID();
+    await db('coverage').insert({
+      id: coverageId, org_id: t.orgA, facility_id: t.a1, resident_id: id, status: 'active', payor_name: 'Medicaid',
+      subscriber_id: '*****0000Z', period_start: '2024-01-01', coverage_order: 1, created_at: new Date().toISOString(),
+    });
+    const patient = (await get(`${base}/residents/${id}`)).body.data;
+    expect(patient.identifier).to.deep.equal(held);
+    expect(patient.name).to.deep.equal([{ use: 'official', family: 'Ñúñez', given: ['Zoë'] }]);
+    expect((await get(`${base}/coverage/${coverageId}`)).body.data.subscriberId).to.equal('*****0000Z');
+  });
+
+  describe('bad input gets a 4xx with the error envelope, never a 500', () => {
+    const cases: Array<[string, string, number, string]> = [
+      ['a malformed organization id', '/api/v1/ofctx/not-a-uuid/{a1}/coverage', 400, 'invalid_parameter'],
+      ['a malformed facility id', '/api/v1/ofctx/{orgA}/12345/coverage', 400, 'invalid_parameter'],
+      ['a malformed resource id', '/api/v1/ofctx/{orgA}/{a1}/coverage/zzz', 400, 'invalid_parameter'],
+      ['page 0', '/api/v1/ofctx/{orgA}/{a1}/coverage?page=0', 400, 'invalid_parameter'],
+      ['page_size 201', '/api/v1/ofctx/{orgA}/{a1}/coverage?page_size=201', 400, 'invalid_parameter'],
+      ['page_size 0', '/api/v1/ofctx/{orgA}/{a1}/coverage?page_size=0', 400, 'invalid_parameter'],
+      ['a non-numeric page', '/api/v1/ofctx/{orgA}/{a1}/coverage?page=two', 400, 'invalid_parameter'],
+      ['a fractional page_size', '/api/v1/ofctx/{orgA}/{a1}/coverage?page_size=1.5', 400, 'invalid_parameter'],
+      ['a repeated page', '/api/v1/ofctx/{orgA}/{a1}/coverage?page=1&page=2', 400, 'invalid_parameter'],
+      ['an unknown query parameter', '/api/v1/ofctx/{orgA}/{a1}/coverage?status=active', 400, 'invalid_parameter'],
+      ['a malformed resident filter', '/api/v1/ofctx/{orgA}/{a1}/coverage?resident_id=1', 400, 'invalid_parameter'],
+      ['a resident filter on residents', '/api/v1/ofctx/{orgA}/{a1}/residents?resident_id={a1}', 400, 'invalid_parameter'],
+      ['an unknown path', '/api/v1/ofctx/{orgA}/{a1}/medications', 404, 'not_found'],
+      ['an unknown FHIR type', '/api/v1/ofctx/{orgA}/{a1}/clinical/Condition', 404, 'not_found'],
+      ['no API at all', '/nothing-here', 404, 'not_found'],
+    ];
+    for (const [what, template, status, code] of cases) {
+      it(`${what}: ${status} ${code}`, async () => {
+        const path = template.replace('{orgA}', t.orgA).replace(/\{a1\}/g, t.a1);
+        const response = await get(path);
+        expect(response.status).to.equal(status);
+        expect(response.body.error.code).to.equal(code);
+        expect(response.body.error.request_id).to.equal(response.headers.get('x-request-id'));
+      });
+    }
+
+    it('names the offending field in details', async () => {
+      const response = await get(`${base}/coverage?page_size=500`);
+      expect(response.body.error.details).to.deep.include({ field: 'query.page_size', issue: 'must be <= 200' });
+    });
+
+    it('answers 405 with Allow to a write on a read-only resource', async () => {
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+        const response = await call(service.baseUrl, method, `${base}/coverage`, { token: t.fullToken, json: {} });
+        expect(response.status, method).to.equal(405);
+        expect(response.body.error.code).to.equal('method_not_allowed');
+        expect(response.headers.get('allow')).to.equal('GET');
+      }
+    });
+
+    it('echoes a sane X-Request-Id and replaces an unsafe one', async () => {
+      const sane = await call(service.baseUrl, 'GET', '/healthz', { headers: { 'x-request-id': 'partner-trace.42' } });
+      expect(sane.headers.get('x-request-id')).to.equal('partner-trace.42');
+      const unsafe = await call(service.baseUrl, 'GET', '/healthz', { headers: { 'x-request-id': 'a b<script>' } });
+      expect(unsafe.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+    });
+  });
+});

@@ -1,0 +1,92 @@
+// Checks every HTTP answer a test receives against openapi/openapi.yaml: the status must be
+// one the operation declares, and the body (and declared headers) must match its schema.
+// Answers to paths or methods the contract does not have must be the error envelope.
+import { OpenAPIBackend, type Operation } from 'openapi-backend';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { ajv2020 } from '../../server/src/openapi/ajv-2020.js';
+import { openApiDocumentCopy } from '../../server/src/openapi/openapi-document.js';
+
+export class ContractViolation extends Error {
+  override name = 'ContractViolation';
+}
+
+let backend: OpenAPIBackend | undefined;
+let envelopeValidator: ((body: unknown) => boolean) & { errors?: unknown } | undefined;
+
+async function contract(): Promise<OpenAPIBackend> {
+  if (!backend) {
+    backend = new OpenAPIBackend({ definition: openApiDocumentCopy(), quick: true, strict: false, customizeAjv: ajv2020 as never });
+    await backend.init();
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    envelopeValidator = ajv.compile(backend.definition.components!.schemas!.ErrorEnvelope as object);
+  }
+  return backend;
+}
+
+export async function operationOf(method: string, path: string): Promise<Operation | undefined> {
+  const api = await contract();
+  return api.router.matchOperation({ method: method.toLowerCase(), path, headers: {}, query: {} });
+}
+
+/** Throws ContractViolation when the answer does not match the contract. */
+export async function assertMatchesContract(
+  method: string,
+  url: string,
+  status: number,
+  headers: Headers,
+  body: unknown,
+): Promise<void> {
+  const api = await contract();
+  const path = new URL(url, 'http://localhost').pathname;
+  const where = `${method.toUpperCase()} ${path} -> ${status}`;
+  const operation = await operationOf(method, path);
+  if (!operation) {
+    if (!envelopeValidator!(body)) {
+      throw new ContractViolation(`${where}: not an operation of the contract, and the body is not the error envelope: ${JSON.stringify(envelopeValidator!.errors)}`);
+    }
+    return;
+  }
+  const declared = Object.keys(operation.responses ?? {});
+  if (!declared.includes(String(status)) && !declared.includes('default')) {
+    throw new ContractViolation(`${where}: ${operation.operationId} does not declare status ${status} (declares ${declared.join(', ')})`);
+  }
+  const response = (operation.responses as Record<string, { content?: Record<string, unknown> }>)[String(status)];
+  if (response?.content) {
+    const type = headers.get('content-type') ?? '';
+    if (!Object.keys(response.content).some((t) => type.startsWith(t))) {
+      throw new ContractViolation(`${where}: content-type "${type}" is not one of ${Object.keys(response.content).join(', ')}`);
+    }
+  }
+  const result = api.validator.validateResponse(body, operation, status);
+  if (result.errors?.length) {
+    throw new ContractViolation(`${where}: body does not match ${operation.operationId}: ${JSON.stringify(result.errors)}\nbody: ${JSON.stringify(body).slice(0, 2000)}`);
+  }
+  const headerObject: Record<string, string> = {};
+  headers.forEach((value, name) => (headerObject[name] = value));
+  // Declared headers are optional in OpenAPI unless marked required; their values must match.
+  const headerResult = api.validator.validateResponseHeaders(headerObject, operation, { statusCode: status, setMatchType: 'any' as never });
+  if (headerResult.errors?.length) {
+    throw new ContractViolation(`${where}: headers do not match ${operation.operationId}: ${JSON.stringify(headerResult.errors)}`);
+  }
+  if (!headers.get('x-request-id')) throw new ContractViolation(`${where}: no X-Request-Id header`);
+}
+
+/**
+ * A fetch that checks every answer against the contract before handing it back. Pass it to
+ * the SDK (`fetch: contractCheckingFetch`) so SDK tests cannot drift from the contract either.
+ */
+export const contractCheckingFetch: typeof fetch = async (input, init) => {
+  const request = new Request(input, init);
+  const response = await globalThis.fetch(request);
+  const text = await response.clone().text();
+  let body: unknown = text;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    // not JSON: the contract check reports it
+  }
+  await assertMatchesContract(request.method, request.url, response.status, response.headers, body);
+  return response;
+};

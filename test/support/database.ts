@@ -1,0 +1,47 @@
+// A fresh, empty database for one test suite: a temporary SQLite file, or (when the test
+// runner selected PostgreSQL) a new database named with the run's prefix, which the runner
+// drops at the end of the run.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export interface TestDatabase {
+  url: string;
+  kind: 'sqlite' | 'postgres';
+  drop(): Promise<void>;
+}
+
+export const testDatabaseKind: 'sqlite' | 'postgres' = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (testDatabaseKind === 'postgres') {
+    const adminUrl = process.env.TEST_PG_ADMIN_URL!;
+    const name = `${process.env.TEST_PG_PREFIX ?? 'ofctx_test_'}${randomBytes(5).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    return {
+      url: url.toString(),
+      kind: 'postgres',
+      async drop() {
+        const client = new pg.Client({ connectionString: adminUrl });
+        await client.connect();
+        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        await client.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'ofctx-test-'));
+  return {
+    url: `sqlite:${join(dir, 'ofctx.db')}`,
+    kind: 'sqlite',
+    async drop() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
