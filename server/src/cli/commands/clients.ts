@@ -14,14 +14,17 @@ export const clientCreate: Command = {
   usage: 'client create --org ORG --facilities F1,F2 --scopes "S1 S2" --name NAME [--json]',
   options: { org: { type: 'string' }, facilities: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' } },
   async run(args, cli) {
-    const db = await cli.db();
+    // Check every argument before touching the database.
     const orgId = uuidOption(args, 'org');
-    if (!(await findOrganization(db, orgId))) throw new UsageError(`no organization ${orgId}`);
+    const facilityIds = uuidList(args, 'facilities');
+    const name = required(args, 'name');
     const scopes = parseScopes(required(args, 'scopes').replace(/,/g, ' '));
     const unknown = scopes.filter((s) => !isScope(s));
     if (unknown.length) throw new UsageError(`unknown scopes ${unknown.join(', ')}; known: ${SCOPES.join(' ')}`);
+    const db = await cli.db();
+    if (!(await findOrganization(db, orgId))) throw new UsageError(`no organization ${orgId}`);
     try {
-      return await createClient(db, { orgId, facilityIds: uuidList(args, 'facilities'), scopes, name: required(args, 'name') });
+      return await createClient(db, { orgId, facilityIds, scopes, name });
     } catch (error) {
       throw new UsageError((error as Error).message);
     }

@@ -38,19 +38,23 @@ export const seed: Command = {
     demo: { type: 'boolean' },
   },
   async run(args, cli) {
-    const db = await cli.db();
-    if (args.values.demo) return seedDemo(db, cli, positiveInteger(args, 'residents', 25));
+    if (args.values.demo) return seedDemo(await cli.db(), cli, positiveInteger(args, 'residents', 25));
+    // Check every argument before touching the database.
     const orgId = uuidOption(args, 'org');
     const facilityId = uuidOption(args, 'facility');
+    const residents = positiveInteger(args, 'residents');
+    const vitalRounds = positiveInteger(args, 'vital-rounds', 2);
+    const randomSeed = args.values['random-seed'] === undefined ? undefined : positiveInteger(args, 'random-seed');
+    const db = await cli.db();
     if (!(await findOrganization(db, orgId))) throw new UsageError(`no organization ${orgId}`);
     const facility = await db('facilities').where({ id: facilityId, org_id: orgId }).first();
     if (!facility) throw new UsageError(`no facility ${facilityId} in organization ${orgId}`);
     return seedFacility(db, {
       orgId,
       facilityId,
-      residents: positiveInteger(args, 'residents'),
-      vitalRounds: positiveInteger(args, 'vital-rounds', 2),
-      randomSeed: args.values['random-seed'] === undefined ? undefined : positiveInteger(args, 'random-seed'),
+      residents,
+      vitalRounds,
+      randomSeed,
       onProgress: progressBar(cli),
     });
   },
