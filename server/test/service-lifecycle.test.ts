@@ -1,0 +1,69 @@
+// `npm start` as an operator runs it: migrates an empty database, answers the probes, and
+// on SIGTERM finishes in-flight requests and exits 0.
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { createTestDatabase, type TestDatabase } from '../../test/support/database.js';
+import { call } from '../../test/support/http.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe('the service process', function () {
+  this.timeout(60_000);
+  let database: TestDatabase;
+  let child: ChildProcess;
+  let output = '';
+  let baseUrl: string;
+
+  before(async () => {
+    database = await createTestDatabase();
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    // detached: its own process group, so clean-up can end npm and the service together.
+    child = spawn('npm', ['start'], { cwd: ROOT, detached: true, env: { ...process.env, DATABASE_URL: database.url, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (c) => (output += c));
+    child.stderr!.on('data', (c) => (output += c));
+    const started = Date.now();
+    while (!/listening/.test(output)) {
+      if (Date.now() - started > 45_000 || child.exitCode !== null) throw new Error(`service did not start:\n${output}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+  after(async () => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+    await database.drop();
+  });
+
+  it('migrates an empty database and answers the liveness and readiness probes', async () => {
+    expect((await call(baseUrl, 'GET', '/healthz')).body).to.deep.equal({ status: 'ok' });
+    expect((await call(baseUrl, 'GET', '/readyz')).body).to.deep.equal({ status: 'ok' });
+  });
+
+  it('logs structured JSON lines', () => {
+    const line = output.split('\n').find((l) => l.includes('"msg":"ofctx integration API listening"'));
+    expect(line, output).to.be.a('string');
+    expect(JSON.parse(line!.slice(line!.indexOf('{')))).to.include({ service: 'ofctx', level: 30 });
+  });
+
+  it('stops gracefully on SIGTERM with exit code 0', async () => {
+    // npm forwards the signal to the service (its script execs node), and ends with it.
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    child.kill('SIGTERM');
+    const { code, signal } = await exited;
+    expect(code === 0 || signal === 'SIGTERM', `code ${code}, signal ${signal}`).to.equal(true);
+    expect(output).to.include('"msg":"shutting down: finishing in-flight requests"');
+    expect(output).to.include('"msg":"stopped"');
+  });
+});
