@@ -3,9 +3,11 @@
 import type { OperationRegistry } from './openapi/api-backend.js';
 import { createToken } from './auth/token-endpoint.js';
 import { healthOperations } from './http/health-operations.js';
+import { apiReferenceOperations } from './http/api-reference-operations.js';
 import { resourceOperations } from './resources/resource-operations.js';
+import { webhookOperations } from './webhooks/webhook-operations.js';
 
 export const operations: OperationRegistry = {
-  public: { ...healthOperations, createToken },
-  secured: { ...resourceOperations },
+  public: { ...healthOperations, ...apiReferenceOperations, createToken },
+  secured: { ...resourceOperations, ...webhookOperations },
 };
