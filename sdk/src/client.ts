@@ -1,0 +1,133 @@
+// createClient: options, defaults, and the wiring of token, transport and resources.
+import createOpenApiClient, { type Client } from 'openapi-fetch';
+import { createAuthenticatedFetch } from './authenticated-fetch.js';
+import type { Scope } from './contract-types.js';
+import { createFacilityClient, type FacilityClient } from './facility.js';
+import type { paths } from './generated/openapi.js';
+import { type Runtime, systemRuntime } from './runtime.js';
+import { TokenManager } from './token-manager.js';
+import { createTransport, type FetchFunction } from './transport.js';
+import { userAgentHeader } from './user-agent.js';
+import { WebhooksClient } from './webhooks.js';
+
+export interface ClientOptions {
+  /** Where the API is served, such as `https://api.ofctx.example`. The token is only ever sent to this origin. */
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** Scopes to request; default: every scope the client holds. */
+  scopes?: readonly (Scope | (string & {}))[] | undefined;
+  /** The fetch to use; default: `globalThis.fetch`, looked up at each request. */
+  fetch?: FetchFunction | undefined;
+  /** Time limit of one attempt, body included. Default 30 000 ms. */
+  timeoutMs?: number | undefined;
+  /** Retries after network errors, timeouts, 408, 429, 502, 503 and 504. Default 3. */
+  maxRetries?: number | undefined;
+  /** Bound on the total time spent waiting between retries of one call. Default 60 000 ms. */
+  maxRetryWaitMs?: number | undefined;
+  /** Renew the token this long before it expires. Default 60 000 ms. */
+  renewTokenBeforeExpiryMs?: number | undefined;
+  /** Appended to the User-Agent, such as `acme-eligibility/2.3`. */
+  userAgent?: string | undefined;
+  /** Allow an `http:` baseUrl on a non-loopback host (the client secret and tokens would travel in clear text). */
+  allowInsecureHttp?: boolean | undefined;
+}
+
+export interface OfctxClient {
+  /** The API origin and base path this client talks to. */
+  readonly baseUrl: string;
+  /** Residents, coverage, observations and allergies of one facility. */
+  facility(orgId: string, facilityId: string): FacilityClient;
+  /** The organization's webhook subscriptions. */
+  webhooks(orgId: string): WebhooksClient;
+  /**
+   * The typed openapi-fetch client, with the same token, retries, timeout and origin guard,
+   * for anything the methods above do not cover. It answers `{ data, error, response }`
+   * rather than throwing on 4xx/5xx; `errorFromResponse(response, error)` gives the typed error.
+   */
+  readonly raw: Client<paths>;
+}
+
+const DEFAULTS = {
+  timeoutMs: 30_000,
+  maxRetries: 3,
+  maxRetryWaitMs: 60_000,
+  renewTokenBeforeExpiryMs: 60_000,
+} as const;
+
+/**
+ * A client for the ofctx API. Nothing is sent until the first call, which obtains the
+ * access token.
+ */
+export function createClient(options: ClientOptions): OfctxClient {
+  return createClientWithRuntime(options, systemRuntime);
+}
+
+/** createClient with a replaceable clock, sleep and randomness (for tests). */
+export function createClientWithRuntime(options: ClientOptions, runtime: Runtime): OfctxClient {
+  const baseUrl = checkedBaseUrl(options);
+  const baseUrlText = baseUrl.href.replace(/\/+$/, '');
+  for (const name of ['clientId', 'clientSecret'] as const) {
+    if (typeof options[name] !== 'string' || options[name].length === 0) throw new TypeError(`createClient: ${name} is required.`);
+  }
+  const fetchImpl: FetchFunction = options.fetch ?? ((request) => globalThis.fetch(request));
+  const userAgent = userAgentHeader(options.userAgent);
+  const send = createTransport({
+    fetch: fetchImpl,
+    timeoutMs: numberOption(options, 'timeoutMs', 1, MAX_TIMER_MS),
+    maxRetries: numberOption(options, 'maxRetries', 0, 10, true),
+    maxRetryWaitMs: numberOption(options, 'maxRetryWaitMs', 0, MAX_TIMER_MS),
+    runtime,
+  });
+  const tokens = new TokenManager({
+    tokenUrl: baseUrlText + ('/api/v1/oauth/token' satisfies keyof paths),
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    scopes: options.scopes ?? [],
+    renewBeforeExpiryMs: numberOption(options, 'renewTokenBeforeExpiryMs', 0, Number.MAX_SAFE_INTEGER),
+    send,
+    runtime,
+    userAgent,
+  });
+  const raw = createOpenApiClient<paths>({
+    baseUrl: baseUrlText,
+    fetch: createAuthenticatedFetch({ baseUrl, send, tokens, userAgent }),
+  });
+
+  return {
+    baseUrl: baseUrlText,
+    facility: (orgId, facilityId) => createFacilityClient(raw, orgId, facilityId),
+    webhooks: (orgId) => new WebhooksClient(raw, orgId),
+    raw,
+  };
+}
+
+function checkedBaseUrl(options: ClientOptions): URL {
+  let url: URL;
+  try {
+    url = new URL(options.baseUrl);
+  } catch {
+    throw new TypeError(`createClient: baseUrl must be an absolute URL such as https://api.ofctx.example, got ${JSON.stringify(options.baseUrl)}.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError(`createClient: baseUrl must be https, got ${url.protocol}.`);
+  if (url.protocol === 'http:' && !isLoopback(url.hostname) && !options.allowInsecureHttp) {
+    throw new TypeError('createClient: baseUrl must be https (the client secret and tokens travel with every request); pass allowInsecureHttp: true to override.');
+  }
+  if (url.search || url.hash) throw new TypeError('createClient: baseUrl must not have a query or fragment.');
+  return url;
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** Longest delay setTimeout honours; a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function numberOption(options: ClientOptions, name: keyof typeof DEFAULTS, min: number, max: number, integer = false): number {
+  const value = options[name] ?? DEFAULTS[name];
+  if (typeof value !== 'number' || !(value >= min && value <= max) || (integer && !Number.isInteger(value))) {
+    throw new TypeError(`createClient: ${name} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}, got ${String(value)}.`);
+  }
+  return value;
+}
