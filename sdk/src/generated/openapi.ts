@@ -2295,7 +2295,7 @@ export interface operations {
                      *         "status": "active",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "revoked_at": null,
-                     *         "signing_secret": "ofx_whs_Q2hhbmdlTWVUaGlzSXNBbkV4YW1wbGVTZWNyZXQxMjM0NQ"
+                     *         "signing_secret": "ofx_whs_ZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXp7fH1-f4CBgoM"
                      *       },
                      *       "meta": null,
                      *       "error": null
@@ -2458,11 +2458,11 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "body": "{\"api_version\":\"v1\",\"event_type\":\"resident.admitted\",\"event_id\":\"8a9b0c1d-2e3f-4a5b-8c7d-9e0f1a2b3c4d\",\"delivery_id\":\"4b5c6d7e-8f9a-4b0c-9d1e-2f3a4b5c6d7e\",\"occurred_at\":\"2026-11-22T10:00:00.000Z\",\"data\":{\"org_id\":\"6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60\",\"facility_id\":\"0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21\",\"resident_id\":\"9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a\"}}",
-                     *         "signature": "5b0c6b9ea3a5d1b4f6e0c1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6",
+                     *         "signature": "368841710cba1baf08a4b2eeaddf7e77b8eb89278a6004ce2dfce662c80e0cae",
                      *         "signature_header": "X-Service-Signature",
                      *         "headers": {
                      *           "Content-Type": "application/json",
-                     *           "X-Service-Signature": "5b0c6b9ea3a5d1b4f6e0c1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6",
+                     *           "X-Service-Signature": "368841710cba1baf08a4b2eeaddf7e77b8eb89278a6004ce2dfce662c80e0cae",
                      *           "X-Service-Delivery-Id": "4b5c6d7e-8f9a-4b0c-9d1e-2f3a4b5c6d7e",
                      *           "X-Service-Event-Type": "resident.admitted",
                      *           "X-Service-Attempt": "1",
