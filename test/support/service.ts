@@ -1,6 +1,7 @@
 // A real service for a test suite: a fresh database, the full Koa app on a loopback port,
 // its logs captured in memory, and helpers to seed tenants and issue credentials.
 import { Writable } from 'node:stream';
+import { randomBytes } from 'node:crypto';
 import { loadConfig, type Config } from '../../server/src/config/config.js';
 import { createLogger } from '../../server/src/logging/logger.js';
 import { startService, type RunningService } from '../../server/src/service.js';
@@ -25,6 +26,9 @@ export interface TestService {
   };
 }
 
+/** One signing-secret key per test process, so several instances on one database agree. */
+export const TEST_WEBHOOK_ENCRYPTION_KEY = randomBytes(32).toString('base64');
+
 export const ALL_SCOPES = ['residents.read', 'coverage.read', 'clinical.read', 'webhooks.manage'];
 
 export async function startTestService(options: { env?: Record<string, string>; database?: TestDatabase } = {}): Promise<TestService> {
@@ -36,6 +40,7 @@ export async function startTestService(options: { env?: Record<string, string>; 
     LOG_LEVEL: 'info',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
     TOKEN_RATE_LIMIT: '1000',
+    WEBHOOK_ENCRYPTION_KEY: TEST_WEBHOOK_ENCRYPTION_KEY,
     ...options.env,
   });
   let logText = '';

@@ -13,6 +13,7 @@ import type { OperationHandler, OperationResult, PublicOperationHandler, PublicO
 import { openApiDocumentCopy } from './openapi-document.js';
 import { ajv2020 } from './ajv-2020.js';
 import { validationDetails } from './validation-details.js';
+import { compiledOperationMatcher } from './operation-matcher.js';
 
 export const TOKEN_OPERATION = 'createToken';
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -82,6 +83,11 @@ export async function createApiBackend(app: AppContext, registry: OperationRegis
   });
 
   await api.init();
+  // The router rebuilds its operation list and compiles a RegExp per operation on every
+  // request; the document never changes after init, so both are built once.
+  const operationList = api.router.getOperations();
+  api.router.getOperations = () => operationList;
+  api.router.matchOperation = compiledOperationMatcher(api.router) as typeof api.router.matchOperation;
   api.registerSecurityHandler('oauth2', (_c: RouteContext, ctx: Context) =>
     authenticateBearer(ctx.get('authorization') || undefined, app.tokens),
   );

@@ -3,7 +3,7 @@
 import { ApiError } from '../errors/api-error.js';
 import { list, single } from '../http/envelope.js';
 import type { OperationHandler, OperationRequest } from '../http/operation.js';
-import { facilityScope, fetchPage } from './pagination.js';
+import { facilityScope, fetchResourcePage } from './pagination.js';
 import { toPatient, type ResidentRow } from './fhir-patient.js';
 import { toCoverage, type CoverageRow } from './fhir-coverage.js';
 import { toObservation, type ObservationRow } from './fhir-observation.js';
@@ -11,7 +11,7 @@ import { toAllergyIntolerance, type AllergyRow } from './fhir-allergy-intoleranc
 
 function listOf<Row extends { id: string }>(table: string, map: (row: Row) => unknown): OperationHandler {
   return async ({ app, params, query }: OperationRequest) => {
-    const { rows, page } = await fetchPage<Row>(app.db, table, facilityScope(params, query), query);
+    const { rows, page } = await fetchResourcePage<Row>(app.db, table, facilityScope(params, query), query);
     return { body: list(rows.map(map), page), audit: { resourceIds: rows.map((row) => row.id) } };
   };
 }

@@ -3,6 +3,7 @@
 // insertion order) so lists have a stable order and keyset-friendly indexes, and a public
 // UUID `id`. Timestamps are ISO 8601 UTC text so both databases sort and return them alike.
 import type { Knex } from 'knex';
+import { createResourceCounters, dropResourceCounters } from './resource-counters.js';
 
 function resourceTable(t: Knex.CreateTableBuilder): void {
   t.increments('seq').primary();
@@ -113,9 +114,11 @@ export async function up(db: Knex): Promise<void> {
     t.index(['org_id', 'seq']);
     t.index(['client_id', 'seq']);
   });
+  await createResourceCounters(db);
 }
 
 export async function down(db: Knex): Promise<void> {
+  await dropResourceCounters(db);
   for (const table of ['audit_events', 'allergies', 'observations', 'coverage', 'residents', 'access_tokens', 'client_facilities', 'clients', 'facilities', 'organizations']) {
     await db.schema.dropTableIfExists(table);
   }
