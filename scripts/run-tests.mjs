@@ -11,9 +11,9 @@ import pg from 'pg';
 
 // The whole suite unless the arguments name test files of their own.
 export const DEFAULT_SPECS = ['server/test/**/*.test.ts', 'sdk/test/**/*.test.ts', 'verifier/test/**/*.test.ts', 'test/**/*.test.ts'];
-const passed = process.argv.slice(2);
-const namesFiles = passed.some((arg) => !arg.startsWith('-') && /\.ts$|\*|\//.test(arg));
-const mochaArgs = namesFiles ? passed : [...passed, ...DEFAULT_SPECS];
+const given = process.argv.slice(2);
+const namesFiles = given.some((arg) => !arg.startsWith('-') && /\.ts$|\*|\//.test(arg));
+const mochaArgs = namesFiles ? given : [...given, ...DEFAULT_SPECS];
 
 function postgresAdminUrl() {
   const url = process.env.DATABASE_URL;
