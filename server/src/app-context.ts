@@ -5,6 +5,7 @@ import type { Logger } from './logging/logger.js';
 import type { AccessTokens } from './auth/access-tokens.js';
 import type { TokenRateLimiter } from './auth/token-rate-limiter.js';
 import type { AuditTrail } from './audit/audit-trail.js';
+import type { Webhooks } from './webhooks/webhooks.js';
 
 export interface AppContext {
   config: Config;
@@ -13,6 +14,7 @@ export interface AppContext {
   tokens: AccessTokens;
   tokenRateLimiter: TokenRateLimiter;
   audit: AuditTrail;
+  webhooks: Webhooks;
   /** False once shutdown has begun: /readyz then answers 503. */
   accepting: boolean;
 }

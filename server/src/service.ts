@@ -15,20 +15,32 @@ import { createApiBackend } from './openapi/api-backend.js';
 import { createKoaApp } from './app.js';
 import { operations } from './operations.js';
 import type { AppContext } from './app-context.js';
+import { Webhooks, type WebhooksOptions } from './webhooks/webhooks.js';
 
 export interface RunningService {
   url: string;
   port: number;
   app: AppContext;
   server: Server;
+  /** The webhooks subsystem: emitEvent for in-process callers and tests. */
+  webhooks: Webhooks;
   close(): Promise<void>;
 }
 
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 
-export async function startService(config: Config, options: { logger?: Logger; db?: Knex } = {}): Promise<RunningService> {
+export async function startService(config: Config, options: { logger?: Logger; db?: Knex; webhooks?: WebhooksOptions } = {}): Promise<RunningService> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const db = options.db ?? openDatabase(config.databaseUrl);
+  // First, before the database is touched: without a usable encryption key for webhook
+  // signing secrets the service refuses to start.
+  let webhooks: Webhooks;
+  try {
+    webhooks = Webhooks.create(config, db, logger, options.webhooks);
+  } catch (error) {
+    if (!options.db) await db.destroy();
+    throw error;
+  }
   await migrateToLatest(db);
   const [tokenRateLimiter] = await Promise.all([
     TokenRateLimiter.create(db, config.tokenRateLimitPoints, config.tokenRateLimitWindowSeconds),
@@ -41,6 +53,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
     tokens: new AccessTokens(db, config.tokenCacheTtlMs),
     tokenRateLimiter,
     audit: new AuditTrail(db),
+    webhooks,
     accepting: true,
   };
   const api = await createApiBackend(app, operations);
@@ -56,6 +69,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
     app.tokens.deleteExpired().catch((error: Error) => logger.warn({ err: error.message }, 'token clean-up failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
+  await webhooks.start();
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -65,11 +79,12 @@ export async function startService(config: Config, options: { logger?: Logger; d
       // Stop accepting, let in-flight requests finish, then drop idle keep-alive sockets.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await closed;
+      // The delivery worker records its last attempts, so it stops before the database closes.
+      await Promise.all([closed, webhooks.stop()]);
       if (!options.db) await db.destroy();
     })();
     return closing;
   };
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  return { url: `http://${host}:${port}`, port, app, server, close };
+  return { url: `http://${host}:${port}`, port, app, server, webhooks, close };
 }

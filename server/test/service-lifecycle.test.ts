@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase, type TestDatabase } from '../../test/support/database.js';
 import { call } from '../../test/support/http.js';
+import { TEST_WEBHOOK_ENCRYPTION_KEY } from '../../test/support/service.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -30,7 +31,7 @@ describe('the service process', function () {
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     // detached: its own process group, so clean-up can end npm and the service together.
-    child = spawn('npm', ['start'], { cwd: ROOT, detached: true, env: { ...process.env, DATABASE_URL: database.url, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn('npm', ['start'], { cwd: ROOT, detached: true, env: { ...process.env, DATABASE_URL: database.url, PORT: String(port), HOST: '127.0.0.1', WEBHOOK_ENCRYPTION_KEY: TEST_WEBHOOK_ENCRYPTION_KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (c) => (output += c));
     child.stderr!.on('data', (c) => (output += c));
     const started = Date.now();

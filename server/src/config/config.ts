@@ -23,6 +23,11 @@ export interface WebhookConfig {
   /** Seconds between attempts: the n-th entry is the wait before attempt n+1. */
   retrySchedule: number[];
   requestTimeoutMs: number;
+  /**
+   * How long a claimed delivery stays reserved to its worker. Longer than the request
+   * timeout, so only a worker that died loses its claim; then the delivery is claimable again.
+   */
+  leaseMs: number;
   allowPrivateTargets: boolean;
   /** Base64 AES-256 key for signing secrets at rest; generated beside the SQLite file when absent. */
   encryptionKey: string | undefined;
@@ -30,6 +35,8 @@ export interface WebhookConfig {
   pollIntervalMs: number;
   concurrency: number;
   perSubscriptionConcurrency: number;
+  /** On shutdown, how long in-flight attempts may finish before they are aborted and released. */
+  shutdownGraceMs: number;
 }
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/ofctx.db';
@@ -61,7 +68,19 @@ export function parseRetrySchedule(raw: string | undefined): number[] {
   return steps;
 }
 
+/** Lease margin over the request timeout: recording an outcome must fit in it too. */
+export const LEASE_MARGIN_MS = 15_000;
+
+function leaseMs(env: Env, requestTimeoutMs: number): number {
+  const lease = integer(env, 'WEBHOOK_LEASE_MS', requestTimeoutMs + LEASE_MARGIN_MS, 1);
+  if (lease <= requestTimeoutMs) {
+    throw new Error(`WEBHOOK_LEASE_MS (${lease}) must be longer than WEBHOOK_TIMEOUT_MS (${requestTimeoutMs}), or live deliveries would be claimed twice`);
+  }
+  return lease;
+}
+
 export function loadConfig(env: Env = process.env): Config {
+  const requestTimeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', 15000, 1);
   return {
     databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
     host: env.HOST || '0.0.0.0',
@@ -73,13 +92,15 @@ export function loadConfig(env: Env = process.env): Config {
     tokenCacheTtlMs: Math.min(integer(env, 'TOKEN_CACHE_TTL_MS', 2000), 5000),
     webhooks: {
       retrySchedule: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
-      requestTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 15000, 1),
+      requestTimeoutMs,
+      leaseMs: leaseMs(env, requestTimeoutMs),
       allowPrivateTargets: flag(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
       encryptionKey: env.WEBHOOK_ENCRYPTION_KEY || undefined,
       workerEnabled: env.WEBHOOK_WORKER !== '0',
       pollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10),
       concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1),
       perSubscriptionConcurrency: integer(env, 'WEBHOOK_PER_SUBSCRIPTION_CONCURRENCY', 4, 1),
+      shutdownGraceMs: integer(env, 'WEBHOOK_SHUTDOWN_GRACE_MS', 5000),
     },
   };
 }

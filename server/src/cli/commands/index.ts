@@ -5,5 +5,7 @@ import { facilityCreate, orgCreate } from './organizations.js';
 import { clientCreate, clientGrant, clientList, clientRevoke } from './clients.js';
 import { seed } from './seed.js';
 import { audit } from './audit.js';
+import { eventEmit } from './events.js';
+import { deliveriesList, deliveriesRedeliver, deliveriesShow } from './deliveries.js';
 
-export const commands: Command[] = [migrate, orgCreate, facilityCreate, clientCreate, clientList, clientRevoke, clientGrant, seed, audit];
+export const commands: Command[] = [migrate, orgCreate, facilityCreate, clientCreate, clientList, clientRevoke, clientGrant, seed, audit, eventEmit, deliveriesList, deliveriesShow, deliveriesRedeliver];

@@ -2,10 +2,14 @@
 // same under tsx, compiled, and from the ops CLI.
 import type { Knex } from 'knex';
 import * as core from './001_core.js';
+import * as webhooks from './002_webhooks.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
   down(db: Knex): Promise<void>;
 }
 
-export const migrations: Array<[name: string, migration: Migration]> = [['001_core', core]];
+export const migrations: Array<[name: string, migration: Migration]> = [
+  ['001_core', core],
+  ['002_webhooks', webhooks],
+];

@@ -1,0 +1,27 @@
+// The delivery body. Serialized exactly once, when a delivery is queued (or when the test
+// operation builds one); the resulting string's UTF-8 bytes are what is signed and sent on
+// every attempt. Key order is fixed by the contract's `webhooks` section. Ids only: never
+// names, birth dates or other protected health information.
+import { API_VERSION, type EventType } from './event-types.js';
+
+export interface EnvelopeFields {
+  eventType: EventType;
+  eventId: string;
+  deliveryId: string;
+  occurredAt: string;
+  orgId: string;
+  facilityId: string;
+  residentId: string;
+}
+
+export function serializeDeliveryBody(f: EnvelopeFields): string {
+  // Built as a literal so the key order is the contract's, whatever the input's order.
+  return JSON.stringify({
+    api_version: API_VERSION,
+    event_type: f.eventType,
+    event_id: f.eventId,
+    delivery_id: f.deliveryId,
+    occurred_at: f.occurredAt,
+    data: { org_id: f.orgId, facility_id: f.facilityId, resident_id: f.residentId },
+  });
+}

@@ -1,0 +1,93 @@
+// Signing secrets at rest: AES-256-GCM with a random 12-byte IV per secret, stored as
+// `v1:<iv>:<tag>:<ciphertext>` (base64url parts). The subscription id is bound in as
+// additional authenticated data, so a ciphertext copied onto another row does not decrypt.
+// The key comes from WEBHOOK_ENCRYPTION_KEY; on SQLite without one, a development key is
+// generated once and kept beside the database file (mode 0600). PostgreSQL serves several
+// instances, which must share one key, so there it is required.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { randomToken } from '../auth/random-token.js';
+import { sqlitePath } from '../config/config.js';
+
+export const SIGNING_SECRET_PREFIX = 'ofx_whs_';
+const FORMAT_VERSION = 'v1';
+const KEY_BYTES = 32;
+const IV_BYTES = 12;
+
+/** A new signing secret: `ofx_whs_` + base64url of 32 random bytes. */
+export function newSigningSecret(): string {
+  return randomToken(SIGNING_SECRET_PREFIX, 32);
+}
+
+export class SigningSecretCipher {
+  private readonly key: Buffer;
+
+  constructor(key: Buffer) {
+    if (key.length !== KEY_BYTES) throw new Error(`the webhook encryption key must be ${KEY_BYTES} bytes, got ${key.length}`);
+    this.key = Buffer.from(key);
+  }
+
+  encrypt(secret: string, subscriptionId: string): string {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    cipher.setAAD(Buffer.from(subscriptionId, 'utf8'));
+    const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+    return [FORMAT_VERSION, iv, cipher.getAuthTag(), ciphertext].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join(':');
+  }
+
+  decrypt(stored: string, subscriptionId: string): string {
+    const [version, iv, tag, ciphertext, ...rest] = stored.split(':');
+    if (version !== FORMAT_VERSION || !iv || !tag || ciphertext === undefined || rest.length > 0) {
+      throw new Error(`unsupported signing secret format "${version ?? ''}"`);
+    }
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
+    decipher.setAAD(Buffer.from(subscriptionId, 'utf8'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+  }
+}
+
+function decodeKey(base64: string, source: string): Buffer {
+  const key = Buffer.from(base64.trim(), 'base64');
+  if (key.length !== KEY_BYTES) {
+    throw new Error(`${source} must be ${KEY_BYTES} bytes in base64 (for example: openssl rand -base64 32), got ${key.length} bytes`);
+  }
+  return key;
+}
+
+/** Where the development key of a SQLite database lives: beside the database file. */
+export function developmentKeyPath(databaseFile: string): string {
+  return `${databaseFile}.webhook-key`;
+}
+
+export interface LoadedKey {
+  key: Buffer;
+  /** Where it came from, for the start-up log (never the key itself). */
+  source: 'WEBHOOK_ENCRYPTION_KEY' | 'development key file' | 'ephemeral (in-memory database)';
+  file?: string;
+}
+
+export function loadWebhookEncryptionKey(databaseUrl: string, configuredKey: string | undefined): LoadedKey {
+  if (configuredKey) return { key: decodeKey(configuredKey, 'WEBHOOK_ENCRYPTION_KEY'), source: 'WEBHOOK_ENCRYPTION_KEY' };
+  const file = sqlitePath(databaseUrl);
+  if (file === null) {
+    throw new Error(
+      'WEBHOOK_ENCRYPTION_KEY is required with PostgreSQL: every instance must decrypt the same signing secrets. ' +
+        'Generate one with `openssl rand -base64 32` and give it to every instance.',
+    );
+  }
+  if (file === ':memory:') return { key: randomBytes(KEY_BYTES), source: 'ephemeral (in-memory database)' };
+  const path = developmentKeyPath(file);
+  // Written to a private temporary file, then linked into place: link fails if the key file
+  // exists, so two processes starting together agree on one key and never read a half file.
+  const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(temporary, randomBytes(KEY_BYTES).toString('base64') + '\n', { flag: 'wx', mode: 0o600 });
+  try {
+    linkSync(temporary, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    unlinkSync(temporary);
+  }
+  return { key: decodeKey(readFileSync(path, 'utf8'), `the webhook key file ${path}`), source: 'development key file', file: path };
+}

@@ -1,0 +1,114 @@
+// Webhook subscriptions: organization-scoped, created active, revoked through the API or
+// disabled by a 410 answer, never active again. Revoking or disabling cancels every
+// delivery still queued for the subscription, in the same transaction.
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { components } from '@ofctx/sdk/contract';
+import { nowIso } from '../db/clock.js';
+import { isPostgres } from '../db/database.js';
+import type { EventType } from './event-types.js';
+import { SIGNATURE_HEADER } from './delivery-signer.js';
+import { newSigningSecret, type SigningSecretCipher } from './signing-secret-crypto.js';
+
+export type WebhookSubscription = components['schemas']['WebhookSubscription'];
+export type WebhookSubscriptionCreated = components['schemas']['WebhookSubscriptionCreated'];
+export type SubscriptionStatus = components['schemas']['WebhookSubscriptionStatus'];
+
+/** Active subscriptions an organization may have at once (the contract's limit). */
+export const MAX_ACTIVE_SUBSCRIPTIONS = 50;
+
+export interface SubscriptionRow {
+  seq: number;
+  id: string;
+  org_id: string;
+  client_pk: string;
+  callback_url: string;
+  event_types: string;
+  description: string | null;
+  signing_secret_encrypted: string;
+  status: SubscriptionStatus;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export class SubscriptionLimitReached extends Error {}
+
+/** The public view: never the secret, never the registering credential. */
+export function toSubscription(row: SubscriptionRow): WebhookSubscription {
+  return {
+    id: row.id,
+    callback_url: row.callback_url,
+    event_types: JSON.parse(row.event_types) as EventType[],
+    description: row.description ?? null,
+    signature_header: SIGNATURE_HEADER,
+    status: row.status,
+    created_at: row.created_at,
+    revoked_at: row.revoked_at ?? null,
+  };
+}
+
+export async function createSubscription(
+  db: Knex,
+  cipher: SigningSecretCipher,
+  input: { orgId: string; clientPk: string; callbackUrl: string; eventTypes: EventType[]; description?: string | undefined },
+): Promise<WebhookSubscriptionCreated> {
+  const id = randomUUID();
+  const signingSecret = newSigningSecret();
+  const row = {
+    id,
+    org_id: input.orgId,
+    client_pk: input.clientPk,
+    callback_url: input.callbackUrl,
+    event_types: JSON.stringify(input.eventTypes),
+    description: input.description ?? null,
+    signing_secret_encrypted: cipher.encrypt(signingSecret, id),
+    status: 'active' as const,
+    created_at: nowIso(),
+    revoked_at: null,
+  };
+  await db.transaction(async (trx) => {
+    // Serializes registrations of one organization, so two at once cannot both pass the
+    // limit. SQLite transactions are already serialized by its single writer.
+    if (isPostgres(trx)) await trx('organizations').where({ id: input.orgId }).forUpdate().first('id');
+    const counted = await trx('webhook_subscriptions').where({ org_id: input.orgId, status: 'active' }).count({ n: '*' }).first();
+    if (Number(counted?.n ?? 0) >= MAX_ACTIVE_SUBSCRIPTIONS) throw new SubscriptionLimitReached();
+    await trx('webhook_subscriptions').insert(row);
+  });
+  const created = (await db('webhook_subscriptions').where({ id }).first()) as SubscriptionRow;
+  return { ...toSubscription(created), signing_secret: signingSecret };
+}
+
+export async function findSubscription(db: Knex, orgId: string, id: string): Promise<SubscriptionRow | undefined> {
+  return db('webhook_subscriptions').where({ id, org_id: orgId }).first();
+}
+
+/** Cancels what is still queued for a subscription (pending, or claimed and in flight). */
+export async function cancelQueuedDeliveries(trx: Knex.Transaction | Knex, subscriptionId: string, at: string, exceptDeliveryId?: string): Promise<number> {
+  let query = trx('webhook_deliveries').where({ subscription_id: subscriptionId }).whereIn('status', ['pending', 'sending']);
+  if (exceptDeliveryId) query = query.whereNot({ id: exceptDeliveryId });
+  return query.update({ status: 'cancelled', due_at: null, claim_token: null, completed_at: at });
+}
+
+/** Ends an active subscription: `revoked` by its owner, `disabled` after a 410 answer. */
+export async function endSubscription(
+  db: Knex | Knex.Transaction,
+  subscriptionId: string,
+  status: 'revoked' | 'disabled',
+  options: { exceptDeliveryId?: string } = {},
+): Promise<boolean> {
+  const at = nowIso();
+  const run = async (trx: Knex.Transaction) => {
+    const ended = await trx('webhook_subscriptions').where({ id: subscriptionId, status: 'active' }).update({ status, revoked_at: at });
+    if (ended > 0) await cancelQueuedDeliveries(trx, subscriptionId, at, options.exceptDeliveryId);
+    return ended > 0;
+  };
+  return db.isTransaction ? run(db as Knex.Transaction) : db.transaction(run);
+}
+
+/** Revokes; revoking an ended subscription changes nothing. Undefined when unknown in this org. */
+export async function revokeSubscription(db: Knex, orgId: string, id: string): Promise<SubscriptionRow | undefined> {
+  const found = await findSubscription(db, orgId, id);
+  if (!found) return undefined;
+  if (found.status === 'active') await endSubscription(db, id, 'revoked');
+  return findSubscription(db, orgId, id);
+}

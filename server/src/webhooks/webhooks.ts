@@ -1,0 +1,84 @@
+// The webhooks subsystem as the service holds it: the signing-secret cipher, the resolver
+// used to vet callback hosts, the delivery worker and its PostgreSQL wake-ups, and
+// emitEvent for in-process callers (which also wakes this process's worker at once).
+import type { Knex } from 'knex';
+import type { Config } from '../config/config.js';
+import { isPostgres } from '../db/database.js';
+import type { Logger } from '../logging/logger.js';
+import { DeliveryWorker } from './delivery-worker.js';
+import { PostgresWakeupListener } from './delivery-wakeup.js';
+import { emitEvent, type EmittedEvent, type EventInput } from './event-outbox.js';
+import { loadWebhookEncryptionKey, SigningSecretCipher } from './signing-secret-crypto.js';
+import { systemResolver, type HostResolver } from './ssrf-guard.js';
+
+export interface WebhooksOptions {
+  /** Replaces DNS resolution of callback hosts (tests simulate DNS with it). */
+  resolveHost?: HostResolver;
+  /** Replaces Math.random for retry jitter. */
+  random?: () => number;
+}
+
+export class Webhooks {
+  private worker: DeliveryWorker | undefined;
+  private listener: PostgresWakeupListener | undefined;
+
+  private constructor(
+    private readonly db: Knex,
+    readonly config: Config,
+    readonly cipher: SigningSecretCipher,
+    readonly resolveHost: HostResolver,
+    private readonly logger: Logger,
+    private readonly random: (() => number) | undefined,
+  ) {}
+
+  /** Loads the encryption key; throws (the service refuses to start) when there is none on PostgreSQL. */
+  static create(config: Config, db: Knex, logger: Logger, options: WebhooksOptions = {}): Webhooks {
+    const key = loadWebhookEncryptionKey(config.databaseUrl, config.webhooks.encryptionKey);
+    logger.info({ key_source: key.source, ...(key.file ? { key_file: key.file } : {}) }, 'webhook signing secrets are encrypted at rest');
+    if (config.webhooks.allowPrivateTargets) {
+      logger.warn(
+        'WEBHOOK_ALLOW_PRIVATE_TARGETS is ON: webhooks may be sent over plain http and to loopback, private and metadata addresses. ' +
+          'Never enable this in production.',
+      );
+    }
+    return new Webhooks(db, config, new SigningSecretCipher(key.key), options.resolveHost ?? systemResolver, logger, options.random);
+  }
+
+  /** Starts the delivery worker (unless WEBHOOK_WORKER=0) and, on PostgreSQL, its LISTEN. */
+  async start(): Promise<void> {
+    if (!this.config.webhooks.workerEnabled) {
+      this.logger.info('webhook delivery worker disabled (WEBHOOK_WORKER=0)');
+      return;
+    }
+    const worker = new DeliveryWorker({ db: this.db, config: this.config.webhooks, cipher: this.cipher, resolve: this.resolveHost, logger: this.logger, random: this.random });
+    this.worker = worker;
+    if (isPostgres(this.db)) {
+      this.listener = new PostgresWakeupListener(this.config.databaseUrl, () => worker.wake(), this.logger);
+      await this.listener.start();
+    }
+    worker.start();
+    this.logger.info({ worker_id: worker.id, concurrency: this.config.webhooks.concurrency }, 'webhook delivery worker started');
+  }
+
+  /** Stops the worker; call before the database closes. */
+  async stop(): Promise<void> {
+    await this.listener?.stop();
+    await this.worker?.stop();
+  }
+
+  /** Queues an event's deliveries (one transaction) and wakes this process's worker. */
+  async emitEvent(input: EventInput): Promise<EmittedEvent> {
+    const emitted = await emitEvent(this.db, input);
+    if (emitted.deliveries > 0) this.worker?.wake();
+    return emitted;
+  }
+
+  /** Makes the worker look for due deliveries now (after a redelivery, say). */
+  wake(): void {
+    this.worker?.wake();
+  }
+
+  get workerId(): string | undefined {
+    return this.worker?.id;
+  }
+}
