@@ -41,7 +41,8 @@ function runMocha(label, env) {
       process.stdout.write(chunk);
     });
     child.on('close', (code) => {
-      const count = (word) => Number(out.match(new RegExp(`(\\d+) ${word}`))?.[1] ?? 0);
+      // mocha's own summary lines ("  710 passing (1m)"), the last ones printed.
+      const count = (word) => Number([...out.matchAll(new RegExp(`^ {2}(\\d+) ${word}\\b`, 'gm'))].pop()?.[1] ?? 0);
       resolvePromise({ label, code: code ?? 1, passed: count('passing'), failed: count('failing'), pending: count('pending') });
     });
   });

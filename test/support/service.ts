@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig, type Config } from '../../server/src/config/config.js';
 import { createLogger } from '../../server/src/logging/logger.js';
 import { startService, type RunningService } from '../../server/src/service.js';
+import type { WebhooksOptions } from '../../server/src/webhooks/webhooks.js';
 import { createFacility, createOrganization } from '../../server/src/organizations/organizations.js';
 import { createClient, type IssuedClient } from '../../server/src/auth/clients.js';
 import { seedFacility, type SeedCounts } from '../../server/src/seed/synthetic-data.js';
@@ -31,7 +32,15 @@ export const TEST_WEBHOOK_ENCRYPTION_KEY = randomBytes(32).toString('base64');
 
 export const ALL_SCOPES = ['residents.read', 'coverage.read', 'clinical.read', 'webhooks.manage'];
 
-export async function startTestService(options: { env?: Record<string, string>; database?: TestDatabase } = {}): Promise<TestService> {
+export interface TestServiceOptions {
+  env?: Record<string, string>;
+  /** A database to use (and not drop); a fresh one otherwise. */
+  database?: TestDatabase;
+  /** Webhook subsystem options, such as a simulated DNS resolver. */
+  webhooks?: WebhooksOptions;
+}
+
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const database = options.database ?? (await createTestDatabase());
   const config = loadConfig({
     DATABASE_URL: database.url,
@@ -50,7 +59,7 @@ export async function startTestService(options: { env?: Record<string, string>; 
       done();
     },
   });
-  const running = await startService(config, { logger: createLogger(config.logLevel, sink) });
+  const running = await startService(config, { logger: createLogger(config.logLevel, sink), webhooks: options.webhooks ?? {} });
   const db = running.app.db;
   let orgs = 0;
   let seeds = 0;

@@ -1,18 +1,16 @@
-// A real service for webhook tests. Like test/support/service.ts (fresh database, loopback
-// port, logs in memory), plus what webhook tests need: a simulated DNS resolver, fast
-// retry/poll settings, an encryption key (PostgreSQL requires one), and a tenant with a
-// webhooks.manage credential ready to register subscriptions.
-import { Writable } from 'node:stream';
+// A real service for webhook tests: test/support/service.ts's service with fast retry and
+// poll settings, a fixed encryption key, an optional simulated DNS resolver, and helpers to
+// make a tenant with a webhooks.manage credential, register subscriptions and emit events.
 import { randomUUID } from 'node:crypto';
-import { loadConfig, type Config } from '../../../src/config/config.js';
-import { createLogger } from '../../../src/logging/logger.js';
-import { startService, type RunningService } from '../../../src/service.js';
 import { createFacility, createOrganization } from '../../../src/organizations/organizations.js';
 import { createClient, findClient, type IssuedClient } from '../../../src/auth/clients.js';
 import type { HostResolver } from '../../../src/webhooks/ssrf-guard.js';
 import type { EventInput } from '../../../src/webhooks/event-outbox.js';
-import { createTestDatabase, type TestDatabase } from '../../../../test/support/database.js';
+import type { TestDatabase } from '../../../../test/support/database.js';
 import { call, type TestResponse } from '../../../../test/support/http.js';
+import { ALL_SCOPES, startTestService, type TestService } from '../../../../test/support/service.js';
+
+export { ALL_SCOPES };
 
 /** A fixed test key (base64 of 32 bytes); tests never need the development key file. */
 export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
@@ -34,13 +32,7 @@ export interface Tenant {
   token: string;
 }
 
-export interface WebhookTestService {
-  baseUrl: string;
-  config: Config;
-  running: RunningService;
-  database: TestDatabase;
-  logs(): string;
-  close(): Promise<void>;
+export interface WebhookTestService extends TestService {
   /** A new organization with two facilities and a client granted the first, all scopes. */
   tenant(scopes?: string[]): Promise<Tenant>;
   /** Registers through the API; the answer is contract-checked. */
@@ -50,44 +42,18 @@ export interface WebhookTestService {
   emit(tenant: Tenant, overrides?: Partial<EventInput>): Promise<{ event_id: string; deliveries: number }>;
 }
 
-export const ALL_SCOPES = ['residents.read', 'coverage.read', 'clinical.read', 'webhooks.manage'];
-
 export async function startWebhookService(
   options: { env?: Record<string, string>; database?: TestDatabase; resolveHost?: HostResolver } = {},
 ): Promise<WebhookTestService> {
-  const database = options.database ?? (await createTestDatabase());
-  const config = loadConfig({
-    DATABASE_URL: database.url,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'info',
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
-    TOKEN_RATE_LIMIT: '1000',
-    ...FAST_WEBHOOK_ENV,
-    ...options.env,
-  });
-  let logText = '';
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      logText += chunk.toString();
-      done();
-    },
-  });
-  const running = await startService(config, {
-    logger: createLogger(config.logLevel, sink),
+  const base = await startTestService({
+    env: { ...FAST_WEBHOOK_ENV, ...options.env },
+    database: options.database,
     webhooks: options.resolveHost ? { resolveHost: options.resolveHost } : {},
   });
+  const { running } = base;
   const db = running.app.db;
   const service: WebhookTestService = {
-    baseUrl: running.url,
-    config,
-    running,
-    database,
-    logs: () => logText,
-    async close() {
-      await running.close();
-      if (!options.database) await database.drop();
-    },
+    ...base,
     async tenant(scopes = ALL_SCOPES) {
       const org = await createOrganization(db, `Webhook Org ${randomUUID().slice(0, 8)}`);
       const facility = await createFacility(db, org.id, 'Granted Facility');
