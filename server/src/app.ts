@@ -1,4 +1,5 @@
-// The Koa application: request id, error envelope, access log, then the contract's router.
+// The Koa application: request id, access log, security headers, error envelope, then the
+// contract's router.
 import Koa from 'koa';
 import type { OpenAPIBackend } from 'openapi-backend';
 import type { AppContext } from './app-context.js';
@@ -6,12 +7,14 @@ import { requestId } from './http/request-id.js';
 import { errorHandler } from './http/error-handler.js';
 import { accessLog } from './http/access-log.js';
 import { dispatch } from './http/dispatch.js';
+import { securityHeaders } from './http/security-headers.js';
 
 export function createKoaApp(app: AppContext, api: OpenAPIBackend): Koa {
   const koa = new Koa({ proxy: app.config.trustProxy });
   koa.silent = true; // errors are answered and logged by errorHandler
   koa.use(requestId());
   koa.use(accessLog(app.logger));
+  koa.use(securityHeaders());
   koa.use(errorHandler(app.logger));
   koa.use(dispatch(api));
   return koa;

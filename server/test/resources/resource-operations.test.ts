@@ -34,6 +34,14 @@ describe('the resource endpoints', () => {
     });
   }
 
+  it('answers patient data with Cache-Control: no-store and nosniff, errors included', async () => {
+    for (const path of [`${base}/residents`, `${base}/coverage/zzz`]) {
+      const response = await get(path);
+      expect(response.headers.get('cache-control'), path).to.equal('no-store');
+      expect(response.headers.get('x-content-type-options'), path).to.equal('nosniff');
+    }
+  });
+
   it('defaults to page 1 of 50', async () => {
     const response = await get(`${base}/clinical/Observation`);
     expect(response.body.meta.page).to.include({ page: 1, page_size: 50 });
