@@ -14,11 +14,26 @@ export function requiredSignature(signatureHeader: unknown): Uint8Array {
   throw new MalformedSignatureError(reading.detail);
 }
 
+// A receiver verifies every delivery with the same one or two secrets: keep their UTF-8
+// bytes instead of encoding them on each call. Bounded, so rotating secrets cannot grow it.
+const keyCache = new Map<string, Uint8Array>();
+const KEY_CACHE_LIMIT = 16;
+
+function keyBytes(secret: string): Uint8Array {
+  let bytes = keyCache.get(secret);
+  if (!bytes) {
+    if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
+    bytes = utf8Bytes(secret);
+    keyCache.set(secret, bytes);
+  }
+  return bytes;
+}
+
 /** True when the signature is the HMAC of body under any of the secrets. Every secret is tried, match or not. */
 export function signatureMatches(engine: SyncHmacEngine, body: Uint8Array, signature: Uint8Array, secrets: readonly string[]): boolean {
   let matched = false;
   for (const secret of secrets) {
-    if (engine.equal(engine.hmacSha256(utf8Bytes(secret), body), signature)) matched = true;
+    if (engine.equal(engine.hmacSha256(keyBytes(secret), body), signature)) matched = true;
   }
   return matched;
 }
@@ -29,7 +44,7 @@ export async function signatureMatchesAsync(
   signature: Uint8Array,
   secrets: readonly string[],
 ): Promise<boolean> {
-  const digests = await Promise.all(secrets.map((secret) => engine.hmacSha256(utf8Bytes(secret), body)));
+  const digests = await Promise.all(secrets.map((secret) => engine.hmacSha256(keyBytes(secret), body)));
   return digests.map((digest) => engine.equal(digest, signature)).includes(true);
 }
 
