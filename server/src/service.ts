@@ -42,10 +42,10 @@ export async function startService(config: Config, options: { logger?: Logger; d
     throw error;
   }
   await migrateToLatest(db);
-  const [tokenRateLimiter] = await Promise.all([
-    TokenRateLimiter.create(db, config.tokenRateLimitPoints, config.tokenRateLimitWindowSeconds),
-    decoyHash(),
-  ]);
+  // The decoy hash (for unknown clients) is computed in the background: the first token
+  // request awaits it if it is not ready yet.
+  decoyHash().catch((error: Error) => logger.error({ err: error.message }, 'could not compute the decoy hash'));
+  const tokenRateLimiter = await TokenRateLimiter.create(db, config.tokenRateLimitPoints, config.tokenRateLimitWindowSeconds);
   const app: AppContext = {
     config,
     db,
