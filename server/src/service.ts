@@ -13,6 +13,7 @@ import { decoyHash } from './auth/secret-hash.js';
 import { AuditTrail } from './audit/audit-trail.js';
 import { createApiBackend } from './openapi/api-backend.js';
 import { createKoaApp } from './app.js';
+import { answerMalformedRequests } from './http/malformed-request.js';
 import { operations } from './operations.js';
 import type { AppContext } from './app-context.js';
 import { Webhooks, type WebhooksOptions } from './webhooks/webhooks.js';
@@ -59,6 +60,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
   const api = await createApiBackend(app, operations);
   const koa = createKoaApp(app, api);
   const server = createServer(koa.callback());
+  answerMalformedRequests(server);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -18,6 +18,7 @@ export const errorCatalogue: Record<ErrorCode, { status: number; message: string
   subscription_not_active: { status: 409, message: 'The subscription is not active; register a new one.' },
   subscription_limit_reached: { status: 409, message: 'The organization has reached its limit of active subscriptions.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
+  headers_too_large: { status: 431, message: 'The request headers are too large (16 KiB at most).' },
   unsupported_media_type: { status: 415, message: 'Send the body as application/json.' },
   rate_limited: { status: 429, message: 'Too many requests; retry later.' },
   internal_error: { status: 500, message: 'An unexpected error occurred.' },

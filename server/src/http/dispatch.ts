@@ -58,6 +58,12 @@ async function readBody(ctx: Context, api: OpenAPIBackend, request: RouteRequest
 
 export function dispatch(api: OpenAPIBackend): Middleware {
   return async (ctx) => {
+    // The router percent-decodes path segments and would throw a URIError on `%ZZ`.
+    try {
+      decodeURIComponent(ctx.path);
+    } catch {
+      throw new ApiError('invalid_parameter', 'The path is not valid percent-encoded UTF-8.', [{ field: 'path', issue: 'is not valid percent-encoded UTF-8' }]);
+    }
     const request: RouteRequest = { method: ctx.method, path: ctx.path, query: { ...ctx.query } as RouteRequest['query'], headers: ctx.headers as RouteRequest['headers'] };
     if (ctx.method === 'POST' || ctx.method === 'PUT' || ctx.method === 'PATCH') {
       request.body = await readBody(ctx, api, request);

@@ -27,10 +27,19 @@ function requiredScopes(operation: Operation): string[] {
   return (operation.security ?? []).flatMap((requirement) => requirement.oauth2 ?? []);
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids are stored in lower case; a caller may send upper case (RFC 4122 allows it). */
+function lowerUuids<T extends Record<string, unknown>>(values: T): T {
+  const out: Record<string, unknown> = { ...values };
+  for (const [name, value] of Object.entries(out)) if (typeof value === 'string' && UUID.test(value)) out[name] = value.toLowerCase();
+  return out as T;
+}
+
 function baseRequest(c: RouteContext, ctx: Context, app: AppContext): PublicOperationRequest {
   return {
-    params: c.request.params as Record<string, string>,
-    query: (c.request.query ?? {}) as Record<string, unknown>,
+    params: lowerUuids(c.request.params as Record<string, string>),
+    query: lowerUuids((c.request.query ?? {}) as Record<string, unknown>),
     body: c.request.requestBody,
     headers: ctx.headers,
     requestId: ctx.state.requestId as string,
@@ -43,7 +52,7 @@ function baseRequest(c: RouteContext, ctx: Context, app: AppContext): PublicOper
 function securedHandler(operationId: string, handler: OperationHandler, app: AppContext) {
   return async (c: RouteContext, ctx: Context): Promise<OperationResult> => {
     const principal = c.security?.oauth2 as Principal;
-    const params = c.request.params as Record<string, string>;
+    const params = lowerUuids(c.request.params as Record<string, string>);
     let status = 500;
     let resourceIds: string[] | null = null;
     try {

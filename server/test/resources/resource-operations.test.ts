@@ -119,6 +119,8 @@ describe('the resource endpoints', () => {
       ['a repeated page', '/api/v1/ofctx/{orgA}/{a1}/coverage?page=1&page=2', 400, 'invalid_parameter'],
       ['an unknown query parameter', '/api/v1/ofctx/{orgA}/{a1}/coverage?status=active', 400, 'invalid_parameter'],
       ['a malformed resident filter', '/api/v1/ofctx/{orgA}/{a1}/coverage?resident_id=1', 400, 'invalid_parameter'],
+      ['a urn:uuid: id', '/api/v1/ofctx/{orgA}/urn:uuid:{a1}/coverage', 400, 'invalid_parameter'],
+      ['a urn:uuid: resident filter', '/api/v1/ofctx/{orgA}/{a1}/coverage?resident_id=urn:uuid:{a1}', 400, 'invalid_parameter'],
       ['a resident filter on residents', '/api/v1/ofctx/{orgA}/{a1}/residents?resident_id={a1}', 400, 'invalid_parameter'],
       ['an unknown path', '/api/v1/ofctx/{orgA}/{a1}/medications', 404, 'not_found'],
       ['an unknown FHIR type', '/api/v1/ofctx/{orgA}/{a1}/clinical/Condition', 404, 'not_found'],
@@ -133,6 +135,13 @@ describe('the resource endpoints', () => {
         expect(response.body.error.request_id).to.equal(response.headers.get('x-request-id'));
       });
     }
+
+    it('reads ids sent in upper case like their lower-case form, on both databases', async () => {
+      const row = (await get(`${base}/coverage?page_size=1`)).body.data[0];
+      const upper = await get(`/api/v1/ofctx/${t.orgA.toUpperCase()}/${t.a1.toUpperCase()}/coverage/${row.id.toUpperCase()}`);
+      expect(upper.status).to.equal(200);
+      expect(upper.body.data).to.deep.equal(row);
+    });
 
     it('names the offending field in details', async () => {
       const response = await get(`${base}/coverage?page_size=500`);

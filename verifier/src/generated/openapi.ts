@@ -684,7 +684,7 @@ export interface components {
          * @description Stable machine code of an error. New codes may be added; treat unknown ones by status.
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "invalid_body" | "callback_url_not_allowed" | "missing_token" | "invalid_token" | "insufficient_scope" | "organization_forbidden" | "facility_forbidden" | "not_found" | "method_not_allowed" | "subscription_not_active" | "subscription_limit_reached" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_parameter" | "invalid_body" | "callback_url_not_allowed" | "missing_token" | "invalid_token" | "insufficient_scope" | "organization_forbidden" | "facility_forbidden" | "not_found" | "method_not_allowed" | "subscription_not_active" | "subscription_limit_reached" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable";
         ErrorDetail: {
             /** @description Where the problem is, such as `query.page_size`, `path.org_id` or `body.callback_url`. */
             field: string;
