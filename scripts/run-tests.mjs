@@ -7,7 +7,7 @@
 // TEST_DATABASES=sqlite (or postgres) restricts the runs.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { dropDatabases, postgresAdminUrl } from './postgres-test-databases.mjs';
 
 // The whole suite unless the arguments name test files of their own.
 export const DEFAULT_SPECS = ['server/test/**/*.test.ts', 'sdk/test/**/*.test.ts', 'verifier/test/**/*.test.ts', 'test/**/*.test.ts'];
@@ -15,18 +15,6 @@ const given = process.argv.slice(2);
 const namesFiles = given.some((arg) => !arg.startsWith('-') && /\.ts$|\*|\//.test(arg));
 const mochaArgs = namesFiles ? given : [...given, ...DEFAULT_SPECS];
 
-function postgresAdminUrl() {
-  const url = process.env.DATABASE_URL;
-  if (url && /^postgres(ql)?:\/\//.test(url)) return url;
-  if (process.env.PGHOST || process.env.PGUSER || process.env.PGDATABASE || process.env.PGPORT) {
-    const user = encodeURIComponent(process.env.PGUSER ?? 'postgres');
-    const password = process.env.PGPASSWORD ? `:${encodeURIComponent(process.env.PGPASSWORD)}` : '';
-    const host = process.env.PGHOST ?? '127.0.0.1';
-    const port = process.env.PGPORT ?? '5432';
-    return `postgres://${user}${password}@${host}:${port}/${process.env.PGDATABASE ?? 'postgres'}`;
-  }
-  return null;
-}
 
 function runMocha(label, env) {
   return new Promise((resolvePromise) => {
@@ -48,17 +36,6 @@ function runMocha(label, env) {
   });
 }
 
-async function dropDatabases(adminUrl, prefix) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${prefix}%`]);
-    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
-    return rows.length;
-  } finally {
-    await client.end();
-  }
-}
 
 const only = process.env.TEST_DATABASES?.split(',').map((s) => s.trim());
 const results = [];

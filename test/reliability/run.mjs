@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// `npm run test:reliability`: the reliability and security suite (docs/reliability.md) on
+// SQLite, then on PostgreSQL when DATABASE_URL (postgres://...) or PG* point at a server, in
+// databases of its own that are dropped at the end. The files run in order, on one service
+// per database, so the secrets-at-rest search at the end covers everything before it.
+// Prints one summary line with the figures of both runs.
+//   FUZZ_SEED, FUZZ_RUNS, TENANCY_SEED, TENANCY_WORLDS, TIMING_ATTEMPTS tune it;
+//   TEST_DATABASES=sqlite (or postgres) restricts the runs; extra arguments go to mocha.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { dropDatabases, postgresAdminUrl } from '../../scripts/postgres-test-databases.mjs';
+
+const FILES = [
+  'test/reliability/contract-fuzzing.reliability.ts',
+  'test/reliability/tenancy-isolation.reliability.ts',
+  'test/reliability/credential-stuffing.reliability.ts',
+  'test/reliability/client-authentication-indistinguishable.reliability.ts',
+  'test/reliability/secrets-at-rest.reliability.ts', // last: it searches for every secret the others produced
+];
+
+
+const workDir = mkdtempSync(join(tmpdir(), 'ofctx-reliability-'));
+
+function runMocha(label, env) {
+  const figuresFile = join(workDir, `${label}.json`);
+  return new Promise((resolve) => {
+    console.log(`\n=== reliability suite on ${label} ===`);
+    const child = spawn(process.execPath, ['node_modules/mocha/bin/mocha.js', ...process.argv.slice(2), ...FILES], {
+      env: { ...process.env, ...env, RELIABILITY_FIGURES_FILE: figuresFile },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    child.on('close', (code) => {
+      const figures = existsSync(figuresFile) ? JSON.parse(readFileSync(figuresFile, 'utf8')) : null;
+      resolve({ label, code: code ?? 1, figures });
+    });
+  });
+}
+
+
+const started = Date.now();
+const only = process.env.TEST_DATABASES?.split(',').map((s) => s.trim());
+const results = [];
+if (!only || only.includes('sqlite')) results.push(await runMocha('SQLite', { TEST_DATABASE: 'sqlite' }));
+const adminUrl = postgresAdminUrl();
+if (adminUrl && (!only || only.includes('postgres'))) {
+  const prefix = `ofctx_rel_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}_`;
+  try {
+    results.push(await runMocha('PostgreSQL', { TEST_DATABASE: 'postgres', TEST_PG_ADMIN_URL: adminUrl, TEST_PG_PREFIX: prefix }));
+  } finally {
+    const dropped = await dropDatabases(adminUrl, prefix).catch((error) => {
+      console.error(`could not drop test databases ${prefix}*: ${error.message}`);
+      return 0;
+    });
+    console.log(`dropped ${dropped} PostgreSQL test database(s) ${prefix}*`);
+  }
+} else if (!only || only.includes('postgres')) {
+  console.log('\nPostgreSQL: skipped (set DATABASE_URL=postgres://... or PGHOST to run the suite on it too)');
+}
+rmSync(workDir, { recursive: true, force: true });
+
+const sum = (pick) => results.reduce((total, r) => total + (r.figures ? pick(r.figures) : 0), 0);
+const seconds = Math.round((Date.now() - started) / 1000);
+console.log('');
+for (const r of results) {
+  const f = r.figures;
+  const timing = f?.token?.timing?.medianUnknownMs !== undefined
+    ? `, timing medians ${f.token.timing.medianUnknownMs}/${f.token.timing.medianWrongSecretMs} ms (${f.token.timing.differencePercent}%, Mann-Whitney p ${f.token.timing.mannWhitneyP})`
+    : '';
+  console.log(`${r.label}: exit ${r.code}${f ? `, seed ${f.fuzz.seed}, statuses ${Object.entries(f.fuzz.statuses).map(([s, n]) => `${s}×${n}`).join(' ')}${timing}` : ', no figures'}`);
+}
+const fivexx = sum((f) => f.responses5xx);
+console.log(
+  `reliability: requests fuzzed ${sum((f) => f.fuzz.requests)}, tenancy worlds ${sum((f) => f.tenancy.worlds)} / cases ${sum((f) => f.tenancy.cases)}, ` +
+    `token attempts ${sum((f) => f.token.stuffingAttempts + f.token.timingAttempts)} (${sum((f) => f.token.throttled)} throttled), ` +
+    `secrets searched ${sum((f) => f.secrets.searched)} (found ${sum((f) => f.secrets.found)}), requests in all ${sum((f) => f.requests)}, ` +
+    `5xx found ${fivexx}, on ${results.map((r) => r.label).join(' and ') || 'nothing'} in ${seconds} s`,
+);
+const failed = results.length === 0 || results.some((r) => r.code !== 0 || !r.figures);
+process.exit(failed ? 1 : 0);

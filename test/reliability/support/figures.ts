@@ -1,0 +1,42 @@
+// The figures of one run of the suite (one database): what was sent, what came back. Printed
+// as one line at the end and, when RELIABILITY_FIGURES_FILE is set, written there as JSON for
+// the runner to add up across SQLite and PostgreSQL.
+import { writeFileSync } from 'node:fs';
+import { testDatabaseKind } from '../../support/database.js';
+
+export interface Figures {
+  database: string;
+  requests: number;
+  responses5xx: number;
+  fuzz: { seed: number | null; requests: number; statuses: Record<string, number> };
+  tenancy: { worlds: number; cases: number; requests: number };
+  token: { stuffingAttempts: number; throttled: number; timingAttempts: number; timing: Record<string, number> };
+  secrets: { searched: number; places: number; found: number };
+}
+
+export const figures: Figures = {
+  database: testDatabaseKind === 'postgres' ? 'PostgreSQL' : 'SQLite',
+  requests: 0,
+  responses5xx: 0,
+  fuzz: { seed: null, requests: 0, statuses: {} },
+  tenancy: { worlds: 0, cases: 0, requests: 0 },
+  token: { stuffingAttempts: 0, throttled: 0, timingAttempts: 0, timing: {} },
+  secrets: { searched: 0, places: 0, found: 0 },
+};
+
+export function summaryLine(f: Figures): string {
+  return [
+    `requests fuzzed ${f.fuzz.requests} (seed ${f.fuzz.seed ?? '-'})`,
+    `tenancy worlds ${f.tenancy.worlds} / cases ${f.tenancy.cases}`,
+    `token attempts ${f.token.stuffingAttempts + f.token.timingAttempts} (${f.token.throttled} throttled)`,
+    `secrets searched ${f.secrets.searched} in ${f.secrets.places} places (found ${f.secrets.found})`,
+    `requests in all ${f.requests}`,
+    `5xx found ${f.responses5xx}`,
+  ].join(', ');
+}
+
+export function publishFigures(): void {
+  console.log(`\nreliability [${figures.database}]: ${summaryLine(figures)}`);
+  const file = process.env.RELIABILITY_FIGURES_FILE;
+  if (file) writeFileSync(file, JSON.stringify(figures, null, 2));
+}

@@ -1,0 +1,80 @@
+// One service for the whole reliability run (per database): the fuzzer, the tenancy worlds
+// and the token attacks all act on it, so the secrets-at-rest search at the end covers the
+// suite's whole activity. It runs with the production token rate limit (30 per 60 s per
+// address); tests spread their token traffic over loopback addresses of their own.
+import { expect } from 'chai';
+import { startTestService, type TestService } from '../../support/service.js';
+import type { IssuedClient } from '../../../server/src/auth/clients.js';
+import { answerFailures } from './answer-checks.js';
+import { figures, publishFigures } from './figures.js';
+import { AddressPool, send, type RawRequest, type RawResponse } from './raw-http.js';
+import { harvestSecrets, rememberSecret } from './secrets.js';
+
+export const TOKEN_PATH = '/api/v1/oauth/token';
+
+let shared: Promise<TestService> | undefined;
+
+export function suiteService(): Promise<TestService> {
+  shared ??= startTestService({ env: { TOKEN_RATE_LIMIT: '30', TOKEN_RATE_LIMIT_WINDOW: '60' } });
+  return shared;
+}
+
+// Root hook: after every test file of the run, print the figures and close the service.
+after(async function () {
+  this.timeout(60_000);
+  publishFigures();
+  if (shared) await (await shared).close();
+});
+
+/** Sends, checks the answer against every promise, harvests secrets, counts. */
+export async function checkedSend(service: TestService, req: RawRequest): Promise<{ res: RawResponse; failures: string[] }> {
+  const res = await send(service.baseUrl, req);
+  figures.requests++;
+  if (res.status >= 500) figures.responses5xx++;
+  harvestSecrets(res.body);
+  return { res, failures: await answerFailures(req, res) };
+}
+
+/** checkedSend that fails the test on any broken promise. */
+export async function sendOk(service: TestService, req: RawRequest): Promise<RawResponse> {
+  const { res, failures } = await checkedSend(service, req);
+  expect(failures, `${req.method} ${req.target.slice(0, 200)}`).to.deep.equal([]);
+  return res;
+}
+
+export function bearer(token: string): { authorization: string } {
+  return { authorization: `Bearer ${token}` };
+}
+
+/** A JSON body with its content type, plus any other headers. */
+export function jsonBody(value: unknown, headers: Record<string, string> = {}): { headers: Record<string, string>; body: string } {
+  return { headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(value) };
+}
+
+const tokenAddresses = new AddressPool(9, 20);
+
+export function tokenForm(client: { client_id: string; client_secret: string }, scope?: string): string {
+  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret });
+  if (scope !== undefined) form.set('scope', scope);
+  return form.toString();
+}
+
+/** A token for a client, from an address of its own so the rate limit never bites. */
+export async function issueToken(service: TestService, client: { client_id: string; client_secret: string }, scope?: string): Promise<string> {
+  const res = await sendOk(service, {
+    method: 'POST',
+    target: TOKEN_PATH,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: tokenForm(client, scope),
+    localAddress: tokenAddresses.take(),
+  });
+  if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${res.text}`);
+  return res.body.access_token as string;
+}
+
+/** A client through the service's seed helper; its secret is remembered for the at-rest search. */
+export async function seedClient(service: TestService, o: { orgId: string; facilityIds: string[]; scopes: string[]; name?: string }): Promise<IssuedClient> {
+  const client = await service.seed.client(o);
+  rememberSecret('client_secret', client.client_secret);
+  return client;
+}
