@@ -1,0 +1,262 @@
+// docs/benchmarks.md from the results: the machine, the targets met or not, each
+// benchmark's figures with its same-run baseline, the CPU profile of the list, and the
+// analysis (docs/benchmarks-analysis in analysis.ts). Generated: edit this file, not the doc.
+import { analysis } from './analysis.js';
+import { GROWTH_REQUESTS, type GrowthSize } from './growth.js';
+import type { LoadResult } from './load.js';
+import type { Machine } from './machine.js';
+import type { BenchResults, Measured } from './results-store.js';
+import { count, ratio } from './stats.js';
+import { STARTUP_LINES } from './startup.js';
+import { VERIFIER_CONTENDERS } from './verifier.js';
+
+export interface Target {
+  goal: string;
+  measured: string;
+  met: boolean | undefined;
+}
+
+const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
+const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
+const mib = (n: number | undefined) => (n === undefined ? 'n/a' : `${n.toFixed(0)} MiB`);
+const yes = (met: boolean | undefined) => (met === undefined ? 'not measured' : met ? 'met' : '**not met**');
+
+function table(header: string[], rows: string[][]): string {
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+function measuredLine(m: Measured<unknown>): string {
+  const busy = Math.max(m.loadBefore, m.loadAfter) > 1;
+  return `_Measured ${m.machine.date}, BENCH_DURATION=${m.durationSeconds} s, load average ${f2(m.loadBefore)} before / ${f2(m.loadAfter)} after${busy ? ' (**the machine was busy with other work: figures are low and noisy**)' : ''}._`;
+}
+
+function loadRow(name: string, r: LoadResult): string[] {
+  return [name, count(r.requestsPerSecond), `${r.p50Ms} ms`, `${r.p99Ms} ms`, mib(r.rssPeakMiB), r.failures === 0 ? '0' : `**${r.failures}**`];
+}
+
+export function targetsOf(results: BenchResults): Target[] {
+  const targets: Target[] = [];
+  const list = results.list?.result;
+  targets.push({
+    goal: 'list throughput >= 0.6 of the bare node:http baseline',
+    measured: list ? `${ratio(list.coverageList.requestsPerSecond, list.bare.requestsPerSecond)} (${count(list.coverageList.requestsPerSecond)} vs ${count(list.bare.requestsPerSecond)} req/s)` : 'n/a',
+    met: list ? list.coverageList.requestsPerSecond / list.bare.requestsPerSecond >= 0.6 : undefined,
+  });
+  targets.push({
+    goal: 'list p99 <= 3x the baseline p99',
+    measured: list ? `${list.coverageList.p99Ms} ms vs ${list.bare.p99Ms} ms (${ratio(list.coverageList.p99Ms, Math.max(1, list.bare.p99Ms), 1)}x)` : 'n/a',
+    met: list ? list.coverageList.p99Ms <= 3 * Math.max(1, list.bare.p99Ms) : undefined,
+  });
+  const sizes = results.growth?.result.sizes;
+  if (sizes?.length === 2) {
+    const ratios = GROWTH_REQUESTS.map((r) => ({ r, x: sizes[1]!.results[r].p50Ms / sizes[0]!.results[r].p50Ms }));
+    const worst = ratios.reduce((a, b) => (b.x > a.x ? b : a));
+    targets.push({
+      goal: 'latency at 10^6 observations <= 1.5x that at 10^4 (p50, each request)',
+      measured: ratios.map(({ r, x }) => `${r} ${f2(x)}x`).join(', '),
+      met: worst.x <= 1.5,
+    });
+  } else targets.push({ goal: 'latency at 10^6 observations <= 1.5x that at 10^4', measured: 'n/a', met: undefined });
+  const sqlite = results.delivery?.result.runs.find((r) => r.database === 'SQLite');
+  targets.push({
+    goal: '>= 1,000 deliveries/s on SQLite',
+    measured: sqlite ? `drain ${count(sqlite.drain.deliveriesPerSecond)}/s, sustained ${count(sqlite.sustained.deliveriesPerSecond)}/s` : 'n/a',
+    met: sqlite ? Math.max(sqlite.drain.deliveriesPerSecond, sqlite.sustained.deliveriesPerSecond) >= 1000 : undefined,
+  });
+  const verifier = results.verifier?.result;
+  targets.push({
+    goal: 'verifier >= 0.9 of bare HMAC (verifySignature)',
+    measured: verifier
+      ? verifier.sizes.map((s) => `${s.bodyBytes / 1024} KB ${ratio(s.perSecond['@ofctx/verifier verifySignature'], s.perSecond['bare createHmac + timingSafeEqual'])}`).join(', ')
+      : 'n/a',
+    met: verifier ? verifier.sizes.every((s) => s.perSecond['@ofctx/verifier verifySignature'] >= 0.9 * s.perSecond['bare createHmac + timingSafeEqual']) : undefined,
+  });
+  const startup = results.startup?.result;
+  const ready = startup?.lines['service: spawn -> /readyz 200'];
+  targets.push({ goal: 'ready in < 1.5 s', measured: ready ? `${count(ready.medianMs)} ms (median of ${startup!.runs})` : 'n/a', met: ready ? ready.medianMs < 1500 : undefined });
+  return targets;
+}
+
+function machineSection(machines: Machine[]): string {
+  const m = machines[0]!;
+  return table(
+    ['CPUs (`nproc`)', 'CPU model', 'memory', 'Node', 'platform'],
+    [[String(m.cpus), m.cpuModel, `${m.memoryGiB} GiB`, m.node, m.platform]],
+  );
+}
+
+function listSection(m: Measured<NonNullable<BenchResults['list']>['result']>): string {
+  const r = m.result;
+  const parts = [
+    '## 1. List throughput',
+    '',
+    measuredLine(m),
+    '',
+    `\`GET /api/v1/ofctx/{org}/{facility}/coverage?page_size=50\` with a real bearer token, on SQLite seeded with ${count(r.residents)} residents (${count(r.coverageRows)} coverage rows); every answer is ${count(r.responseBytes)} bytes. autocannon, ${r.connections} connections, in the benchmark process; each server in its own process, warmed up first. The bare baseline is a \`node:http\` server in its own process answering the very same status, headers and bytes from memory: no routing, validation or database, only Node's HTTP stack and the loopback, which is the physical limit on this machine.`,
+    '',
+    table(
+      ['target', 'req/s', 'p50', 'p99', 'server RSS (peak)', 'failures'],
+      [loadRow('coverage list, whole service', r.coverageList), loadRow('`/healthz`, whole service (framework floor)', r.healthz), loadRow('bare `node:http`, same bytes', r.bare)],
+    ),
+    '',
+    `Ratio to the bare baseline: throughput **${ratio(r.coverageList.requestsPerSecond, r.bare.requestsPerSecond)}**, p99 **${ratio(r.coverageList.p99Ms, Math.max(1, r.bare.p99Ms), 1)}x**. \`/healthz\` through the stack reaches ${ratio(r.healthz.requestsPerSecond, r.bare.requestsPerSecond)} of the baseline: that much is lost before any operation code runs.`,
+  ];
+  if (r.profile) {
+    const p = r.profile;
+    parts.push(
+      '',
+      `### Where the time goes (CPU profile)`,
+      '',
+      `The same list again with the server under \`node --cpu-prof\` (${count(r.profiledRequestsPerSecond ?? 0)} req/s while profiled), counting only the ${m.durationSeconds} s of measured load (${count(p.busyMs)} ms of CPU, ${f1(p.idlePercent)}% idle). "Self": in the area's own code; "inclusive": in it or anything it called. Native code (SQLite's C, the JSON parser, socket writes) is charged to the JavaScript that called it.`,
+      '',
+      table(
+        ['area', 'self %', 'inclusive %'],
+        p.byArea.map((a) => [a.name, f1(a.selfPercent), f1(a.inclusivePercent)]),
+      ),
+      '',
+      'Hottest functions (self time):',
+      '',
+      table(['function', 'area', 'self %'], p.hottestFunctions.map((h) => [`\`${h.name}\``, h.area, f1(h.selfPercent)])),
+    );
+  }
+  return parts.join('\n');
+}
+
+function growthSection(m: Measured<NonNullable<BenchResults['growth']>['result']>): string {
+  const sizes = m.result.sizes;
+  const rows: string[][] = [];
+  for (const request of GROWTH_REQUESTS) {
+    for (const size of sizes) {
+      const r = size.results[request];
+      rows.push([request, `${size.label} (${count(size.observations)})`, `${f2(r.p50Ms)} ms`, `${f2(r.p99Ms)} ms`, `${f2(r.meanMs)} ms`, count(r.requests)]);
+    }
+  }
+  const ratioRows =
+    sizes.length === 2
+      ? GROWTH_REQUESTS.map((request) => {
+          const [small, large] = [sizes[0]!.results[request], sizes[1]!.results[request]];
+          return [request, `**${ratio(large.p50Ms, small.p50Ms)}x**`, `${ratio(large.p99Ms, small.p99Ms)}x`, `${ratio(large.meanMs, small.meanMs)}x`];
+        })
+      : [];
+  const seeding = sizes.map((s: GrowthSize) => `${s.label}: ${count(s.residents)} residents, ${count(s.observations)} observations, ${f1(s.databaseMiB)} MiB, seeded in ${f1(s.seedSeconds)} s${s.seededThisRun ? '' : ' (in an earlier run; cached under `.bench/`)'}`);
+  return [
+    '## 2. Growth: 10^4 vs 10^6 observations in one facility',
+    '',
+    measuredLine(m),
+    '',
+    `\`GET .../clinical/Observation?page_size=50\` page 1 and the last page (page ${sizes.map((s) => `${count(s.lastPage)} at ${s.label}`).join(', ')}), the same list filtered to one resident (\`resident_id\`), and the read of one observation (\`.../clinical/Observation/{id}\`, from the middle of the table). Each facility has 12 observations per resident (2 rounds of 6 vital signs), so only the size differs. One request at a time on one keep-alive connection (the request's own latency, not a queue's), timed in microseconds.`,
+    '',
+    ...seeding.map((line) => `- ${line}`),
+    '',
+    table(['request', 'observations', 'p50', 'p99', 'mean', 'requests'], rows),
+    '',
+    'Latency ratio, 10^6 / 10^4:',
+    '',
+    table(['request', 'p50', 'p99', 'mean'], ratioRows),
+  ].join('\n');
+}
+
+function deliverySection(m: Measured<NonNullable<BenchResults['delivery']>['result']>): string {
+  const rows: string[][] = [];
+  for (const run of m.result.runs) {
+    rows.push([run.database, 'drain (worker alone, 2,000 queued)', count(run.drain.deliveries), `**${count(run.drain.deliveriesPerSecond)}**`, 'n/a', 'n/a', String(run.drain.missing)]);
+    rows.push([run.database, `sustained (emit ${count(run.sustained.emittedEventsPerSecond)} events/s max)`, count(run.sustained.deliveries), `**${count(run.sustained.deliveriesPerSecond)}**`, `${count(run.sustained.p50Ms)} ms`, `${count(run.sustained.p99Ms)} ms`, String(run.sustained.missing)]);
+    rows.push([run.database, `paced (${f1(run.paced.eventsPerSecond)} events/s)`, count(run.paced.deliveries), count(run.paced.deliveriesPerSecond), `**${count(run.paced.p50Ms)} ms**`, `**${count(run.paced.p99Ms)} ms**`, String(run.paced.missing)]);
+  }
+  const checks = m.result.runs.map((r) => `${r.database}: ${r.failedVerification} failed verification, ${r.duplicates} duplicates`).join('; ');
+  return [
+    '## 3. Delivery throughput',
+    '',
+    measuredLine(m),
+    '',
+    `Events emitted through the service's own \`emitEvent\` (an in-process event source driven over IPC: \`scripts/bench/targets/service-with-event-source.ts\`, the service started as \`main.ts\` starts it) to ${m.result.runs[0]?.subscriptions ?? 8} subscriptions, each event being one delivery per subscription, received by a loopback \`node:http\` receiver in the benchmark process that verifies every \`X-Service-Signature\` over the raw bytes with \`@ofctx/verifier\` and de-duplicates by \`delivery_id\`. Worker defaults: 32 attempts in flight, 4 per subscription, a fresh connection per attempt. \`WEBHOOK_ALLOW_PRIVATE_TARGETS=1\` (loopback callbacks). PostgreSQL: a fresh database on 127.0.0.1:5432, dropped afterwards. Latency is enqueue (the event's \`occurred_at\`, set when it is emitted) to arrival.`,
+    '',
+    '- **drain**: a backlog queued while the service was stopped, delivered by the worker alone; deliveries/s from the first arrival to the last.',
+    '- **sustained**: as many events as the drain rate delivers in BENCH_DURATION, emitted as fast as the service takes them, all deliveries awaited; deliveries/s from the first emit to the last arrival. Its latency includes the queue that builds up.',
+    '- **paced**: events at half the drain rate; the latency of a service that keeps up.',
+    '',
+    table(['database', 'measurement', 'deliveries', 'deliveries/s', 'p50', 'p99', 'missing'], rows),
+    '',
+    `Checks: ${checks}.${m.result.skipped.length ? ` Skipped: ${m.result.skipped.join('; ')}.` : ''}`,
+  ].join('\n');
+}
+
+function verifierSection(m: Measured<NonNullable<BenchResults['verifier']>['result']>): string {
+  const sizes = m.result.sizes;
+  const rows = VERIFIER_CONTENDERS.map((name) => [
+    name,
+    ...sizes.flatMap((s) => [count(s.perSecond[name]), ratio(s.perSecond[name], s.perSecond['bare createHmac + timingSafeEqual'])]),
+  ]);
+  return [
+    '## 4. Verifier',
+    '',
+    measuredLine(m),
+    '',
+    `Verifications per second in one process, median of ${m.result.rounds} interleaved rounds, on a real delivery envelope padded to 1 KB and 64 KB. The baseline is the least a correct check does: \`createHmac('sha256', secret).update(body).digest()\` and \`timingSafeEqual\` against the hex header. \`verifyDelivery\` also parses the body as UTF-8 JSON and checks the envelope and the headers. \`standardwebhooks\` implements its own scheme (Standard Webhooks: HMAC over \`id.timestamp.body\`, base64 \`v1,\` signatures, a timestamp check), not ofctx's, so it is a reference for the cost of a popular verifier rather than a drop-in alternative; it is measured with \`jsonParse: false\`, i.e. the signature only.`,
+    '',
+    table(['verifier', ...sizes.flatMap((s) => [`${s.bodyBytes / 1024} KB /s`, 'ratio to bare'])], rows),
+  ].join('\n');
+}
+
+function startupSection(m: Measured<NonNullable<BenchResults['startup']>['result']>): string {
+  const r = m.result;
+  return [
+    '## 5. Start-up time to ready',
+    '',
+    measuredLine(m),
+    '',
+    `The service spawned as \`npm start\` runs it (\`node --enable-source-maps server/dist/main.js\`, the esbuild bundle of the server's own code) on an already migrated SQLite database, timed from spawn to the first 200 from \`/readyz\` (polled every 5 ms); median of ${r.runs} after one unmeasured start. The floor: \`node -e 0\` to exit. The bundle build that \`npm start\` runs first is timed on its own line.`,
+    '',
+    table(['', 'median', 'min', 'max'], STARTUP_LINES.map((line) => [line, `${count(r.lines[line].medianMs)} ms`, `${count(r.lines[line].minMs)} ms`, `${count(r.lines[line].maxMs)} ms`])),
+  ].join('\n');
+}
+
+export function renderReport(results: BenchResults): { markdown: string; summary: string } {
+  const targets = targetsOf(results);
+  const measured = Object.values(results).filter(Boolean) as Measured<unknown>[];
+  const notRun = (name: string, title: string) => `## ${title}\n\nNot measured yet: \`BENCH_ONLY=${name} npm run bench\`.`;
+  const markdown = [
+    '# Benchmarks',
+    '',
+    '<!-- Written by `npm run bench` (scripts/bench/run.ts, scripts/bench/report.ts). Edit those, not this file. -->',
+    '',
+    'Every figure is compared with a baseline measured in the same run on the same machine, because absolute numbers from a shared 2-core virtual machine say little on their own. The figures below are one run; expect ±10-20% between runs on this kind of machine, more when it is busy.',
+    '',
+    '## Machine',
+    '',
+    measured.length > 0 ? machineSection(measured.map((m) => m.machine)) : 'No benchmark has been run yet.',
+    '',
+    '## Targets',
+    '',
+    table(['target (issue 7)', 'measured', ''], targets.map((t) => [t.goal, t.measured, yes(t.met)])),
+    '',
+    results.list ? listSection(results.list) : notRun('list', '1. List throughput'),
+    '',
+    results.growth ? growthSection(results.growth) : notRun('growth', '2. Growth'),
+    '',
+    results.delivery ? deliverySection(results.delivery) : notRun('delivery', '3. Delivery throughput'),
+    '',
+    results.verifier ? verifierSection(results.verifier) : notRun('verifier', '4. Verifier'),
+    '',
+    results.startup ? startupSection(results.startup) : notRun('startup', '5. Start-up time to ready'),
+    '',
+    analysis(results),
+    '',
+    '## How to reproduce',
+    '',
+    '```sh',
+    'npm ci',
+    'npm run bench                                   # everything, about 10 minutes (the first run also seeds 10^6 observations, ~3-4 min, cached in .bench/)',
+    'BENCH_ONLY=list,verifier npm run bench          # a subset: list, growth, delivery, verifier, startup',
+    'BENCH_DURATION=4 npm run bench                  # seconds per measured load (default 8)',
+    'BENCH_PG_URL=postgres://user@host:5432/postgres npm run bench   # where the delivery benchmark creates its PostgreSQL database',
+    'BENCH_PROFILE=0 npm run bench                   # skip the CPU-profiled pass of the list benchmark',
+    'BENCH_CPU_PROF_DIR=/tmp/prof BENCH_ONLY=delivery npm run bench   # V8 CPU profiles of the helper processes (the service with its event source, the bare server)',
+    '```',
+    '',
+    'The runner keeps the last figures of each benchmark in `.bench/results.json`, so a subset run rewrites this page with its new figures and the others\' last ones, each section dated. Close other work on the machine first: every figure here is CPU-bound. The code: `scripts/bench/` (one file per benchmark, `run.ts` the runner, `targets/` the helper servers).',
+    '',
+  ].join('\n');
+  const summary = targets.map((t) => `${t.met === undefined ? '  ' : t.met ? 'ok' : '!!'} ${t.goal}: ${t.measured}`).join('\n');
+  return { markdown, summary };
+}
