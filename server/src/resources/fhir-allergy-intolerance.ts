@@ -4,6 +4,8 @@ import type { components } from '@ofctx/sdk/contract';
 export type AllergyIntolerance = components['schemas']['AllergyIntolerance'];
 
 export interface AllergyRow {
+  /** Insertion order: the stable order of lists. */
+  seq: number;
   id: string;
   resident_id: string;
   code_system: string;

@@ -4,6 +4,8 @@ import type { components } from '@ofctx/sdk/contract';
 export type Coverage = components['schemas']['Coverage'];
 
 export interface CoverageRow {
+  /** Insertion order: the stable order of lists. */
+  seq: number;
   id: string;
   resident_id: string;
   status: Coverage['status'];

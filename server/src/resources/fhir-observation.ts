@@ -5,6 +5,8 @@ import type { components } from '@ofctx/sdk/contract';
 export type Observation = components['schemas']['Observation'];
 
 export interface ObservationRow {
+  /** Insertion order: the stable order of lists. */
+  seq: number;
   id: string;
   resident_id: string;
   status: Observation['status'];

@@ -4,6 +4,8 @@ import type { components } from '@ofctx/sdk/contract';
 export type Patient = components['schemas']['Patient'];
 
 export interface ResidentRow {
+  /** Insertion order: the stable order of lists. */
+  seq: number;
   id: string;
   facility_id: string;
   identifiers: string;

@@ -1,12 +1,11 @@
 // page/page_size lists in a stable order (insertion order, `seq`), with the total count.
 //
 // Lists filter by facility only: authorize() has already checked the facility is granted
-// to the caller, and a facility belongs to exactly one organization. The facility-wide
-// total is read from facility_resource_counts (kept by triggers); a resident's rows are
-// few and counted on the (facility_id, resident_id, seq) index. A deep page first finds
+// to the caller, and a facility belongs to exactly one organization. A deep page first finds
 // its starting `seq` on the index alone, so OFFSET never drags whole rows along.
 import type { Knex } from 'knex';
 import type { PageInfo } from '../http/envelope.js';
+import { PageAnchors } from './page-anchors.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 
@@ -54,8 +53,15 @@ export async function fetchPage<Row>(
   return { rows, page: { page, page_size: pageSize, total } };
 }
 
-/** A page of one of the four resources of a facility, its total kept by triggers. */
-export async function fetchResourcePage<Row>(
+const anchors = new PageAnchors();
+
+/**
+ * A page of one of the four resources of a facility. The total and the layout version come
+ * from facility_resource_counts (kept by triggers); a resident's rows are few and counted.
+ * Page 1 and pages whose anchor is known are index range scans; the first read of a deep
+ * page finds its anchor with one index-only OFFSET scan.
+ */
+export async function fetchResourcePage<Row extends { seq: number }>(
   db: Knex,
   table: string,
   scope: ListScope,
@@ -63,11 +69,19 @@ export async function fetchResourcePage<Row>(
 ): Promise<{ rows: Row[]; page: PageInfo }> {
   const { page, pageSize } = pageOf(query);
   const where: Record<string, string> = { ...scope };
-  const total = async () => {
-    if (scope.resident_id !== undefined) return countOf(db, table, where);
-    const row = await db('facility_resource_counts').where({ resource: table, facility_id: scope.facility_id }).first('total');
-    return Number(row?.total ?? 0);
-  };
-  const [rows, count] = await Promise.all([rowsOf<Row>(db, table, where, (page - 1) * pageSize, pageSize), total()]);
-  return { rows, page: { page, page_size: pageSize, total: count } };
+  const counts = await db('facility_resource_counts').where({ resource: table, facility_id: scope.facility_id }).first('total', 'layout_version');
+  const layoutVersion = Number(counts?.layout_version ?? 0);
+  const total = scope.resident_id === undefined ? Number(counts?.total ?? 0) : await countOf(db, table, where);
+  const anchorOf = (n: number) => PageAnchors.key(table, scope.facility_id, scope.resident_id, pageSize, n, layoutVersion);
+
+  let after: number | undefined = page === 1 ? 0 : anchors.get(anchorOf(page));
+  if (after === undefined) {
+    const lastOfPrevious = await db(table).where(where).orderBy('seq').offset((page - 1) * pageSize - 1).first('seq');
+    after = lastOfPrevious ? Number(lastOfPrevious.seq) : undefined;
+    if (after !== undefined) anchors.set(anchorOf(page), after);
+  }
+  const rows = after === undefined ? [] : ((await db(table).where(where).andWhere('seq', '>', after).orderBy('seq').limit(pageSize)) as Row[]);
+  // A full page ends where the next one begins, whatever is appended later.
+  if (rows.length === pageSize) anchors.set(anchorOf(page + 1), Number(rows[rows.length - 1]!.seq));
+  return { rows, page: { page, page_size: pageSize, total } };
 }

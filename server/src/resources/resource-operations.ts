@@ -9,7 +9,7 @@ import { toCoverage, type CoverageRow } from './fhir-coverage.js';
 import { toObservation, type ObservationRow } from './fhir-observation.js';
 import { toAllergyIntolerance, type AllergyRow } from './fhir-allergy-intolerance.js';
 
-function listOf<Row extends { id: string }>(table: string, map: (row: Row) => unknown): OperationHandler {
+function listOf<Row extends { id: string; seq: number }>(table: string, map: (row: Row) => unknown): OperationHandler {
   return async ({ app, params, query }: OperationRequest) => {
     const { rows, page } = await fetchResourcePage<Row>(app.db, table, facilityScope(params, query), query);
     return { body: list(rows.map(map), page), audit: { resourceIds: rows.map((row) => row.id) } };
