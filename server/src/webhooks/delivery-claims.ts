@@ -70,6 +70,10 @@ export async function claimDueDeliveries(db: Knex, options: ClaimOptions): Promi
       .where('s.status', 'active')
       .whereIn('d.status', DUE_STATUSES)
       .andWhere('d.due_at', '<=', now)
+      // Not those already at their cap: they would take the room of claimable ones.
+      .whereNotIn('d.subscription_id', (q) =>
+        q.from('webhook_deliveries as f').where('f.status', 'sending').andWhere('f.due_at', '>', now).groupBy('f.subscription_id').havingRaw('count(*) >= ?', [options.perSubscription]).select('f.subscription_id'),
+      )
       .groupBy('d.subscription_id')
       .orderBy('oldest')
       .limit(options.limit)
@@ -187,6 +191,9 @@ export async function recordAttempt(db: Knex, claim: ClaimedDelivery, attempt: R
         return (await mine().update({ ...last, status: 'failed', due_at: null, completed_at: at })) > 0;
       case 'disable': {
         // 410 Gone: the receiver says this endpoint is gone for good.
+        // The subscription row first: concurrent 410s of one subscription then queue here
+        // instead of each locking its delivery and then waiting for the others' (deadlock).
+        if (isPostgres(trx)) await trx('webhook_subscriptions').where({ id: claim.subscriptionId }).forUpdate().first('id');
         const updated = await mine().update({ ...last, status: 'failed', due_at: null, completed_at: at });
         await endSubscription(trx, claim.subscriptionId, 'disabled', { exceptDeliveryId: claim.id });
         return updated > 0;

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
+import { isPostgres } from '../db/database.js';
 import { isEventType, type EventType } from './event-types.js';
 import { serializeDeliveryBody } from './event-envelope.js';
 import { notifyDeliveriesQueued } from './delivery-wakeup.js';
@@ -63,6 +64,11 @@ async function matchingSubscriptions(trx: Knex.Transaction, orgId: string, facil
     })
     .where({ 's.org_id': orgId, 's.status': 'active', 'c.status': 'active' })
     .orderBy('s.seq')
+    .modify((q) => {
+      // Ending a subscription waits for this transaction (and its cancel then sees these
+      // deliveries), or this waits for the ending and no longer matches it.
+      if (isPostgres(trx)) q.forShare('s');
+    })
     .select('s.*')) as SubscriptionRow[];
   return rows.filter((row) => (JSON.parse(row.event_types) as string[]).includes(type));
 }
