@@ -18,6 +18,13 @@ const FILES = [
   'test/reliability/tenancy-isolation.reliability.ts',
   'test/reliability/credential-stuffing.reliability.ts',
   'test/reliability/client-authentication-indistinguishable.reliability.ts',
+  // Webhook faults (generated fault schedules, SIGKILL, two instances) and the SSRF table.
+  'test/reliability/webhooks/fault-schedule.reliability.ts',
+  'test/reliability/webhooks/isolation.reliability.ts',
+  'test/reliability/webhooks/disable-races.reliability.ts',
+  'test/reliability/webhooks/crash.reliability.ts',
+  'test/reliability/webhooks/two-instances.reliability.ts',
+  'test/reliability/webhooks/ssrf-table.reliability.ts',
   'test/reliability/secrets-at-rest.reliability.ts', // last: it searches for every secret the others produced
 ];
 
@@ -26,15 +33,16 @@ const workDir = mkdtempSync(join(tmpdir(), 'ofctx-reliability-'));
 
 function runMocha(label, env) {
   const figuresFile = join(workDir, `${label}.json`);
+  const webhookFiguresFile = join(workDir, `${label}-webhooks.json`);
   return new Promise((resolve) => {
     console.log(`\n=== reliability suite on ${label} ===`);
     const child = spawn(process.execPath, ['node_modules/mocha/bin/mocha.js', ...process.argv.slice(2), ...FILES], {
-      env: { ...process.env, ...env, RELIABILITY_FIGURES_FILE: figuresFile },
+      env: { ...process.env, ...env, RELIABILITY_FIGURES_FILE: figuresFile, RELIABILITY_WEBHOOK_FIGURES_FILE: webhookFiguresFile },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     child.on('close', (code) => {
-      const figures = existsSync(figuresFile) ? JSON.parse(readFileSync(figuresFile, 'utf8')) : null;
-      resolve({ label, code: code ?? 1, figures });
+      const read = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null);
+      resolve({ label, code: code ?? 1, figures: read(figuresFile), webhooks: read(webhookFiguresFile) });
     });
   });
 }
@@ -78,5 +86,12 @@ console.log(
     `secrets searched ${sum((f) => f.secrets.searched)} (found ${sum((f) => f.secrets.found)}), requests in all ${sum((f) => f.requests)}, ` +
     `5xx found ${fivexx}, on ${results.map((r) => r.label).join(' and ') || 'nothing'} in ${seconds} s`,
 );
-const failed = results.length === 0 || results.some((r) => r.code !== 0 || !r.figures);
+const wh = (pick) => results.reduce((total, r) => total + (r.webhooks ? pick(r.webhooks) : 0), 0);
+const faults = (w) => Object.values(w.faults ?? {}).reduce((a, b) => a + b, 0);
+console.log(
+  `webhook reliability: events ${wh((w) => w.events)}, deliveries ${wh((w) => w.deliveries)}, faults injected ${wh(faults)}, ` +
+    `arrivals ${wh((w) => w.arrivals)}, duplicates ${wh((w) => w.duplicates)}, failed as expected ${wh((w) => w.failedAsExpected)}, ` +
+    `SIGKILLs ${wh((w) => w.crash?.kills ?? 0)}, SSRF refused ${wh((w) => w.ssrf.refused + w.ssrf.attemptTimeBlocked + w.ssrf.rebindingBlocked)}, lost ${wh((w) => w.lost + (w.crash?.lost ?? 0) + (w.twoInstances?.lost ?? 0))}`,
+);
+const failed = results.length === 0 || results.some((r) => r.code !== 0 || !r.figures || !r.webhooks);
 process.exit(failed ? 1 : 0);
