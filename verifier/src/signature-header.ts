@@ -16,6 +16,8 @@ export function readSignatureHeader(value: unknown): SignatureHeaderReading {
   }
   if (value === undefined || value === null) return missing();
   if (typeof value !== 'string') return malformed(`X-Service-Signature must be a string, got ${typeof value}.`);
+  // What the service sends: exactly 64 lowercase hex characters, no copy needed.
+  if (HEX_SIGNATURE.test(value)) return { ok: true, bytes: hexToBytes(value) };
   const hex = value.trim().toLowerCase();
   if (hex === '') return missing();
   if (!HEX_SIGNATURE.test(hex)) {

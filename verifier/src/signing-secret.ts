@@ -19,7 +19,7 @@ export function signingSecrets(secret: unknown): string[] {
 
 function checkedSecret(secret: unknown): string {
   if (typeof secret === 'string') {
-    if (secret.trim() !== '') return secret;
+    if (/\S/.test(secret)) return secret; // not blank (without allocating a trimmed copy per call)
     throw new TypeError(
       'secret is an empty string: pass the signing_secret (ofx_whs_...) returned when the subscription was registered. Is the environment variable set?',
     );
