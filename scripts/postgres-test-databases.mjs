@@ -1,5 +1,6 @@
 // Where the test runners find PostgreSQL, and how they clean up after a run. Shared by
 // `npm test` (scripts/run-tests.mjs) and `npm run test:reliability`.
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 /** An admin URL from DATABASE_URL (postgres://...) or the PG* variables; null when neither is set. */
@@ -24,5 +25,29 @@ export async function dropDatabases(adminUrl, prefix) {
     return rows.length;
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * Runs `run(adminUrl, prefix)` when PostgreSQL is configured and `only` (a list of database
+ * kinds, or undefined for all) selects it, then drops every database whose name starts with
+ * the run's fresh prefix, whatever happened. Returns what `run` returned, or undefined.
+ */
+export async function onFreshPostgres(prefixBase, only, run) {
+  if (only && !only.includes('postgres')) return undefined;
+  const adminUrl = postgresAdminUrl();
+  if (!adminUrl) {
+    console.log('\nPostgreSQL: skipped (set DATABASE_URL=postgres://... or PGHOST to run on it too)');
+    return undefined;
+  }
+  const prefix = `${prefixBase}${Date.now().toString(36)}_${randomBytes(3).toString('hex')}_`;
+  try {
+    return await run(adminUrl, prefix);
+  } finally {
+    const dropped = await dropDatabases(adminUrl, prefix).catch((error) => {
+      console.error(`could not drop test databases ${prefix}*: ${error.message}`);
+      return 0;
+    });
+    console.log(`dropped ${dropped} PostgreSQL test database(s) ${prefix}*`);
   }
 }

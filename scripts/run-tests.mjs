@@ -6,8 +6,7 @@
 // Extra arguments go to mocha: `npm test -- --grep token`.
 // TEST_DATABASES=sqlite (or postgres) restricts the runs.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { dropDatabases, postgresAdminUrl } from './postgres-test-databases.mjs';
+import { onFreshPostgres } from './postgres-test-databases.mjs';
 
 // The whole suite unless the arguments name test files of their own.
 export const DEFAULT_SPECS = ['server/test/**/*.test.ts', 'sdk/test/**/*.test.ts', 'verifier/test/**/*.test.ts', 'test/**/*.test.ts'];
@@ -42,21 +41,8 @@ const results = [];
 if (!only || only.includes('sqlite')) {
   results.push(await runMocha('SQLite', { TEST_DATABASE: 'sqlite' }));
 }
-const adminUrl = postgresAdminUrl();
-if (adminUrl && (!only || only.includes('postgres'))) {
-  const prefix = `ofctx_test_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}_`;
-  try {
-    results.push(await runMocha('PostgreSQL', { TEST_DATABASE: 'postgres', TEST_PG_ADMIN_URL: adminUrl, TEST_PG_PREFIX: prefix }));
-  } finally {
-    const dropped = await dropDatabases(adminUrl, prefix).catch((error) => {
-      console.error(`could not drop test databases ${prefix}*: ${error.message}`);
-      return 0;
-    });
-    console.log(`dropped ${dropped} PostgreSQL test database(s) ${prefix}*`);
-  }
-} else if (!only || only.includes('postgres')) {
-  console.log('\nPostgreSQL: skipped (set DATABASE_URL=postgres://... or PGHOST to run the suite on it too)');
-}
+const onPostgres = await onFreshPostgres('ofctx_test_', only, (adminUrl, prefix) => runMocha('PostgreSQL', { TEST_DATABASE: 'postgres', TEST_PG_ADMIN_URL: adminUrl, TEST_PG_PREFIX: prefix }));
+if (onPostgres) results.push(onPostgres);
 
 let passed = 0, failed = 0, pending = 0, exitCode = 0;
 console.log('');

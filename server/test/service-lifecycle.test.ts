@@ -2,22 +2,13 @@
 // on SIGTERM finishes in-flight requests and exits 0.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase, type TestDatabase } from '../../test/support/database.js';
 import { call } from '../../test/support/http.js';
+import { freePort } from '../../test/support/free-port.js';
 import { TEST_WEBHOOK_ENCRYPTION_KEY } from '../../test/support/service.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('the service process', function () {
   this.timeout(60_000);

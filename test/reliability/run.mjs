@@ -10,8 +10,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { dropDatabases, postgresAdminUrl } from '../../scripts/postgres-test-databases.mjs';
+import { onFreshPostgres } from '../../scripts/postgres-test-databases.mjs';
 
 const FILES = [
   'test/reliability/contract-fuzzing.reliability.ts',
@@ -52,21 +51,8 @@ const started = Date.now();
 const only = process.env.TEST_DATABASES?.split(',').map((s) => s.trim());
 const results = [];
 if (!only || only.includes('sqlite')) results.push(await runMocha('SQLite', { TEST_DATABASE: 'sqlite' }));
-const adminUrl = postgresAdminUrl();
-if (adminUrl && (!only || only.includes('postgres'))) {
-  const prefix = `ofctx_rel_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}_`;
-  try {
-    results.push(await runMocha('PostgreSQL', { TEST_DATABASE: 'postgres', TEST_PG_ADMIN_URL: adminUrl, TEST_PG_PREFIX: prefix }));
-  } finally {
-    const dropped = await dropDatabases(adminUrl, prefix).catch((error) => {
-      console.error(`could not drop test databases ${prefix}*: ${error.message}`);
-      return 0;
-    });
-    console.log(`dropped ${dropped} PostgreSQL test database(s) ${prefix}*`);
-  }
-} else if (!only || only.includes('postgres')) {
-  console.log('\nPostgreSQL: skipped (set DATABASE_URL=postgres://... or PGHOST to run the suite on it too)');
-}
+const onPostgres = await onFreshPostgres('ofctx_rel_', only, (adminUrl, prefix) => runMocha('PostgreSQL', { TEST_DATABASE: 'postgres', TEST_PG_ADMIN_URL: adminUrl, TEST_PG_PREFIX: prefix }));
+if (onPostgres) results.push(onPostgres);
 rmSync(workDir, { recursive: true, force: true });
 
 const sum = (pick) => results.reduce((total, r) => total + (r.figures ? pick(r.figures) : 0), 0);

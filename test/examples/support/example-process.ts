@@ -3,7 +3,6 @@
 // against the contract (contract-checked-fetch.ts).
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
@@ -90,13 +89,4 @@ export function startExample(name: ExampleName, env: Record<string, string>): Ru
   };
 }
 
-/** A loopback port free right now, for a receiver whose URL must be registered before it starts. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
+export { freePort } from '../../support/free-port.js';

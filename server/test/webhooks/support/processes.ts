@@ -1,21 +1,12 @@
 // The real server as a child process, for tests that need to kill it (SIGKILL).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const NODE_ARGS = ['--import', 'tsx', '--conditions=ofctx-source'];
+export { freePort } from '../../../../test/support/free-port.js';
+import { freePort } from '../../../../test/support/free-port.js';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
+const NODE_ARGS = ['--import', 'tsx', '--conditions=ofctx-source'];
 
 export interface ServerProcess {
   child: ChildProcess;
