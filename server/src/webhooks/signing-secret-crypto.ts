@@ -40,7 +40,8 @@ export class SigningSecretCipher {
     if (version !== FORMAT_VERSION || !iv || !tag || ciphertext === undefined || rest.length > 0) {
       throw new Error(`unsupported signing secret format "${version ?? ''}"`);
     }
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
+    // A fixed tag length: a shortened stored tag must fail, not weaken authentication.
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'), { authTagLength: 16 });
     decipher.setAAD(Buffer.from(subscriptionId, 'utf8'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');

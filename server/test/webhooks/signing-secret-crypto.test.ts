@@ -38,6 +38,9 @@ describe('signing secrets at rest', () => {
     flipped[0] = flipped[0]! ^ 1;
     expect(() => cipher.decrypt([v, iv, tag, flipped.toString('base64url')].join(':'), subscriptionId)).to.throw();
     expect(() => new SigningSecretCipher(randomBytes(32)).decrypt(stored, subscriptionId)).to.throw();
+    // A shortened tag (4 bytes would be checked as 4 bytes without a fixed tag length).
+    const shortTag = Buffer.from(tag!, 'base64url').subarray(0, 4).toString('base64url');
+    expect(() => cipher.decrypt([v, iv, shortTag, data].join(':'), subscriptionId)).to.throw();
     expect(() => cipher.decrypt(stored.replace(/^v1:/, 'v9:'), subscriptionId)).to.throw(/unsupported signing secret format/);
     expect(() => new SigningSecretCipher(randomBytes(16))).to.throw(/32 bytes/);
   });
