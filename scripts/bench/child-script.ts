@@ -2,7 +2,7 @@
 // source): started with tsx, ready once it prints a line, stopped with SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { NODE_WITH_TSX, ROOT } from './service-process.js';
+import { NODE_WITH_TSX, ROOT, stopGracefully } from './service-process.js';
 
 export interface ChildScript {
   child: ChildProcess;
@@ -37,12 +37,6 @@ export async function startChildScript(script: string, args: string[], options: 
     child,
     pid: child.pid!,
     ready,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-      await exited;
-      clearTimeout(timer);
-    },
+    stop: () => stopGracefully(child, exited),
   };
 }

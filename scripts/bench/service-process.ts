@@ -9,6 +9,15 @@ import { freePort } from './ports.js';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const NODE_WITH_TSX = ['--import', 'tsx', '--conditions=ofctx-source'];
 
+/** SIGTERM (a graceful stop, which also lets --cpu-prof write its profile), SIGKILL after 30 s. */
+export async function stopGracefully(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  await exited;
+  clearTimeout(timer);
+}
+
 let built: Promise<void> | undefined;
 
 /** Builds server/dist once per benchmark run, as `npm start` does before it starts. */
@@ -88,14 +97,7 @@ export async function startServiceProcess(options: ServiceOptions): Promise<Serv
     url,
     pid: child.pid!,
     readyAfterMs,
-    async stop() {
-      if (child.exitCode !== null) return;
-      // SIGTERM: a graceful stop, which also lets --cpu-prof write its profile.
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-      await exited;
-      clearTimeout(timer);
-    },
+    stop: () => stopGracefully(child, exited),
   };
 }
 
