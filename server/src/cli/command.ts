@@ -2,6 +2,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { Knex } from 'knex';
 import type { Config } from '../config/config.js';
+import { isUuid } from '../db/uuid.js';
 
 export interface CliContext {
   config: Config;
@@ -37,17 +38,16 @@ export function required(args: ParsedArgs, name: string): string {
   return value.trim();
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function uuidOption(args: ParsedArgs, name: string): string {
   const value = required(args, name);
-  if (!UUID.test(value)) throw new UsageError(`--${name} must be a UUID, got "${value}"`);
+  if (!isUuid(value)) throw new UsageError(`--${name} must be a UUID, got "${value}"`);
   return value.toLowerCase();
 }
 
 export function uuidList(args: ParsedArgs, name: string): string[] {
   const list = required(args, name).split(',').map((s) => s.trim()).filter(Boolean);
-  const bad = list.filter((id) => !UUID.test(id));
+  const bad = list.filter((id) => !isUuid(id));
   if (bad.length || list.length === 0) throw new UsageError(`--${name} must be comma-separated UUIDs, got "${bad.join(',') || list.join(',')}"`);
   return list.map((id) => id.toLowerCase());
 }

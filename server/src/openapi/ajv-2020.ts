@@ -3,6 +3,7 @@
 // builds is an Ajv 2020 instance with ajv-formats.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { UUID_PATTERN } from '../db/uuid.js';
 import type { Ajv } from 'ajv';
 
 export function ajv2020(_original: Ajv, options: Record<string, unknown>): Ajv {
@@ -13,7 +14,7 @@ export function ajv2020(_original: Ajv, options: Record<string, unknown>): Ajv {
   // ajv-formats' uuid also accepts a `urn:uuid:` prefix, which no id of ours has and which
   // PostgreSQL's uuid columns reject. Upper case is accepted here and lowered before use
   // (see normalizedParams), so both databases answer alike.
-  ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+  ajv.addFormat('uuid', UUID_PATTERN);
   // OpenAPI keywords that are not JSON Schema.
   ajv.addKeyword('example');
   return ajv as unknown as Ajv;

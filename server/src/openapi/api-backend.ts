@@ -14,6 +14,7 @@ import { openApiDocumentCopy } from './openapi-document.js';
 import { ajv2020 } from './ajv-2020.js';
 import { validationDetails } from './validation-details.js';
 import { compiledOperationMatcher } from './operation-matcher.js';
+import { isUuid } from '../db/uuid.js';
 
 export const TOKEN_OPERATION = 'createToken';
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -27,18 +28,21 @@ function requiredScopes(operation: Operation): string[] {
   return (operation.security ?? []).flatMap((requirement) => requirement.oauth2 ?? []);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Ids are stored in lower case; a caller may send upper case (RFC 4122 allows it). */
 function lowerUuids<T extends Record<string, unknown>>(values: T): T {
   const out: Record<string, unknown> = { ...values };
-  for (const [name, value] of Object.entries(out)) if (typeof value === 'string' && UUID.test(value)) out[name] = value.toLowerCase();
+  for (const [name, value] of Object.entries(out)) if (isUuid(value)) out[name] = value.toLowerCase();
   return out as T;
 }
 
-function baseRequest(c: RouteContext, ctx: Context, app: AppContext): PublicOperationRequest {
+function baseRequest(
+  c: RouteContext,
+  ctx: Context,
+  app: AppContext,
+  params = lowerUuids(c.request.params as Record<string, string>),
+): PublicOperationRequest {
   return {
-    params: lowerUuids(c.request.params as Record<string, string>),
+    params,
     query: lowerUuids((c.request.query ?? {}) as Record<string, unknown>),
     body: c.request.requestBody,
     headers: ctx.headers,
@@ -57,7 +61,7 @@ function securedHandler(operationId: string, handler: OperationHandler, app: App
     let resourceIds: string[] | null = null;
     try {
       authorize(principal, requiredScopes(c.operation), params);
-      const result = await handler({ ...baseRequest(c, ctx, app), principal });
+      const result = await handler({ ...baseRequest(c, ctx, app, params), principal });
       status = result.status ?? 200;
       resourceIds = result.audit?.resourceIds ?? null;
       return result;

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
+import { isUuid } from '../db/uuid.js';
 import { isPostgres } from '../db/database.js';
 import { isEventType, type EventType } from './event-types.js';
 import { serializeDeliveryBody } from './event-envelope.js';
@@ -30,11 +31,9 @@ export interface EmittedEvent {
 /** The input names something that does not exist or is malformed. */
 export class InvalidEvent extends Error {}
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function validated(input: EventInput): EventInput & { type: EventType; occurredAt: string } {
   for (const [name, value] of [['org', input.orgId], ['facility', input.facilityId], ['resident', input.residentId]] as const) {
-    if (typeof value !== 'string' || !UUID.test(value)) throw new InvalidEvent(`${name} must be a UUID, got "${String(value)}"`);
+    if (!isUuid(value)) throw new InvalidEvent(`${name} must be a UUID, got "${String(value)}"`);
   }
   if (!isEventType(input.type)) throw new InvalidEvent(`unknown event type "${input.type}"`);
   let occurredAt = nowIso();

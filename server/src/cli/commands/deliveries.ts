@@ -1,13 +1,13 @@
 // Operators' view of webhook deliveries: list them (failed ones especially), show one with
 // every attempt, and re-queue one (same delivery id, same body bytes, fresh retry schedule).
 import { attemptsOf, DELIVERY_STATUSES, findDelivery, listDeliveries, redeliver, RedeliveryRefused, type AttemptRecord, type DeliveryRecord, type DeliveryStatus } from '../../webhooks/delivery-store.js';
+import { isUuid } from '../../db/uuid.js';
 import { positiveInteger, uuidOption, UsageError, type Command, type ParsedArgs } from '../command.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function deliveryIdArgument(args: ParsedArgs): string {
   const id = args.positionals[0]!;
-  if (!UUID.test(id)) throw new UsageError(`DELIVERY_ID must be a UUID, got "${id}"`);
+  if (!isUuid(id)) throw new UsageError(`DELIVERY_ID must be a UUID, got "${id}"`);
   return id.toLowerCase();
 }
 
