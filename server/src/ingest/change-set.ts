@@ -1,0 +1,79 @@
+// The one road into the database for every source of record. FHIR R4 (Bundle, NDJSON),
+// HL7 v2 ADT and X12 271 each translate what they receive into a ChangeSet; one function,
+// applyChangeSet (apply-change-set.ts), matches each change to the record it updates,
+// versions the rows that really change and writes their events in the same transaction.
+// Sources never write resource tables themselves.
+
+/** The FHIR R4 resource types a system of record may write. */
+export const INGESTIBLE_TYPES = ['Patient', 'Coverage', 'Observation', 'AllergyIntolerance', 'Condition', 'MedicationRequest'] as const;
+export type IngestibleType = (typeof INGESTIBLE_TYPES)[number];
+
+/** A FHIR R4 resource as the system of record sent it (validated by the source). */
+export interface IngestResource {
+  resourceType: IngestibleType;
+  id?: string;
+  [element: string]: unknown;
+}
+
+export interface BusinessIdentifier {
+  system: string;
+  value: string;
+}
+
+export interface ResourceChange {
+  /** References to other changes of the set may use their `urn:uuid:` fullUrl. */
+  resource: IngestResource;
+  /** The change's fullUrl (`urn:uuid:...`), which other changes of the set may reference. */
+  fullUrl?: string;
+  /**
+   * The record this change updates: by ofctx id, or by business identifier (FHIR conditional
+   * update, `PUT Patient?identifier=SYSTEM|VALUE`). No match given: always a new record.
+   */
+  match?: { id: string } | { identifier: BusinessIdentifier };
+  /** FHIR `ifNoneExist`: a record that already matches is left as it is. */
+  createOnly?: boolean;
+  /** Where the change came from, named in errors: "Bundle.entry[3]", "line 17", "PID-3", "2000C loop 2". */
+  at: string;
+}
+
+export interface ChangeSet {
+  orgId: string;
+  facilityId: string;
+  /** transaction: all or nothing. batch: change by change, each in its own transaction. */
+  mode: 'transaction' | 'batch';
+  /** Who wrote it, for the audit trail: an ingest credential's client_id, "ops-cli", "hl7v2", "seed". */
+  actor: string;
+  /** False only for seeding without --events: the rows are versioned but no event is queued. */
+  emitEvents: boolean;
+  changes: ResourceChange[];
+}
+
+/** An OperationOutcome issue: FHIR's issue code, what is wrong, and where (FHIRPath). */
+export interface ChangeIssue {
+  code: 'invalid' | 'structure' | 'required' | 'value' | 'not-found' | 'conflict' | 'forbidden' | 'too-costly' | 'exception';
+  diagnostics: string;
+  expression?: string[];
+}
+
+export type ChangeOutcome =
+  | {
+      at: string;
+      outcome: 'created' | 'updated' | 'unchanged';
+      resourceType: IngestibleType;
+      id: string;
+      versionId: number;
+      lastUpdated: string;
+      /** Event types queued by this change (see the event table in the README). */
+      events: string[];
+    }
+  | { at: string; outcome: 'rejected'; issue: ChangeIssue };
+
+export interface ChangeSetResult {
+  outcomes: ChangeOutcome[];
+  created: number;
+  updated: number;
+  unchanged: number;
+  rejected: number;
+  /** Events queued, all changes together. */
+  events: number;
+}
