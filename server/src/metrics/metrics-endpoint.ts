@@ -19,6 +19,14 @@ export function metricsTokenMatches(authorization: string | undefined, token: st
   return timingSafeEqual(digest(match?.[1] ?? ''), digest(token)) && match !== null;
 }
 
+/** RFC 6750, as for access tokens: `missing_token` without a token, `invalid_token` with a wrong one. */
+export function metricsUnauthorized(authorization: unknown): ApiError {
+  const challenge = 'Bearer realm="ofctx"';
+  return authorization
+    ? new ApiError('invalid_token', METRICS_UNAUTHORIZED, [], { 'WWW-Authenticate': `${challenge}, error="invalid_token", error_description="The metrics token is wrong"` })
+    : new ApiError('missing_token', METRICS_UNAUTHORIZED, [], { 'WWW-Authenticate': challenge });
+}
+
 /** The API port's security check: open when no token is set (the handler then answers 404). */
 export function metricsAuthorized(authorization: string | undefined, config: MetricsConfig): boolean {
   return config.token === undefined || metricsTokenMatches(authorization, config.token);
@@ -44,7 +52,7 @@ export async function startMetricsListener(config: MetricsConfig & { port: numbe
     if (path !== '/metrics') return answer(404, 'Only /metrics is served on this port.\n');
     if (request.method !== 'GET' && request.method !== 'HEAD') return answer(405, 'Use GET.\n', { Allow: 'GET, HEAD' });
     if (config.token !== undefined && !metricsTokenMatches(request.headers.authorization, config.token)) {
-      return answer(401, `${METRICS_UNAUTHORIZED}\n`, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+      return answer(401, `${METRICS_UNAUTHORIZED}\n`, { 'WWW-Authenticate': metricsUnauthorized(request.headers.authorization).headers['WWW-Authenticate']! });
     }
     metrics.exposition().then(
       (text) => answer(200, text, { 'Content-Type': metrics.contentType }),

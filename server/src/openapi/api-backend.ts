@@ -15,7 +15,7 @@ import { ajv2020 } from './ajv-2020.js';
 import { validationDetails } from './validation-details.js';
 import { compiledOperationMatcher } from './operation-matcher.js';
 import { isUuid } from '../db/uuid.js';
-import { METRICS_OPERATION, METRICS_UNAUTHORIZED, metricsAuthorized } from '../metrics/metrics-endpoint.js';
+import { METRICS_OPERATION, metricsAuthorized, metricsUnauthorized } from '../metrics/metrics-endpoint.js';
 
 export const TOKEN_OPERATION = 'createToken';
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -116,9 +116,7 @@ export async function createApiBackend(app: AppContext, registry: OperationRegis
       ctx.state.operationId = c.operation?.operationId;
     },
     unauthorizedHandler: (c: RouteContext) => {
-      if (c.operation.operationId === METRICS_OPERATION) {
-        throw new ApiError('invalid_token', METRICS_UNAUTHORIZED, [], { 'WWW-Authenticate': 'Bearer realm="metrics", error="invalid_token"' });
-      }
+      if (c.operation.operationId === METRICS_OPERATION) throw metricsUnauthorized(c.request.headers.authorization);
       const failure = (c.security?.oauth2 as { error?: unknown } | undefined)?.error;
       throw failure instanceof ApiError ? failure : new ApiError('invalid_token');
     },

@@ -52,8 +52,9 @@ describe('metrics', function () {
       for (const token of [undefined, 'mt_wrong', METRICS_TOKEN + 'x', tenant.token]) {
         const answer = await call(service.baseUrl, 'GET', '/metrics', { token });
         expect(answer.status).to.equal(401);
-        expect(answer.body.error.code).to.equal('invalid_token');
-        expect(answer.headers.get('www-authenticate')).to.match(/^Bearer realm="metrics"/);
+        expect(answer.body.error.code).to.equal(token ? 'invalid_token' : 'missing_token');
+        expect(answer.body.error.message).to.match(/METRICS_TOKEN/);
+        expect(answer.headers.get('www-authenticate')).to.equal(token ? 'Bearer realm="ofctx", error="invalid_token", error_description="The metrics token is wrong"' : 'Bearer realm="ofctx"');
       }
     });
 
