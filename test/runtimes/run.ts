@@ -5,7 +5,7 @@
 //   Chromium (headless): the verifier in a page and in a dedicated Worker, and the SDK in a
 //   page against the running service: same-origin works, cross-origin is refused (no CORS).
 // The verifier runs the shared vectors (test/vectors/signatures.json). The runtimes come
-// from the npm registry (scripts/runtime-matrix, `npm ci --prefix scripts/runtime-matrix`),
+// from the npm registry (scripts/runtime-matrix, `npm install --prefix scripts/runtime-matrix --no-save`),
 // Chromium from Debian. RUNTIMES=node22,bun,... runs a subset. Exit 1 if anything fails or
 // a selected runtime is missing.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -121,7 +121,7 @@ try {
       if (!line) continue;
       const binary = binaries[name as keyof typeof binaries];
       if (!binary) {
-        rows.push({ runtime: name, version: '-', part: 'verifier + sdk', result: { missing: 'not installed (npm ci --prefix scripts/runtime-matrix)' } });
+        rows.push({ runtime: name, version: '-', part: 'verifier + sdk', result: { missing: 'not installed (npm install --prefix scripts/runtime-matrix --no-save)' } });
         continue;
       }
       const [file, args, env] = line(binary);
@@ -140,7 +140,7 @@ try {
     // ---- workerd -------------------------------------------------------------------------------
     if (selected.includes('workerd')) {
       const binary = binaries.workerd;
-      if (!binary) rows.push({ runtime: 'workerd', version: '-', part: 'verifier (Web Crypto)', result: { missing: 'not installed (npm ci --prefix scripts/runtime-matrix)' } });
+      if (!binary) rows.push({ runtime: 'workerd', version: '-', part: 'verifier (Web Crypto)', result: { missing: 'not installed (npm install --prefix scripts/runtime-matrix --no-save)' } });
       else rows.push({ runtime: 'workerd', version: await version(binary), part: 'verifier in a module Worker (Web Crypto build)', result: await inWorkerd(binary, project) });
     }
 
