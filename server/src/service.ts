@@ -38,9 +38,9 @@ const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 export async function startService(config: Config, options: { logger?: Logger; db?: Knex; webhooks?: WebhooksOptions } = {}): Promise<RunningService> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const db = options.db ?? openDatabase(config.databaseUrl);
+  const metrics = new ServiceMetrics(db);
   // First, before the database is touched: without a usable encryption key for webhook
   // signing secrets the service refuses to start.
-  const metrics = new ServiceMetrics(db);
   let webhooks: Webhooks;
   try {
     webhooks = Webhooks.create(config, db, logger, { metrics, ...options.webhooks });
@@ -79,10 +79,21 @@ export async function startService(config: Config, options: { logger?: Logger; d
     app.tokens.deleteExpired().catch((error: Error) => logger.warn({ err: error.message }, 'token clean-up failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
+  let metricsListener: Awaited<ReturnType<typeof startMetricsListener>> | undefined;
+  if (config.metrics.port !== undefined) {
+    try {
+      metricsListener = await startMetricsListener({ ...config.metrics, port: config.metrics.port }, metrics);
+    } catch (error) {
+      // METRICS_PORT taken, say: stop cleanly rather than leave the API half started.
+      clearInterval(housekeeping);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (!options.db) await db.destroy();
+      throw error;
+    }
+    logger.info({ port: metricsListener.port }, 'metrics served on their own port at /metrics');
+  }
   const purger = new RetentionPurger(db, config.retention, logger, metrics);
   purger.start();
-  const metricsListener = config.metrics.port === undefined ? undefined : await startMetricsListener({ ...config.metrics, port: config.metrics.port }, metrics);
-  if (metricsListener) logger.info({ port: metricsListener.port }, 'metrics served on their own port at /metrics');
   await webhooks.start();
 
   let closing: Promise<void> | undefined;

@@ -166,6 +166,18 @@ describe('metrics', function () {
     });
   });
 
+  it('refuse to start when METRICS_PORT is taken, saying why', async () => {
+    const taken = await startTestService({ env: { METRICS_PORT: '0', METRICS_HOST: '127.0.0.1' } });
+    try {
+      let failure: Error | undefined;
+      const env = { METRICS_PORT: String(taken.running.metricsPort), METRICS_HOST: '127.0.0.1' };
+      await startTestService({ env, database: taken.database }).then((s) => s.close(), (error: Error) => (failure = error));
+      expect(failure?.message).to.match(/EADDRINUSE/);
+    } finally {
+      await taken.close();
+    }
+  });
+
   it('refuse a METRICS_TOKEN shorter than 32 characters (the service does not start)', () => {
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).to.throw(/METRICS_TOKEN must be at least 32 characters/);
   });
