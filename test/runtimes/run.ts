@@ -24,11 +24,11 @@ import { seedFacility } from '../../server/src/seed/synthetic-data.js';
 import { chromiumAvailable, launchChromium } from '../support/chromium.js';
 import { freePort } from '../support/free-port.js';
 import { packWorkspacePackage, WORKSPACE } from '../support/packed-package.js';
+import { RUNTIMES, type RuntimeName } from './runtimes.js';
 
 const run = promisify(execFile);
 const RUNTIMES_DIR = join(WORKSPACE, 'scripts/runtime-matrix/node_modules');
-const ALL = ['node18', 'node20', 'node22', 'node24', 'bun', 'deno', 'workerd', 'chromium'] as const;
-type RuntimeName = (typeof ALL)[number];
+const ALL = RUNTIMES;
 
 interface Checks {
   checks: number;
