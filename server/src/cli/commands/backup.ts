@@ -16,11 +16,14 @@ export const backup: Command = {
     }
     if (source === ':memory:') throw new Error('an in-memory database cannot be backed up');
     // The development key lives beside the database: without it the copy's signing secrets are lost.
-    return backupSqlite(source, args.positionals[0]!, { copyDevelopmentKey: cli.config.webhooks.encryptionKey === undefined });
+    const developmentKey = cli.config.webhooks.encryptionKey === undefined;
+    const report = await backupSqlite(source, args.positionals[0]!, { copyDevelopmentKey: developmentKey });
+    const keyNote = report.key_file
+      ? `the development webhook key was copied to ${report.key_file}: keep it with the backup`
+      : developmentKey
+        ? 'no development webhook key beside the database yet (the service creates it at its first start): nothing to copy'
+        : 'signing secrets in the copy need the same WEBHOOK_ENCRYPTION_KEY: keep that key in your secret store';
+    return { ...report, key_note: keyNote };
   },
-  format: (r: BackupReport) =>
-    [
-      `backed up ${r.database} to ${r.file} (${r.bytes} bytes, ${r.pages} pages, integrity ok, ${r.duration_ms} ms)`,
-      r.key_file ? `the development webhook key was copied to ${r.key_file}: keep it with the backup` : 'signing secrets in the copy need the same WEBHOOK_ENCRYPTION_KEY: keep that key in your secret store',
-    ].join('\n'),
+  format: (r: BackupReport & { key_note: string }) => [`backed up ${r.database} to ${r.file} (${r.bytes} bytes, ${r.pages} pages, integrity ok, ${r.duration_ms} ms)`, r.key_note].join('\n'),
 };
