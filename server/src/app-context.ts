@@ -6,6 +6,7 @@ import type { AccessTokens } from './auth/access-tokens.js';
 import type { TokenRateLimiter } from './auth/token-rate-limiter.js';
 import type { AuditTrail } from './audit/audit-trail.js';
 import type { Webhooks } from './webhooks/webhooks.js';
+import type { ServiceMetrics } from './metrics/service-metrics.js';
 
 export interface AppContext {
   config: Config;
@@ -15,6 +16,8 @@ export interface AppContext {
   tokenRateLimiter: TokenRateLimiter;
   audit: AuditTrail;
   webhooks: Webhooks;
+  /** Counters and histograms behind /metrics. */
+  metrics: ServiceMetrics;
   /** False once shutdown has begun: /readyz then answers 503. */
   accepting: boolean;
 }

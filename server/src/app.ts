@@ -1,5 +1,5 @@
-// The Koa application: request id, access log, security headers, error envelope, then the
-// contract's router.
+// The Koa application: request id, access log, security headers, request metrics, error
+// envelope, then the contract's router.
 import Koa from 'koa';
 import type { OpenAPIBackend } from 'openapi-backend';
 import type { AppContext } from './app-context.js';
@@ -8,6 +8,7 @@ import { errorHandler } from './http/error-handler.js';
 import { accessLog } from './http/access-log.js';
 import { dispatch } from './http/dispatch.js';
 import { securityHeaders } from './http/security-headers.js';
+import { requestMetrics } from './metrics/request-metrics.js';
 
 export function createKoaApp(app: AppContext, api: OpenAPIBackend): Koa {
   const koa = new Koa({ proxy: app.config.trustProxy });
@@ -15,6 +16,7 @@ export function createKoaApp(app: AppContext, api: OpenAPIBackend): Koa {
   koa.use(requestId());
   koa.use(accessLog(app.logger));
   koa.use(securityHeaders());
+  koa.use(requestMetrics(app.metrics));
   koa.use(errorHandler(app.logger));
   koa.use(dispatch(api));
   return koa;

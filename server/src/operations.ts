@@ -6,8 +6,9 @@ import { healthOperations } from './http/health-operations.js';
 import { apiReferenceOperations } from './http/api-reference-operations.js';
 import { resourceOperations } from './resources/resource-operations.js';
 import { webhookOperations } from './webhooks/webhook-operations.js';
+import { metricsOperations } from './metrics/metrics-endpoint.js';
 
 export const operations: OperationRegistry = {
-  public: { ...healthOperations, ...apiReferenceOperations, createToken },
+  public: { ...healthOperations, ...apiReferenceOperations, ...metricsOperations, createToken },
   secured: { ...resourceOperations, ...webhookOperations },
 };

@@ -17,6 +17,9 @@ import { answerMalformedRequests } from './http/malformed-request.js';
 import { operations } from './operations.js';
 import type { AppContext } from './app-context.js';
 import { Webhooks, type WebhooksOptions } from './webhooks/webhooks.js';
+import { ServiceMetrics } from './metrics/service-metrics.js';
+import { startMetricsListener } from './metrics/metrics-endpoint.js';
+import { RetentionPurger } from './retention/retention-purger.js';
 
 export interface RunningService {
   url: string;
@@ -25,6 +28,8 @@ export interface RunningService {
   server: Server;
   /** The webhooks subsystem: emitEvent for in-process callers and tests. */
   webhooks: Webhooks;
+  /** The dedicated metrics listener's port, when METRICS_PORT is set. */
+  metricsPort: number | undefined;
   close(): Promise<void>;
 }
 
@@ -33,11 +38,12 @@ const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 export async function startService(config: Config, options: { logger?: Logger; db?: Knex; webhooks?: WebhooksOptions } = {}): Promise<RunningService> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const db = options.db ?? openDatabase(config.databaseUrl);
+  const metrics = new ServiceMetrics(db);
   // First, before the database is touched: without a usable encryption key for webhook
   // signing secrets the service refuses to start.
   let webhooks: Webhooks;
   try {
-    webhooks = Webhooks.create(config, db, logger, options.webhooks);
+    webhooks = Webhooks.create(config, db, logger, { metrics, ...options.webhooks });
   } catch (error) {
     if (!options.db) await db.destroy();
     throw error;
@@ -55,8 +61,10 @@ export async function startService(config: Config, options: { logger?: Logger; d
     tokenRateLimiter,
     audit: new AuditTrail(db),
     webhooks,
+    metrics,
     accepting: true,
   };
+  if (config.metrics.token !== undefined || config.metrics.port !== undefined) metrics.collectProcessMetrics();
   const api = await createApiBackend(app, operations);
   const koa = createKoaApp(app, api);
   const server = createServer(koa.callback());
@@ -71,6 +79,21 @@ export async function startService(config: Config, options: { logger?: Logger; d
     app.tokens.deleteExpired().catch((error: Error) => logger.warn({ err: error.message }, 'token clean-up failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
+  let metricsListener: Awaited<ReturnType<typeof startMetricsListener>> | undefined;
+  if (config.metrics.port !== undefined) {
+    try {
+      metricsListener = await startMetricsListener({ ...config.metrics, port: config.metrics.port }, metrics);
+    } catch (error) {
+      // METRICS_PORT taken, say: stop cleanly rather than leave the API half started.
+      clearInterval(housekeeping);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (!options.db) await db.destroy();
+      throw error;
+    }
+    logger.info({ port: metricsListener.port }, 'metrics served on their own port at /metrics');
+  }
+  const purger = new RetentionPurger(db, config.retention, logger, metrics);
+  purger.start();
   await webhooks.start();
 
   let closing: Promise<void> | undefined;
@@ -78,15 +101,16 @@ export async function startService(config: Config, options: { logger?: Logger; d
     closing ??= (async () => {
       app.accepting = false;
       clearInterval(housekeeping);
+      await purger.stop();
       // Stop accepting, let in-flight requests finish, then drop idle keep-alive sockets.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       // The delivery worker records its last attempts, so it stops before the database closes.
-      await Promise.all([closed, webhooks.stop()]);
+      await Promise.all([closed, webhooks.stop(), metricsListener?.close()]);
       if (!options.db) await db.destroy();
     })();
     return closing;
   };
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  return { url: `http://${host}:${port}`, port, app, server, webhooks, close };
+  return { url: `http://${host}:${port}`, port, metricsPort: metricsListener?.port, app, server, webhooks, close };
 }

@@ -4,20 +4,14 @@
 // The package is packed from a copy of sdk/ so the workspace's sdk/dist is left alone.
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { packWorkspacePackage, WORKSPACE as workspace, type PackedPackage } from '../support/packed-package.js';
 
 const run = promisify(execFile);
-const workspace = fileURLToPath(new URL('../..', import.meta.url));
 const tsc = join(workspace, 'node_modules/typescript/bin/tsc');
-
-interface PackResult {
-  filename: string;
-  files: Array<{ path: string }>;
-}
 
 const consumerEsm = `
 import * as sdk from '@ofctx/sdk';
@@ -75,39 +69,36 @@ client.webhooks('org').register({ callbackUrl: 'https://x.example/h', eventTypes
 describe('@ofctx/sdk package', function () {
   this.timeout(120_000);
   let scratch: string;
-  let pack: PackResult;
+  let pack: PackedPackage;
   let project: string;
 
   before(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'ofctx-sdk-package-'));
-    // A copy of the workspace pieces the build needs, with the workspace's dev tools.
-    const copy = join(scratch, 'workspace');
-    mkdirSync(join(copy, 'sdk'), { recursive: true });
-    cpSync(join(workspace, 'tsconfig.base.json'), join(copy, 'tsconfig.base.json'));
-    for (const entry of ['package.json', 'README.md', 'tsconfig.build.json', 'src']) {
-      cpSync(join(workspace, 'sdk', entry), join(copy, 'sdk', entry), { recursive: true });
-    }
-    symlinkSync(join(workspace, 'node_modules'), join(copy, 'node_modules'), 'dir');
-    const tarballs = join(scratch, 'tarballs');
-    mkdirSync(tarballs);
-    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', tarballs], { cwd: join(copy, 'sdk') });
-    pack = (JSON.parse(stdout) as PackResult[])[0]!;
-
+    pack = await packWorkspacePackage('sdk', scratch);
     project = join(scratch, 'consumer');
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(tarballs, pack.filename)], { cwd: project });
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', pack.tarball], { cwd: project });
   });
 
   after(() => {
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('holds dist/ and README.md, and no sources or tests', () => {
-    const paths = pack.files.map((f) => f.path);
-    expect(paths).to.include.members(['README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/generated/openapi.d.ts']);
-    expect(paths.filter((p) => !p.startsWith('dist/') && !['README.md', 'package.json'].includes(p))).to.deep.equal([]);
+  it('holds dist/, README.md and LICENSE, and no sources or tests', () => {
+    const paths = pack.files;
+    expect(paths).to.include.members(['README.md', 'LICENSE', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/generated/openapi.d.ts']);
+    expect(paths.filter((p) => !p.startsWith('dist/') && !['README.md', 'LICENSE', 'package.json'].includes(p))).to.deep.equal([]);
     expect(paths.filter((p) => /(^|\/)(src|test)\//.test(p) || p.endsWith('.test.js'))).to.deep.equal([]);
+  });
+
+  it('is Apache-2.0, with the licence text, its repository and its homepage', () => {
+    const installed = JSON.parse(readFileSync(join(project, 'node_modules/@ofctx/sdk/package.json'), 'utf8'));
+    expect(installed.license).to.equal('Apache-2.0');
+    expect(readFileSync(join(project, 'node_modules/@ofctx/sdk/LICENSE'), 'utf8')).to.match(/^\s*Apache License\s+Version 2\.0, January 2004/);
+    expect(installed.repository).to.deep.include({ type: 'git', directory: 'sdk' });
+    expect(installed.repository.url).to.match(/^git\+https:\/\/\S+\.git$/);
+    expect(installed.homepage).to.match(/^https:\/\/\S+\/sdk#readme$/);
   });
 
   it('depends on openapi-fetch only', () => {

@@ -4,24 +4,17 @@
 // that the workspace's verifier/dist is never touched and concurrent runs do not collide.
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { packWorkspacePackage, WORKSPACE as repoRoot, type PackedPackage } from '../support/packed-package.js';
 
 const run = promisify(execFile);
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const verifierDir = join(repoRoot, 'verifier');
 const tscPath = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
 const golden = (JSON.parse(readFileSync(join(repoRoot, 'test', 'vectors', 'signatures.json'), 'utf8')) as {
   cases: { name: string; secret: string; body_utf8?: string; signature: string }[];
 }).cases.find((vector) => vector.name === 'golden delivery envelope')!;
-
-interface PackResult {
-  filename: string;
-  files: { path: string }[];
-}
 
 /** Every file a path in package.json points at (outside the source-only condition). */
 function packageTargets(manifest: Record<string, unknown>): string[] {
@@ -41,36 +34,33 @@ function packageTargets(manifest: Record<string, unknown>): string[] {
 describe('@ofctx/verifier package (npm pack, installed outside the workspace)', function () {
   this.timeout(120_000);
 
-  let stageDir: string;
   let packDir: string;
   let consumerDir: string;
-  let packed: PackResult;
+  let packed: PackedPackage;
   let manifest: Record<string, unknown>;
 
   before(async function () {
     this.timeout(120_000);
-    stageDir = mkdtempSync(join(tmpdir(), 'ofctx-verifier-stage-'));
     packDir = mkdtempSync(join(tmpdir(), 'ofctx-verifier-pack-'));
     consumerDir = mkdtempSync(join(tmpdir(), 'ofctx-verifier-consumer-'));
-    // The package as it sits in the workspace: its files, the base tsconfig it extends, and
-    // the workspace's node_modules (tsc, @types/node) one level up.
-    const stagedVerifier = join(stageDir, 'verifier');
-    for (const entry of ['package.json', 'README.md', 'tsconfig.build.json', 'src']) {
-      cpSync(join(verifierDir, entry), join(stagedVerifier, entry), { recursive: true });
-    }
-    cpSync(join(repoRoot, 'tsconfig.base.json'), join(stageDir, 'tsconfig.base.json'));
-    symlinkSync(join(repoRoot, 'node_modules'), join(stageDir, 'node_modules'), 'dir');
     // prepack builds dist/ first, as on a real publish.
-    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: stagedVerifier });
-    packed = (JSON.parse(stdout) as [PackResult])[0];
-    const tarball = join(packDir, packed.filename);
+    packed = await packWorkspacePackage('verifier', packDir);
+    const tarball = packed.tarball;
     writeFileSync(join(consumerDir, 'package.json'), JSON.stringify({ name: 'scratch-consumer', private: true, type: 'module' }));
     await run('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund'], { cwd: consumerDir });
     manifest = JSON.parse(readFileSync(join(consumerDir, 'node_modules', '@ofctx', 'verifier', 'package.json'), 'utf8')) as Record<string, unknown>;
   });
 
   after(() => {
-    for (const dir of [stageDir, packDir, consumerDir]) if (dir) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [packDir, consumerDir]) if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is Apache-2.0, with the licence text, its repository and its homepage', () => {
+    expect(manifest.license).to.equal('Apache-2.0');
+    expect(readFileSync(join(consumerDir, 'node_modules', '@ofctx', 'verifier', 'LICENSE'), 'utf8')).to.match(/^\s*Apache License\s+Version 2\.0, January 2004/);
+    expect(manifest.repository).to.deep.include({ type: 'git', directory: 'verifier' });
+    expect((manifest.repository as { url: string }).url).to.match(/^git\+https:\/\/\S+\.git$/);
+    expect(manifest.homepage).to.match(/^https:\/\/\S+\/verifier#readme$/);
   });
 
   it('has no dependencies, a Node engine, and both bins', () => {
@@ -79,11 +69,11 @@ describe('@ofctx/verifier package (npm pack, installed outside the workspace)', 
     expect(manifest.bin).to.deep.equal({ verifier: 'dist/cli.js', 'ofctx-verify': 'dist/cli.js' });
   });
 
-  it('ships dist/ and README.md, every file package.json points at, and no src/ or test/', () => {
-    const paths = packed.files.map((file) => file.path);
-    expect(paths).to.include.members(['README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js']);
+  it('ships dist/, README.md and LICENSE, every file package.json points at, and no src/ or test/', () => {
+    const paths = packed.files;
+    expect(paths).to.include.members(['README.md', 'LICENSE', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js']);
     expect(paths).to.include.members(packageTargets(manifest));
-    expect(paths.filter((path) => !/^(dist\/|README\.md$|package\.json$)/.test(path))).to.deep.equal([]);
+    expect(paths.filter((path) => !/^(dist\/|README\.md$|LICENSE$|package\.json$)/.test(path))).to.deep.equal([]);
     expect(paths.some((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))).to.equal(false);
     expect(readFileSync(join(consumerDir, 'node_modules', '@ofctx', 'verifier', 'dist', 'cli.js'), 'utf8')).to.match(/^#!\/usr\/bin\/env node\n/);
   });

@@ -24,6 +24,7 @@ const FILES = [
   'test/reliability/webhooks/crash.reliability.ts',
   'test/reliability/webhooks/two-instances.reliability.ts',
   'test/reliability/webhooks/ssrf-table.reliability.ts',
+  'test/reliability/metrics-scrape.reliability.ts', // the /metrics scrapes taken during all of the above
   'test/reliability/secrets-at-rest.reliability.ts', // last: it searches for every secret the others produced
 ];
 
@@ -70,6 +71,7 @@ console.log(
   `reliability: requests fuzzed ${sum((f) => f.fuzz.requests)}, tenancy worlds ${sum((f) => f.tenancy.worlds)} / cases ${sum((f) => f.tenancy.cases)}, ` +
     `token attempts ${sum((f) => f.token.stuffingAttempts + f.token.timingAttempts)} (${sum((f) => f.token.throttled)} throttled), ` +
     `secrets searched ${sum((f) => f.secrets.searched)} (found ${sum((f) => f.secrets.found)}), requests in all ${sum((f) => f.requests)}, ` +
+    `metrics scrapes ${sum((f) => f.metrics?.scrapes ?? 0)} (${sum((f) => f.metrics?.failures ?? 0)} bad), ` +
     `5xx found ${fivexx}, on ${results.map((r) => r.label).join(' and ') || 'nothing'} in ${seconds} s`,
 );
 const wh = (pick) => results.reduce((total, r) => total + (r.webhooks ? pick(r.webhooks) : 0), 0);

@@ -17,6 +17,27 @@ export interface Config {
   tokenCacheTtlMs: number;
   /** Webhook settings, used by server/src/webhooks. */
   webhooks: WebhookConfig;
+  /** /metrics for operators (server/src/metrics). */
+  metrics: MetricsConfig;
+  /** How long history is kept (server/src/retention). */
+  retention: RetentionConfig;
+}
+
+export interface MetricsConfig {
+  /** A listener of its own serving only /metrics; off (undefined) by default. */
+  port: number | undefined;
+  host: string;
+  /** When set, /metrics on the API port answers to `Authorization: Bearer <token>`. */
+  token: string | undefined;
+}
+
+export interface RetentionConfig {
+  auditDays: number;
+  deliveryDays: number;
+  /** Rows deleted per statement: small, so a purge never holds the writer for long. */
+  batchSize: number;
+  /** How often the service purges in the background; 0 turns it off (the CLI still purges). */
+  intervalMs: number;
 }
 
 export interface WebhookConfig {
@@ -31,6 +52,8 @@ export interface WebhookConfig {
   allowPrivateTargets: boolean;
   /** Base64 AES-256 key for signing secrets at rest; generated beside the SQLite file when absent. */
   encryptionKey: string | undefined;
+  /** During a key rotation: the key being retired, still used to decrypt (never to encrypt). */
+  previousEncryptionKey: string | undefined;
   workerEnabled: boolean;
   pollIntervalMs: number;
   concurrency: number;
@@ -79,11 +102,24 @@ function leaseMs(env: Env, requestTimeoutMs: number): number {
   return lease;
 }
 
+/** Shorter tokens are guessable over a scrape interval's worth of attempts. */
+export const MIN_METRICS_TOKEN_LENGTH = 32;
+
+function metricsConfig(env: Env, host: string): MetricsConfig {
+  const token = env.METRICS_TOKEN || undefined;
+  if (token !== undefined && token.length < MIN_METRICS_TOKEN_LENGTH) {
+    throw new Error(`METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} characters (for example: openssl rand -hex 32)`);
+  }
+  const port = env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0) : undefined;
+  return { port, host: env.METRICS_HOST || host, token };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const requestTimeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', 15000, 1);
+  const host = env.HOST || '0.0.0.0';
   return {
     databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
-    host: env.HOST || '0.0.0.0',
+    host,
     port: integer(env, 'PORT', 8080),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: flag(env, 'TRUST_PROXY'),
@@ -96,11 +132,20 @@ export function loadConfig(env: Env = process.env): Config {
       leaseMs: leaseMs(env, requestTimeoutMs),
       allowPrivateTargets: flag(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
       encryptionKey: env.WEBHOOK_ENCRYPTION_KEY || undefined,
+      previousEncryptionKey: env.WEBHOOK_ENCRYPTION_KEY_PREVIOUS || undefined,
       workerEnabled: env.WEBHOOK_WORKER !== '0',
       pollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10),
       concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1),
       perSubscriptionConcurrency: integer(env, 'WEBHOOK_PER_SUBSCRIPTION_CONCURRENCY', 4, 1),
       shutdownGraceMs: integer(env, 'WEBHOOK_SHUTDOWN_GRACE_MS', 5000),
+    },
+    metrics: metricsConfig(env, host),
+    retention: {
+      // Six years: HIPAA's documentation retention (45 CFR 164.316(b)(2)).
+      auditDays: integer(env, 'AUDIT_RETENTION_DAYS', 2190, 1),
+      deliveryDays: integer(env, 'DELIVERY_RETENTION_DAYS', 30, 1),
+      batchSize: integer(env, 'RETENTION_BATCH_SIZE', 500, 1),
+      intervalMs: integer(env, 'RETENTION_INTERVAL_MINUTES', 60) * 60_000,
     },
   };
 }

@@ -15,6 +15,7 @@ import { ajv2020 } from './ajv-2020.js';
 import { validationDetails } from './validation-details.js';
 import { compiledOperationMatcher } from './operation-matcher.js';
 import { isUuid } from '../db/uuid.js';
+import { METRICS_OPERATION, metricsAuthorized, metricsUnauthorized } from '../metrics/metrics-endpoint.js';
 
 export const TOKEN_OPERATION = 'createToken';
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -106,6 +107,7 @@ export async function createApiBackend(app: AppContext, registry: OperationRegis
   );
   // The token endpoint authenticates Basic credentials itself, with RFC 6749 errors.
   api.registerSecurityHandler('clientBasic', () => true);
+  api.registerSecurityHandler('metricsToken', (_c: RouteContext, ctx: Context) => metricsAuthorized(ctx.get('authorization') || undefined, app.config.metrics));
 
   api.register({
     postRoutingHandler: (c: RouteContext, ctx: Context) => {
@@ -114,6 +116,7 @@ export async function createApiBackend(app: AppContext, registry: OperationRegis
       ctx.state.operationId = c.operation?.operationId;
     },
     unauthorizedHandler: (c: RouteContext) => {
+      if (c.operation.operationId === METRICS_OPERATION) throw metricsUnauthorized(c.request.headers.authorization);
       const failure = (c.security?.oauth2 as { error?: unknown } | undefined)?.error;
       throw failure instanceof ApiError ? failure : new ApiError('invalid_token');
     },

@@ -23,6 +23,12 @@ export interface DeliveryWorkerDeps {
   resolve: HostResolver;
   logger: Logger;
   random?: () => number;
+  metrics?: DeliveryMetrics;
+}
+
+/** Counts each recorded attempt (server/src/metrics). */
+export interface DeliveryMetrics {
+  deliveryAttempt(outcome: string, errorClass: string | null): void;
 }
 
 export class DeliveryWorker {
@@ -131,6 +137,7 @@ export class DeliveryWorker {
     const transition: DeliveryTransition =
       result.errorClass === 'aborted' ? { kind: 'released' } : decideAfterAttempt(result, claim.attemptInSeries, config.retrySchedule, Date.now(), this.deps.random);
     const stillMine = await recordAttempt(db, claim, { startedAt, durationMs: result.durationMs, status: result.status, errorClass: result.errorClass, workerId: this.id }, transition);
+    this.deps.metrics?.deliveryAttempt(transition.kind, result.errorClass);
     const log = {
       delivery_id: claim.id,
       subscription_id: claim.subscriptionId,

@@ -4,6 +4,8 @@
 // The key comes from WEBHOOK_ENCRYPTION_KEY; on SQLite without one, a development key is
 // generated once and kept beside the database file (mode 0600). PostgreSQL serves several
 // instances, which must share one key, so there it is required.
+// Key rotation: WEBHOOK_ENCRYPTION_KEY_PREVIOUS names the key being retired. It only ever
+// decrypts (GCM's tag tells which key fits); new secrets and `ops keys rotate` use the current one.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomToken } from '../auth/random-token.js';
@@ -21,10 +23,20 @@ export function newSigningSecret(): string {
 
 export class SigningSecretCipher {
   private readonly key: Buffer;
+  private readonly previousKeys: Buffer[];
 
-  constructor(key: Buffer) {
-    if (key.length !== KEY_BYTES) throw new Error(`the webhook encryption key must be ${KEY_BYTES} bytes, got ${key.length}`);
+  /** @param previousKeys keys being retired: they decrypt, never encrypt. */
+  constructor(key: Buffer, previousKeys: Buffer[] = []) {
+    for (const k of [key, ...previousKeys]) {
+      if (k.length !== KEY_BYTES) throw new Error(`the webhook encryption key must be ${KEY_BYTES} bytes, got ${k.length}`);
+    }
     this.key = Buffer.from(key);
+    this.previousKeys = previousKeys.filter((k) => !k.equals(key)).map((k) => Buffer.from(k));
+  }
+
+  /** True while an older key is configured for decryption (a rotation is under way). */
+  get rotating(): boolean {
+    return this.previousKeys.length > 0;
   }
 
   encrypt(secret: string, subscriptionId: string): string {
@@ -36,15 +48,37 @@ export class SigningSecretCipher {
   }
 
   decrypt(stored: string, subscriptionId: string): string {
+    return this.open(stored, subscriptionId).secret;
+  }
+
+  /**
+   * For `ops keys rotate`: the value re-encrypted under the current key, or null when it is
+   * already under it. Throws when no configured key decrypts it.
+   */
+  reencrypt(stored: string, subscriptionId: string): string | null {
+    const opened = this.open(stored, subscriptionId);
+    return opened.current ? null : this.encrypt(opened.secret, subscriptionId);
+  }
+
+  private open(stored: string, subscriptionId: string): { secret: string; current: boolean } {
     const [version, iv, tag, ciphertext, ...rest] = stored.split(':');
     if (version !== FORMAT_VERSION || !iv || !tag || ciphertext === undefined || rest.length > 0) {
       throw new Error(`unsupported signing secret format "${version ?? ''}"`);
     }
-    // A fixed tag length: a shortened stored tag must fail, not weaken authentication.
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'), { authTagLength: 16 });
-    decipher.setAAD(Buffer.from(subscriptionId, 'utf8'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+    let failure: unknown;
+    for (const key of [this.key, ...this.previousKeys]) {
+      try {
+        // A fixed tag length: a shortened stored tag must fail, not weaken authentication.
+        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), { authTagLength: 16 });
+        decipher.setAAD(Buffer.from(subscriptionId, 'utf8'));
+        decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+        const secret = Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+        return { secret, current: key === this.key };
+      } catch (error) {
+        failure = error;
+      }
+    }
+    throw failure;
   }
 }
 
@@ -59,6 +93,13 @@ function decodeKey(base64: string, source: string): Buffer {
 /** Where the development key of a SQLite database lives: beside the database file. */
 export function developmentKeyPath(databaseFile: string): string {
   return `${databaseFile}.webhook-key`;
+}
+
+/** The cipher a process uses: the current key (as below) and, during a rotation, the previous one. */
+export function loadSigningSecretCipher(databaseUrl: string, configuredKey: string | undefined, previousKey: string | undefined): { cipher: SigningSecretCipher; loaded: LoadedKey } {
+  const loaded = loadWebhookEncryptionKey(databaseUrl, configuredKey);
+  const previous = previousKey ? [decodeKey(previousKey, 'WEBHOOK_ENCRYPTION_KEY_PREVIOUS')] : [];
+  return { cipher: new SigningSecretCipher(loaded.key, previous), loaded };
 }
 
 export interface LoadedKey {

@@ -8,14 +8,17 @@ import type { Logger } from '../logging/logger.js';
 import { DeliveryWorker } from './delivery-worker.js';
 import { PostgresWakeupListener } from './delivery-wakeup.js';
 import { emitEvent, type EmittedEvent, type EventInput } from './event-outbox.js';
-import { loadWebhookEncryptionKey, SigningSecretCipher } from './signing-secret-crypto.js';
+import { loadSigningSecretCipher, type SigningSecretCipher } from './signing-secret-crypto.js';
 import { systemResolver, type HostResolver } from './ssrf-guard.js';
+import type { DeliveryMetrics } from './delivery-worker.js';
 
 export interface WebhooksOptions {
   /** Replaces DNS resolution of callback hosts (tests simulate DNS with it). */
   resolveHost?: HostResolver;
   /** Replaces Math.random for retry jitter. */
   random?: () => number;
+  /** Counts delivery attempts by outcome (/metrics). */
+  metrics?: DeliveryMetrics;
 }
 
 export class Webhooks {
@@ -29,19 +32,21 @@ export class Webhooks {
     readonly resolveHost: HostResolver,
     private readonly logger: Logger,
     private readonly random: (() => number) | undefined,
+    private readonly metrics: DeliveryMetrics | undefined,
   ) {}
 
   /** Loads the encryption key; throws (the service refuses to start) when there is none on PostgreSQL. */
   static create(config: Config, db: Knex, logger: Logger, options: WebhooksOptions = {}): Webhooks {
-    const key = loadWebhookEncryptionKey(config.databaseUrl, config.webhooks.encryptionKey);
-    logger.info({ key_source: key.source, ...(key.file ? { key_file: key.file } : {}) }, 'webhook signing secrets are encrypted at rest');
+    const { cipher, loaded: key } = loadSigningSecretCipher(config.databaseUrl, config.webhooks.encryptionKey, config.webhooks.previousEncryptionKey);
+    logger.info({ key_source: key.source, ...(key.file ? { key_file: key.file } : {}), rotating: cipher.rotating }, 'webhook signing secrets are encrypted at rest');
+    if (cipher.rotating) logger.warn('WEBHOOK_ENCRYPTION_KEY_PREVIOUS is set: run `npm run -s ops -- keys rotate`, then remove it');
     if (config.webhooks.allowPrivateTargets) {
       logger.warn(
         'WEBHOOK_ALLOW_PRIVATE_TARGETS is ON: webhooks may be sent over plain http and to loopback, private and metadata addresses. ' +
           'Never enable this in production.',
       );
     }
-    return new Webhooks(db, config, new SigningSecretCipher(key.key), options.resolveHost ?? systemResolver, logger, options.random);
+    return new Webhooks(db, config, cipher, options.resolveHost ?? systemResolver, logger, options.random, options.metrics);
   }
 
   /** Starts the delivery worker (unless WEBHOOK_WORKER=0) and, on PostgreSQL, its LISTEN. */
@@ -50,7 +55,7 @@ export class Webhooks {
       this.logger.info('webhook delivery worker disabled (WEBHOOK_WORKER=0)');
       return;
     }
-    const worker = new DeliveryWorker({ db: this.db, config: this.config.webhooks, cipher: this.cipher, resolve: this.resolveHost, logger: this.logger, random: this.random });
+    const worker = new DeliveryWorker({ db: this.db, config: this.config.webhooks, cipher: this.cipher, resolve: this.resolveHost, logger: this.logger, random: this.random, metrics: this.metrics });
     this.worker = worker;
     if (isPostgres(this.db)) {
       this.listener = new PostgresWakeupListener(this.config.databaseUrl, () => worker.wake(), this.logger);

@@ -1,7 +1,7 @@
 // Every secret the suite's own activity produced: client secrets (from seeding), access
 // tokens and webhook signing secrets (harvested from every answer the suite receives).
 // The secrets-at-rest test searches the database and the logs for each of them.
-export type SecretKind = 'client_secret' | 'access_token' | 'signing_secret';
+export type SecretKind = 'client_secret' | 'access_token' | 'signing_secret' | 'metrics_token';
 
 const secrets = new Map<string, SecretKind>();
 

@@ -3,25 +3,41 @@
 // suite's whole activity. It runs with the production token rate limit (30 per 60 s per
 // address); tests spread their token traffic over loopback addresses of their own.
 import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
 import { startTestService, type TestService } from '../../support/service.js';
 import type { IssuedClient } from '../../../server/src/auth/clients.js';
 import { answerFailures } from './answer-checks.js';
 import { figures, publishFigures } from './figures.js';
 import { AddressPool, send, type RawRequest, type RawResponse } from './raw-http.js';
-import { harvestSecrets, rememberSecret } from './secrets.js';
+import { harvestSecrets, rememberedSecrets, rememberSecret } from './secrets.js';
+import { startMetricsScraper, type MetricsScraper } from './metrics-scraper.js';
 
 export const TOKEN_PATH = '/api/v1/oauth/token';
+/** The operator's metrics token of the suite's service: searched for at rest like every secret. */
+export const SUITE_METRICS_TOKEN = `mt_${randomBytes(24).toString('hex')}`;
 
 let shared: Promise<TestService> | undefined;
+let scraper: MetricsScraper | undefined;
 
 export function suiteService(): Promise<TestService> {
-  shared ??= startTestService({ env: { TOKEN_RATE_LIMIT: '30', TOKEN_RATE_LIMIT_WINDOW: '60' } });
+  shared ??= startTestService({ env: { TOKEN_RATE_LIMIT: '30', TOKEN_RATE_LIMIT_WINDOW: '60', METRICS_TOKEN: SUITE_METRICS_TOKEN } }).then((service) => {
+    rememberSecret('metrics_token', SUITE_METRICS_TOKEN);
+    scraper = startMetricsScraper(service.baseUrl, SUITE_METRICS_TOKEN, () => rememberedSecrets().map((s) => s.value));
+    return service;
+  });
   return shared;
+}
+
+/** Stops the scrapes of the suite's service and tells what they found. */
+export async function stopMetricsScraper(): Promise<MetricsScraper | undefined> {
+  await scraper?.stop();
+  return scraper;
 }
 
 // Root hook: after every test file of the run, print the figures and close the service.
 after(async function () {
   this.timeout(60_000);
+  await stopMetricsScraper();
   publishFigures();
   if (shared) await (await shared).close();
 });

@@ -42,6 +42,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Metrics for operators (Prometheus)
+         * @description The service's metrics in the Prometheus text exposition format (version 0.0.4): API
+         *     requests by operation and status with latency histograms, tokens issued and refused,
+         *     rate-limit refusals, webhook delivery attempts by outcome, the delivery queue and the
+         *     age of its oldest entry, ingestion counts, rows purged by retention, and process
+         *     metrics. Labels never carry an id, a URL or patient data.
+         *
+         *     Not public. On this port it answers only when the operator sets `METRICS_TOKEN`, to
+         *     `Authorization: Bearer <METRICS_TOKEN>`; otherwise it is 404. An operator may instead
+         *     serve it on a port of its own (`METRICS_PORT`), off by default.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/docs": {
         parameters: {
             query?: never;
@@ -1396,6 +1424,35 @@ export interface operations {
                     "application/json": components["schemas"]["HealthStatus"];
                 };
             };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP ofctx_oauth_tokens_issued_total Access tokens issued by the token endpoint.
+                     *     # TYPE ofctx_oauth_tokens_issued_total counter
+                     *     ofctx_oauth_tokens_issued_total 42
+                     */
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
     getApiReference: {

@@ -7,5 +7,8 @@ import { seed } from './seed.js';
 import { audit } from './audit.js';
 import { eventEmit } from './events.js';
 import { deliveriesList, deliveriesRedeliver, deliveriesShow } from './deliveries.js';
+import { purge } from './retention.js';
+import { backup } from './backup.js';
+import { keysRotate } from './keys.js';
 
-export const commands: Command[] = [migrate, orgCreate, facilityCreate, clientCreate, clientList, clientRevoke, clientGrant, seed, audit, eventEmit, deliveriesList, deliveriesShow, deliveriesRedeliver];
+export const commands: Command[] = [migrate, orgCreate, facilityCreate, clientCreate, clientList, clientRevoke, clientGrant, seed, audit, eventEmit, deliveriesList, deliveriesShow, deliveriesRedeliver, purge, backup, keysRotate];

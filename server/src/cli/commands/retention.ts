@@ -1,0 +1,19 @@
+// `purge`: applies the retention periods now (the service also does it in the background).
+import { purgeExpired, type PurgeReport } from '../../retention/purge-expired.js';
+import type { Command } from '../command.js';
+
+export const purge: Command = {
+  name: 'purge',
+  summary: 'Delete audit rows older than AUDIT_RETENTION_DAYS and webhook history older than DELIVERY_RETENTION_DAYS, in small batches.',
+  usage: 'purge [--json]',
+  options: {},
+  async run(_args, cli) {
+    const report = await purgeExpired(await cli.db(), cli.config.retention, { pause: () => new Promise((resolve) => setTimeout(resolve, 5)) });
+    return { ...report, retention_days: { audit_events: cli.config.retention.auditDays, webhook_history: cli.config.retention.deliveryDays } };
+  },
+  format: (r: PurgeReport) =>
+    [
+      `audit rows before ${r.cutoffs.audit_events}: ${r.removed.audit_events} removed`,
+      `webhook history before ${r.cutoffs.webhook_history}: ${r.removed.webhook_deliveries} deliveries, ${r.removed.webhook_delivery_attempts} attempts, ${r.removed.webhook_events} events removed`,
+    ].join('\n'),
+};

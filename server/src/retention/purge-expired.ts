@@ -1,0 +1,93 @@
+// Retention: audit rows older than AUDIT_RETENTION_DAYS, and webhook history older than
+// DELIVERY_RETENTION_DAYS (attempts, finished deliveries with their bodies, and events no
+// delivery refers to any more). Deleted in small batches, each its own short statement or
+// transaction, with a pause between them: SQLite has a single writer and requests must never
+// wait behind a long delete. Deliveries still queued are never touched, whatever their age.
+import type { Knex } from 'knex';
+import type { RetentionConfig } from '../config/config.js';
+import { nowIso } from '../db/clock.js';
+
+const DAY_MS = 86_400_000;
+export const PURGED_TABLES = ['audit_events', 'webhook_delivery_attempts', 'webhook_deliveries', 'webhook_events'] as const;
+export type PurgedTable = (typeof PURGED_TABLES)[number];
+
+export interface PurgeReport {
+  /** Rows removed per table. */
+  removed: Record<PurgedTable, number>;
+  /** Rows older than these instants were purged. */
+  cutoffs: { audit_events: string; webhook_history: string };
+  batches: number;
+}
+
+export interface PurgeOptions {
+  now?: number;
+  /** Between batches: lets waiting requests through. */
+  pause?: () => Promise<void>;
+  /** Asked before each batch; false stops the purge (service shutdown). */
+  proceed?: () => boolean;
+  /** Told after each batch, for metrics. */
+  onBatch?: (table: PurgedTable, rows: number) => void;
+}
+
+const FINISHED = ['delivered', 'failed', 'cancelled'];
+
+export async function purgeExpired(db: Knex, config: Pick<RetentionConfig, 'auditDays' | 'deliveryDays' | 'batchSize'>, options: PurgeOptions = {}): Promise<PurgeReport> {
+  const now = options.now ?? Date.now();
+  const auditCutoff = nowIso(now - config.auditDays * DAY_MS);
+  const historyCutoff = nowIso(now - config.deliveryDays * DAY_MS);
+  const limit = config.batchSize;
+  const report: PurgeReport = {
+    removed: { audit_events: 0, webhook_delivery_attempts: 0, webhook_deliveries: 0, webhook_events: 0 },
+    cutoffs: { audit_events: auditCutoff, webhook_history: historyCutoff },
+    batches: 0,
+  };
+  const proceed = options.proceed ?? (() => true);
+  const pause = options.pause ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
+
+  /** Runs one kind of batch until it removes fewer rows than a full batch. */
+  const drain = async (table: PurgedTable, batch: () => Promise<number>) => {
+    while (proceed()) {
+      const rows = await batch();
+      report.batches++;
+      report.removed[table] += rows;
+      if (rows > 0) options.onBatch?.(table, rows);
+      if (rows < limit) return;
+      await pause();
+    }
+  };
+
+  await drain('audit_events', () =>
+    db('audit_events')
+      .whereIn('seq', db('audit_events').select('seq').where('at', '<', auditCutoff).orderBy('at').limit(limit))
+      .del(),
+  );
+  await drain('webhook_delivery_attempts', () =>
+    db('webhook_delivery_attempts')
+      .whereIn('seq', db('webhook_delivery_attempts').select('seq').where('started_at', '<', historyCutoff).orderBy('started_at').limit(limit))
+      .del(),
+  );
+  await drain('webhook_deliveries', () =>
+    db.transaction(async (trx): Promise<number> => {
+      const ids = (await trx('webhook_deliveries').whereIn('status', FINISHED).andWhere('completed_at', '<', historyCutoff).orderBy('completed_at').limit(limit).pluck('id')) as string[];
+      if (ids.length === 0) return 0;
+      // Attempts recorded after the cut-off (a late redelivery) go with their delivery.
+      report.removed.webhook_delivery_attempts += await trx('webhook_delivery_attempts').whereIn('delivery_id', ids).del();
+      // Re-checked in the delete: a delivery redelivered meanwhile is queued again and stays.
+      return trx('webhook_deliveries').whereIn('id', ids).whereIn('status', FINISHED).del();
+    }),
+  );
+  await drain('webhook_events', () =>
+    db('webhook_events')
+      .whereIn(
+        'seq',
+        db('webhook_events as e')
+          .select('e.seq')
+          .where('e.created_at', '<', historyCutoff)
+          .whereNotExists(db('webhook_deliveries as d').select(db.raw('1')).whereRaw('d.event_id = e.id'))
+          .orderBy('e.created_at')
+          .limit(limit),
+      )
+      .del(),
+  );
+  return report;
+}

@@ -1,0 +1,133 @@
+// Retention with the service running: `ops purge --json` (another process) removes audit rows
+// past AUDIT_RETENTION_DAYS and webhook history past DELIVERY_RETENTION_DAYS, in batches,
+// says what it removed, keeps every queued delivery whatever its age, and the service keeps
+// answering meanwhile. The background purger does the same and counts it in /metrics.
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { call } from '../../../test/support/http.js';
+import { jsonOf, runOps } from '../../../test/support/ops-cli.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { ServiceMetrics } from '../../src/metrics/service-metrics.js';
+import { RetentionPurger } from '../../src/retention/retention-purger.js';
+import { startReceiver, waitFor, type Receiver } from '../webhooks/support/receiver.js';
+import { startWebhookService, type Tenant, type WebhookTestService } from '../webhooks/support/webhook-service.js';
+
+const DAY = 86_400_000;
+const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
+
+describe('retention', function () {
+  this.timeout(60_000);
+  let service: WebhookTestService;
+  let receiver: Receiver;
+  let db: Knex;
+  let tenant: Tenant;
+
+  before(async () => {
+    service = await startWebhookService();
+    receiver = await startReceiver();
+    db = service.running.app.db;
+    tenant = await service.tenant();
+    await service.subscribe(tenant, receiver.url);
+  });
+  after(async () => {
+    await service?.close();
+    await receiver?.close();
+  });
+
+  async function auditRow(at: string): Promise<void> {
+    await db('audit_events').insert({ at, request_id: randomUUID(), client_id: null, org_id: tenant.orgId, facility_id: null, operation: 'listResidents', status: 200, resource_ids: null, result_count: 0 });
+  }
+
+  /** A delivered event, then aged: its event, delivery and attempts dated `days` ago. */
+  async function deliveredDaysAgo(days: number): Promise<{ eventId: string; deliveryId: string }> {
+    const { event_id: eventId } = await service.emit(tenant);
+    const delivery = await waitFor('the delivery', async () => (await db('webhook_deliveries').where({ event_id: eventId, status: 'delivered' }).first('id')) as { id: string } | undefined);
+    await db('webhook_events').where({ id: eventId }).update({ created_at: ago(days), occurred_at: ago(days) });
+    await db('webhook_deliveries').where({ id: delivery.id }).update({ created_at: ago(days), completed_at: ago(days), last_attempt_at: ago(days) });
+    await db('webhook_delivery_attempts').where({ delivery_id: delivery.id }).update({ started_at: ago(days) });
+    return { eventId, deliveryId: delivery.id };
+  }
+
+  const count = async (table: string, where: Record<string, unknown> = {}) => Number((await db(table).where(where).count({ n: '*' }).first())!.n);
+
+  it('`ops purge --json` removes what is past retention, in batches, while the service answers', async () => {
+    const env = { DATABASE_URL: service.database.url, WEBHOOK_ENCRYPTION_KEY: service.config.webhooks.encryptionKey!, RETENTION_BATCH_SIZE: '2' };
+    await db('audit_events').del();
+    for (const days of [2200, 2500, 3000, 4000, 5000]) await auditRow(ago(days));
+    for (const days of [1, 2000]) await auditRow(ago(days));
+    const old = [await deliveredDaysAgo(45), await deliveredDaysAgo(31)];
+    const recent = await deliveredDaysAgo(5);
+    // A delivery still queued, created long ago (a retry far in the future): never purged.
+    const { eventId: queuedEvent, deliveryId: queuedDelivery } = await deliveredDaysAgo(60);
+    await db('webhook_deliveries').where({ id: queuedDelivery }).update({ status: 'pending', due_at: new Date(Date.now() + DAY).toISOString(), completed_at: null });
+    // Fan-out to no one: an event without deliveries, past retention.
+    const lonely = (await service.emit({ ...tenant, facilityId: tenant.otherFacilityId })).event_id;
+    await db('webhook_events').where({ id: lonely }).update({ created_at: ago(40) });
+
+    // The service keeps answering while the purge runs in another process.
+    let answered = 0;
+    let purging = true;
+    const prober = (async () => {
+      while (purging) {
+        expect((await call(service.baseUrl, 'GET', '/readyz')).status).to.equal(200);
+        answered++;
+      }
+    })();
+    const run = await runOps(['purge', '--json'], env);
+    purging = false;
+    await prober;
+    const report = jsonOf(run);
+    expect(answered).to.be.above(0);
+    // The queued delivery's old attempt is history and goes; the delivery and its event stay.
+    expect(report.removed).to.deep.equal({ audit_events: 5, webhook_delivery_attempts: 3, webhook_deliveries: 2, webhook_events: 3 });
+    expect(report.retention_days).to.deep.equal({ audit_events: 2190, webhook_history: 30 });
+    expect(report.batches).to.be.at.least(5); // batches of 2: 3 for the audit rows alone
+    expect(Date.parse(report.cutoffs.audit_events)).to.be.closeTo(Date.now() - 2190 * DAY, 60_000);
+
+    expect(await count('audit_events')).to.equal(2);
+    for (const { eventId, deliveryId } of old) {
+      expect(await count('webhook_events', { id: eventId })).to.equal(0);
+      expect(await count('webhook_deliveries', { id: deliveryId })).to.equal(0);
+      expect(await count('webhook_delivery_attempts', { delivery_id: deliveryId })).to.equal(0);
+    }
+    expect(await count('webhook_deliveries', { id: recent.deliveryId })).to.equal(1);
+    expect(await count('webhook_delivery_attempts', { delivery_id: recent.deliveryId })).to.equal(1);
+    expect(await count('webhook_deliveries', { id: queuedDelivery, status: 'pending' })).to.equal(1);
+    expect(await count('webhook_events', { id: queuedEvent })).to.equal(1);
+
+    // Nothing left to purge: a second run removes nothing.
+    const again = jsonOf(await runOps(['purge', '--json'], env));
+    expect(again.removed).to.deep.equal({ audit_events: 0, webhook_delivery_attempts: 0, webhook_deliveries: 0, webhook_events: 0 });
+  });
+
+  it('follows AUDIT_RETENTION_DAYS and DELIVERY_RETENTION_DAYS, and prints a summary without --json', async () => {
+    await db('audit_events').del();
+    await auditRow(ago(3));
+    await auditRow(ago(1));
+    await deliveredDaysAgo(3);
+    const run = await runOps(['purge'], { DATABASE_URL: service.database.url, WEBHOOK_ENCRYPTION_KEY: service.config.webhooks.encryptionKey!, AUDIT_RETENTION_DAYS: '2', DELIVERY_RETENTION_DAYS: '2' });
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.match(/audit rows before \S+: 1 removed/);
+    // This one and the 5-day-old delivery of the test before.
+    expect(run.stdout).to.match(/webhook history before \S+: 2 deliveries, 2 attempts, 2 events removed/);
+    expect(await count('audit_events')).to.equal(1);
+  });
+
+  it('refuses a retention that is not a whole number of days', async () => {
+    const run = await runOps(['purge', '--json'], { DATABASE_URL: service.database.url, AUDIT_RETENTION_DAYS: '0' });
+    expect(run.code).to.equal(1);
+    expect(run.stderr).to.match(/AUDIT_RETENTION_DAYS must be an integer >= 1/);
+  });
+
+  it('runs in the background of the service, counted in ofctx_retention_purged_rows_total', async () => {
+    await db('audit_events').del();
+    for (let i = 0; i < 3; i++) await auditRow(ago(2191));
+    const metrics = new ServiceMetrics();
+    const purger = new RetentionPurger(db, { ...service.config.retention, batchSize: 2 }, createLogger('silent'), metrics);
+    await purger.runOnce();
+    await purger.stop();
+    expect(await count('audit_events')).to.equal(0);
+    expect(await metrics.exposition()).to.include('ofctx_retention_purged_rows_total{table="audit_events"} 3');
+  });
+});
