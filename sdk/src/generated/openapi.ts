@@ -740,12 +740,27 @@ export interface components {
             family: string;
             given: string[];
         };
+        /**
+         * @description FHIR R4 `meta`: the record's version and the instant of its last change. `versionId`
+         *     starts at `1` and grows by one with every real change written by the facility's system
+         *     of record (an identical re-send changes nothing); `lastUpdated` is ISO 8601 UTC.
+         */
+        ResourceMeta: {
+            /** @example 3 */
+            versionId: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T08:15:00.000Z
+             */
+            lastUpdated: string;
+        };
         /** @description A resident, aligned with FHIR R4 Patient. */
         Patient: {
             /** @constant */
             resourceType: "Patient";
             /** Format: uuid */
             id: string;
+            meta: components["schemas"]["ResourceMeta"];
             /** @description Identifiers exactly as held by the system of record; masked values stay masked. */
             identifier: components["schemas"]["Identifier"][];
             /** @description Whether the resident is currently in the facility. */
@@ -764,6 +779,7 @@ export interface components {
             resourceType: "Coverage";
             /** Format: uuid */
             id: string;
+            meta: components["schemas"]["ResourceMeta"];
             /**
              * @description FHIR FinancialResourceStatusCodes. `active`: the latest 271 confirmed eligibility;
              *     `cancelled`: the 271 reported the coverage inactive or terminated; `draft`: no
@@ -798,6 +814,7 @@ export interface components {
             resourceType: "Observation";
             /** Format: uuid */
             id: string;
+            meta: components["schemas"]["ResourceMeta"];
             /** @description `Patient/<resident_id>`. */
             subject: components["schemas"]["Reference"];
             /** @enum {string} */
@@ -820,6 +837,7 @@ export interface components {
             resourceType: "AllergyIntolerance";
             /** Format: uuid */
             id: string;
+            meta: components["schemas"]["ResourceMeta"];
             /** @description `Patient/<resident_id>`. */
             patient: components["schemas"]["Reference"];
             /** @description The allergen, from the service's own allergen vocabulary. */
@@ -1662,6 +1680,10 @@ export interface operations {
                      *         {
                      *           "resourceType": "Patient",
                      *           "id": "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a",
+                     *           "meta": {
+                     *             "versionId": "1",
+                     *             "lastUpdated": "2026-01-31T08:15:00.000Z"
+                     *           },
                      *           "identifier": [
                      *             {
                      *               "system": "http://hl7.org/fhir/sid/us-ssn",
@@ -1788,6 +1810,10 @@ export interface operations {
                      *         {
                      *           "resourceType": "Coverage",
                      *           "id": "3a2b1c0d-9e8f-4a7b-8c6d-5e4f3a2b1c0d",
+                     *           "meta": {
+                     *             "versionId": "1",
+                     *             "lastUpdated": "2026-01-31T08:15:00.000Z"
+                     *           },
                      *           "status": "active",
                      *           "beneficiary": {
                      *             "reference": "Patient/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
@@ -1857,6 +1883,10 @@ export interface operations {
                      *       "data": {
                      *         "resourceType": "Coverage",
                      *         "id": "3a2b1c0d-9e8f-4a7b-8c6d-5e4f3a2b1c0d",
+                     *         "meta": {
+                     *           "versionId": "1",
+                     *           "lastUpdated": "2026-01-31T08:15:00.000Z"
+                     *         },
                      *         "status": "active",
                      *         "beneficiary": {
                      *           "reference": "Patient/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
@@ -1926,6 +1956,10 @@ export interface operations {
                      *         {
                      *           "resourceType": "Observation",
                      *           "id": "5c4d3e2f-1a0b-4c9d-8e7f-6a5b4c3d2e1f",
+                     *           "meta": {
+                     *             "versionId": "1",
+                     *             "lastUpdated": "2026-01-31T08:15:00.000Z"
+                     *           },
                      *           "subject": {
                      *             "reference": "Patient/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
                      *           },
@@ -2020,6 +2054,10 @@ export interface operations {
                      *       "data": {
                      *         "resourceType": "Observation",
                      *         "id": "6d5e4f3a-2b1c-4d0e-9f8a-7b6c5d4e3f2a",
+                     *         "meta": {
+                     *           "versionId": "1",
+                     *           "lastUpdated": "2026-01-31T08:15:00.000Z"
+                     *         },
                      *         "subject": {
                      *           "reference": "Patient/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
                      *         },
@@ -2092,6 +2130,10 @@ export interface operations {
                      *         {
                      *           "resourceType": "AllergyIntolerance",
                      *           "id": "7e6f5a4b-3c2d-4e1f-9a0b-8c7d6e5f4a3b",
+                     *           "meta": {
+                     *             "versionId": "1",
+                     *             "lastUpdated": "2026-01-31T08:15:00.000Z"
+                     *           },
                      *           "patient": {
                      *             "reference": "Patient/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
                      *           },
@@ -2156,6 +2198,10 @@ export interface operations {
                      *       "data": {
                      *         "resourceType": "AllergyIntolerance",
                      *         "id": "7e6f5a4b-3c2d-4e1f-9a0b-8c7d6e5f4a3b",
+                     *         "meta": {
+                     *           "versionId": "1",
+                     *           "lastUpdated": "2026-01-31T08:15:00.000Z"
+                     *         },
                      *         "patient": {
                      *           "reference": "Patient/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
                      *         },

@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import * as core from './001_core.js';
 import * as webhooks from './002_webhooks.js';
 import * as versionedRecords from './003_versioned_records.js';
+import * as ingestion from './004_ingestion.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -14,4 +15,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['001_core', core],
   ['002_webhooks', webhooks],
   ['003_versioned_records', versionedRecords],
+  ['004_ingestion', ingestion],
 ];
