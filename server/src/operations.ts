@@ -6,8 +6,9 @@ import { healthOperations } from './http/health-operations.js';
 import { apiReferenceOperations } from './http/api-reference-operations.js';
 import { resourceOperations } from './resources/resource-operations.js';
 import { webhookOperations } from './webhooks/webhook-operations.js';
+import { ingestOperations } from './ingest/ingest-operations.js';
 
 export const operations: OperationRegistry = {
   public: { ...healthOperations, ...apiReferenceOperations, createToken },
-  secured: { ...resourceOperations, ...webhookOperations },
+  secured: { ...resourceOperations, ...webhookOperations, ...ingestOperations },
 };

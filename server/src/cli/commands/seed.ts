@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { createClient } from '../../auth/clients.js';
-import { SCOPES } from '../../auth/scopes.js';
+import { PARTNER_SCOPES } from '../../auth/scopes.js';
 import { createFacility, createOrganization, findOrganization } from '../../organizations/organizations.js';
 import { seedFacility, type SeedCounts } from '../../seed/synthetic-data.js';
 import { positiveInteger, uuidOption, UsageError, type CliContext, type Command } from '../command.js';
@@ -21,7 +21,7 @@ async function seedDemo(db: Knex, cli: CliContext, residents: number) {
   for (const facility of facilities) {
     seeded[facility.id] = await seedFacility(db, { orgId: org.id, facilityId: facility.id, residents, onProgress: progressBar(cli) });
   }
-  const client = await createClient(db, { orgId: org.id, facilityIds: [facilities[0]!.id], scopes: [...SCOPES], name: 'Demo partner' });
+  const client = await createClient(db, { orgId: org.id, facilityIds: [facilities[0]!.id], scopes: [...PARTNER_SCOPES], name: 'Demo partner' });
   return { organization: org, facilities, client, seeded };
 }
 
