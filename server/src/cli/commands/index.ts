@@ -6,7 +6,8 @@ import { clientCreate, clientGrant, clientList, clientRevoke } from './clients.j
 import { seed } from './seed.js';
 import { audit } from './audit.js';
 import { eventEmit } from './events.js';
+import { importCommand } from './import.js';
 import { sourceCreate, sourceList, sourceRevoke } from './sources.js';
 import { deliveriesList, deliveriesRedeliver, deliveriesShow } from './deliveries.js';
 
-export const commands: Command[] = [migrate, orgCreate, facilityCreate, clientCreate, clientList, clientRevoke, clientGrant, sourceCreate, sourceList, sourceRevoke, seed, audit, eventEmit, deliveriesList, deliveriesShow, deliveriesRedeliver];
+export const commands: Command[] = [migrate, orgCreate, facilityCreate, clientCreate, clientList, clientRevoke, clientGrant, sourceCreate, sourceList, sourceRevoke, importCommand, seed, audit, eventEmit, deliveriesList, deliveriesShow, deliveriesRedeliver];
