@@ -95,7 +95,10 @@ export async function importNdjson(
   options: ApplyOptions & { onProgress?: (lines: number, summary: NdjsonSummary) => void } = {},
 ): Promise<NdjsonSummary> {
   const summary: NdjsonSummary = { created: 0, updated: 0, unchanged: 0, rejected: [], rejected_count: 0, events: 0 };
-  const reject = (line: number, issue: ChangeIssue) => {
+  // Rejections of the current chunk, reported in line order when it is flushed.
+  let pending: Array<[number, ChangeIssue]> = [];
+  const reject = (line: number, issue: ChangeIssue) => pending.push([line, issue]);
+  const record = (line: number, issue: ChangeIssue) => {
     summary.rejected_count++;
     if (summary.rejected.length < MAX_LISTED_REJECTIONS) {
       summary.rejected.push({ line, code: issue.code, issue: issue.diagnostics, ...(issue.expression ? { expression: issue.expression } : {}) });
@@ -105,21 +108,25 @@ export async function importNdjson(
   let lines: number[] = [];
   let seen = 0;
   const flush = async () => {
-    if (changes.length === 0) return;
-    const set: ChangeSet = { ...target, mode: 'batch', changes };
-    const result = await applyChangeSet(db, set, { ...options, chunkSize: changes.length });
-    summary.created += result.created;
-    summary.updated += result.updated;
-    summary.unchanged += result.unchanged;
-    summary.events += result.events;
-    result.outcomes.forEach((outcome, i) => {
-      if (outcome.outcome === 'rejected') reject(lines[i]!, outcome.issue);
-    });
+    if (changes.length > 0) {
+      const set: ChangeSet = { ...target, mode: 'batch', changes };
+      const result = await applyChangeSet(db, set, { ...options, chunkSize: changes.length });
+      summary.created += result.created;
+      summary.updated += result.updated;
+      summary.unchanged += result.unchanged;
+      summary.events += result.events;
+      result.outcomes.forEach((outcome, i) => {
+        if (outcome.outcome === 'rejected') reject(lines[i]!, outcome.issue);
+      });
+    }
+    for (const [line, issue] of pending.sort((a, b) => a[0] - b[0])) record(line, issue);
+    pending = [];
     changes = [];
     lines = [];
     options.onProgress?.(seen, summary);
   };
   for await (const item of ndjsonLines(source)) {
+    if (changes.length >= LINES_PER_CHUNK || pending.length >= LINES_PER_CHUNK) await flush();
     seen = item.line;
     if ('tooLong' in item) {
       reject(item.line, { code: 'too-costly', diagnostics: `the line is longer than ${MAX_LINE_BYTES} bytes` });
@@ -146,7 +153,6 @@ export async function importNdjson(
     }
     changes.push(change);
     lines.push(item.line);
-    if (changes.length >= LINES_PER_CHUNK) await flush();
   }
   await flush();
   return summary;

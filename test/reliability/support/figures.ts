@@ -12,6 +12,7 @@ export interface Figures {
   tenancy: { worlds: number; cases: number; requests: number };
   token: { stuffingAttempts: number; throttled: number; timingAttempts: number; timing: Record<string, number> };
   secrets: { searched: number; places: number; found: number };
+  ingest: { bundles: number; lines: number; responses5xx: number; partialWrites: number };
 }
 
 export const figures: Figures = {
@@ -22,6 +23,7 @@ export const figures: Figures = {
   tenancy: { worlds: 0, cases: 0, requests: 0 },
   token: { stuffingAttempts: 0, throttled: 0, timingAttempts: 0, timing: {} },
   secrets: { searched: 0, places: 0, found: 0 },
+  ingest: { bundles: 0, lines: 0, responses5xx: 0, partialWrites: 0 },
 };
 
 export function summaryLine(f: Figures): string {
@@ -30,6 +32,7 @@ export function summaryLine(f: Figures): string {
     `tenancy worlds ${f.tenancy.worlds} / cases ${f.tenancy.cases}`,
     `token attempts ${f.token.stuffingAttempts + f.token.timingAttempts} (${f.token.throttled} throttled)`,
     `secrets searched ${f.secrets.searched} in ${f.secrets.places} places (found ${f.secrets.found})`,
+    `malformed ingest: ${f.ingest.bundles} Bundles + ${f.ingest.lines} NDJSON lines (${f.ingest.responses5xx} 5xx, ${f.ingest.partialWrites} partial writes)`,
     `requests in all ${f.requests}`,
     `5xx found ${f.responses5xx}`,
   ].join(', ');
