@@ -116,6 +116,13 @@ function indexIdentifiers(item: Prepared): BusinessIdentifier[] {
   });
 }
 
+/** Multi-row INSERTs, as few as the bound-parameter limits allow (SQLite 32,766; PostgreSQL 65,535). */
+async function insertAll(trx: Knex.Transaction, table: string, rows: Record<string, unknown>[]): Promise<void> {
+  if (rows.length === 0) return;
+  const perInsert = Math.max(1, Math.floor(30_000 / Object.keys(rows[0]!).length));
+  for (let i = 0; i < rows.length; i += perInsert) await trx(table).insert(rows.slice(i, i + perInsert));
+}
+
 function sameValue(stored: unknown, value: unknown): boolean {
   if (typeof value === 'boolean') return Boolean(stored) === value;
   if (typeof value === 'number') return Number(stored) === value;
@@ -170,14 +177,17 @@ class Chunk {
         if (!target && text(logical?.system) && text(logical?.value)) wantKey('Patient', { system: logical!.system as string, value: logical!.value as string });
       }
     }
-    const tuples = [...keys.values()].filter(([, system, value]) => system.length <= 300 && value.length <= 300);
-    for (let i = 0; i < tuples.length; i += 300) {
+    // By value alone (an index on (org_id, value)), type and system checked here: one plain
+    // `= ANY` probe per value; a row-value IN list of hundreds of tuples plans badly on PostgreSQL.
+    const values = [...new Set([...keys.values()].filter(([, system, value]) => system.length <= 300 && value.length <= 300).map(([, , value]) => value))];
+    for (let i = 0; i < values.length; i += 1000) {
       const found = (await this.trx('resource_identifiers')
         .where({ org_id: this.set.orgId })
-        .whereIn(['resource_type', 'system', 'value'], tuples.slice(i, i + 300))
+        .whereIn('value', values.slice(i, i + 1000))
         .select('resource_type', 'system', 'value', 'resource_id')) as Array<{ resource_type: IngestibleType; system: string; value: string; resource_id: string }>;
       for (const hit of found) {
         const key = identifierKey(hit.resource_type, hit);
+        if (!keys.has(key)) continue;
         const list = this.byIdentifier.get(key) ?? [];
         if (!list.includes(hit.resource_id)) list.push(hit.resource_id);
         this.byIdentifier.set(key, list);
@@ -349,8 +359,7 @@ class Chunk {
     // Residents first: the other rows reference them.
     const tables = [...writes.inserts.keys()].sort((a, b) => Number(b === 'residents') - Number(a === 'residents'));
     for (const table of tables) {
-      const rows = writes.inserts.get(table)!;
-      for (let i = 0; i < rows.length; i += 60) await trx(table).insert(rows.slice(i, i + 60));
+      await insertAll(trx, table, writes.inserts.get(table)!);
     }
     for (const update of writes.updates) await trx(update.table).where({ id: update.id }).update(update.set);
     for (const move of writes.moves) {
@@ -365,7 +374,7 @@ class Chunk {
     const reindexed = writes.reindex.filter((r) => writes.updates.some((u) => u.id === r.id)).map((r) => r.id);
     for (let i = 0; i < reindexed.length; i += 500) await trx('resource_identifiers').whereIn('resource_id', reindexed.slice(i, i + 500)).delete();
     const index = writes.reindex.flatMap((r) => r.identifiers.map((identifier) => ({ org_id: this.set.orgId, resource_type: r.type, system: identifier.system, value: identifier.value, resource_id: r.id })));
-    for (let i = 0; i < index.length; i += 150) await trx('resource_identifiers').insert(index.slice(i, i + 150));
+    await insertAll(trx, 'resource_identifiers', index);
     const audit = writes.audit.map((a) => ({
       at: this.now,
       actor,
@@ -377,7 +386,7 @@ class Chunk {
       outcome: a.outcome,
       version_id: a.versionId,
     }));
-    for (let i = 0; i < audit.length; i += 80) await trx('ingest_writes').insert(audit.slice(i, i + 80));
+    await insertAll(trx, 'ingest_writes', audit);
     await queueEvents(trx, writes.events);
   }
 }

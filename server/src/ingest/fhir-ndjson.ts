@@ -5,8 +5,8 @@
 // changes nothing.
 import type { Knex } from 'knex';
 import { applyChangeSet, type ApplyOptions } from './apply-change-set.js';
-import { INGESTIBLE_TYPES, type ChangeIssue, type ChangeSet, type IngestResource, type IngestibleType, type ResourceChange } from './change-set.js';
-import { fhirIssues } from './fhir-validator.js';
+import { INGESTIBLE_TYPES, type ChangeIssue, type ChangeSet, type IngestResource, type ResourceChange } from './change-set.js';
+import { validateLines } from './fhir-validation-pool.js';
 
 export const SOURCE_ID_SYSTEM = 'urn:ofctx:source-id';
 /** A line longer than this is rejected (and skipped) rather than buffered. */
@@ -106,24 +106,52 @@ export async function importNdjson(
   };
   let changes: ResourceChange[] = [];
   let lines: number[] = [];
+  let texts: string[] = [];
   let seen = 0;
+  // The chunk being applied while the next one is parsed and validated: the database works
+  // (another process, for PostgreSQL) while this process reads on. Chunks still commit in order.
+  let applying: Promise<void> = Promise.resolve();
   const flush = async () => {
-    if (changes.length > 0) {
-      const set: ChangeSet = { ...target, mode: 'batch', changes };
-      const result = await applyChangeSet(db, set, { ...options, chunkSize: changes.length });
-      summary.created += result.created;
-      summary.updated += result.updated;
-      summary.unchanged += result.unchanged;
-      summary.events += result.events;
-      result.outcomes.forEach((outcome, i) => {
-        if (outcome.outcome === 'rejected') reject(lines[i]!, outcome.issue);
-      });
-    }
-    for (const [line, issue] of pending.sort((a, b) => a[0] - b[0])) record(line, issue);
-    pending = [];
+    const parsed = changes;
+    const parsedLines = lines;
+    const chunkRejects = pending;
+    // Validated on the worker thread while the previous chunk is applied here.
+    const validation = validateLines(texts);
     changes = [];
     lines = [];
-    options.onProgress?.(seen, summary);
+    texts = [];
+    pending = [];
+    const previous = applying;
+    applying = (async () => {
+      const issues = await validation;
+      const chunk: ResourceChange[] = [];
+      const chunkLines: number[] = [];
+      issues.forEach((issue, i) => {
+        if (issue) chunkRejects.push([parsedLines[i]!, issue]);
+        else {
+          chunk.push(parsed[i]!);
+          chunkLines.push(parsedLines[i]!);
+        }
+      });
+      await previous;
+      if (chunk.length > 0) {
+        const set: ChangeSet = { ...target, mode: 'batch', changes: chunk };
+        const result = await applyChangeSet(db, set, { ...options, chunkSize: chunk.length });
+        summary.created += result.created;
+        summary.updated += result.updated;
+        summary.unchanged += result.unchanged;
+        summary.events += result.events;
+        result.outcomes.forEach((outcome, i) => {
+          if (outcome.outcome === 'rejected') chunkRejects.push([chunkLines[i]!, outcome.issue]);
+        });
+      }
+      for (const [line, issue] of chunkRejects.sort((a, b) => a[0] - b[0])) record(line, issue);
+      options.onProgress?.(seen, summary);
+    })();
+    // Its failure is raised by the next await of it; this only keeps Node from calling it unhandled meanwhile.
+    applying.catch(() => {});
+    // At most one chunk waits behind the one being applied: memory stays bounded.
+    await previous;
   };
   for await (const item of ndjsonLines(source)) {
     if (changes.length >= LINES_PER_CHUNK || pending.length >= LINES_PER_CHUNK) await flush();
@@ -146,14 +174,11 @@ export async function importNdjson(
       reject(item.line, change);
       continue;
     }
-    const [problem] = await fhirIssues(change.resource as { resourceType: IngestibleType });
-    if (problem) {
-      reject(item.line, problem);
-      continue;
-    }
     changes.push(change);
     lines.push(item.line);
+    texts.push(item.text);
   }
   await flush();
+  await applying;
   return summary;
 }

@@ -7,7 +7,8 @@ import { seed } from './seed.js';
 import { audit } from './audit.js';
 import { eventEmit } from './events.js';
 import { importCommand } from './import.js';
+import { auditWrites } from './audit-writes.js';
 import { sourceCreate, sourceList, sourceRevoke } from './sources.js';
 import { deliveriesList, deliveriesRedeliver, deliveriesShow } from './deliveries.js';
 
-export const commands: Command[] = [migrate, orgCreate, facilityCreate, clientCreate, clientList, clientRevoke, clientGrant, sourceCreate, sourceList, sourceRevoke, importCommand, seed, audit, eventEmit, deliveriesList, deliveriesShow, deliveriesRedeliver];
+export const commands: Command[] = [migrate, orgCreate, facilityCreate, clientCreate, clientList, clientRevoke, clientGrant, sourceCreate, sourceList, sourceRevoke, importCommand, seed, audit, auditWrites, eventEmit, deliveriesList, deliveriesShow, deliveriesRedeliver];

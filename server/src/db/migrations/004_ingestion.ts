@@ -5,7 +5,7 @@
 //   partners do not read them.
 // - resource_identifiers: every business identifier of every ingested row, organization-wide,
 //   so a conditional update (`Patient?identifier=SYSTEM|VALUE`) finds its row in one indexed
-//   read. Not unique: masked values (`XXX-XX-1234`) repeat; a match of two rows is a conflict.
+//   read (by value; the type and system are checked on the few rows found). Not unique: masked values (`XXX-XX-1234`) repeat; a match of two rows is a conflict.
 // - ingest_clock: per organization, the last `last_updated` assigned (apply-change-set.ts says
 //   why it must never go backwards).
 // - ingest_writes: the audit trail of every ingest write (who, which id, created or updated).
@@ -48,7 +48,7 @@ export async function up(db: Knex): Promise<void> {
     t.string('system', 300).notNullable();
     t.string('value', 300).notNullable();
     t.uuid('resource_id').notNullable();
-    t.index(['org_id', 'resource_type', 'system', 'value'], 'resource_identifiers_lookup');
+    t.index(['org_id', 'value'], 'resource_identifiers_lookup');
     t.index(['resource_id']);
   });
   await db.schema.createTable('ingest_clock', (t) => {
