@@ -1,6 +1,7 @@
 // Turns anything thrown below into a clear answer: the envelope for the API, the RFC 6749
-// body for the token endpoint, a FHIR OperationOutcome for the ingest endpoint. Unexpected errors become 500 internal_error and are logged
-// with the request id (never with request data); nothing else about them leaks.
+// body for the token endpoint, a FHIR OperationOutcome for the ingest endpoint. Unexpected
+// errors become 500 internal_error and are logged with the request id (never with request
+// data); nothing else about them leaks.
 import type { Middleware } from 'koa';
 import { ApiError } from '../errors/api-error.js';
 import { OAuthError } from '../errors/oauth-error.js';

@@ -12,7 +12,8 @@ import { INGESTIBLE_TYPES } from './change-set.js';
 type Validate = (resource: unknown) => void;
 let loading: Promise<Validate> | undefined;
 
-const INDEXED = new Set<string>([...INGESTIBLE_TYPES, 'Bundle', 'OperationOutcome', 'Resource', 'DomainResource']);
+// The ingested types, and the ones their `contained` resources commonly are.
+const INDEXED = new Set<string>([...INGESTIBLE_TYPES, 'Bundle', 'OperationOutcome', 'Resource', 'DomainResource', 'Medication', 'Organization', 'Practitioner', 'RelatedPerson']);
 
 function loadValidator(): Promise<Validate> {
   loading ??= (async () => {
