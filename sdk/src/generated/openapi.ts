@@ -2445,6 +2445,7 @@ export interface operations {
             415: components["responses"]["IngestFailure"];
             422: components["responses"]["IngestFailure"];
             500: components["responses"]["IngestFailure"];
+            503: components["responses"]["IngestFailure"];
         };
     };
     listWebhooks: {

@@ -64,6 +64,18 @@ async function ingestNdjson(request: OperationRequest): Promise<OperationResult>
   return { status: 200, headers: { 'Content-Type': 'application/json' }, body: summary };
 }
 
+/**
+ * SQLite has one writer: another process (`ops import` of a large transaction) may hold it
+ * longer than the busy timeout. That is a reason to retry, not a server failure; nothing of
+ * the refused chunk was written.
+ */
+function busyAsRetry(error: unknown): never {
+  if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+    throw new ApiError('service_unavailable', 'The database is busy with another import; retry in a few seconds (chunks already answered or committed are kept).', [], { 'Retry-After': '5' });
+  }
+  throw error;
+}
+
 export const ingestOperations: Record<string, OperationHandler> = {
-  ingestFhir: (request) => (request.koa.is(NDJSON) ? ingestNdjson(request) : ingestBundle(request)),
+  ingestFhir: (request) => (request.koa.is(NDJSON) ? ingestNdjson(request) : ingestBundle(request)).catch(busyAsRetry),
 };

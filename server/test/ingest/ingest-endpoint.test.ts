@@ -1,11 +1,16 @@
 // POST /api/v1/ingest/{org_id}/{facility_id}/fhir over HTTP: Bundles, NDJSON, FHIR answers,
 // OperationOutcome failures, and the separation of ingest and partner credentials.
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { startTestService, ALL_SCOPES, type TestService } from '../../../test/support/service.js';
 import { call, tokenFor } from '../../../test/support/http.js';
 import { bundle, ingestPath, postBundle, postNdjson } from '../../../test/support/ingest.js';
 import { byMrn, coverage, MRN, observation, patient } from '../../../test/support/fhir-resources.js';
 import { createClient, revokeClient, type IssuedClient } from '../../src/auth/clients.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 describe('the ingest endpoint', function () {
   this.timeout(60_000);
@@ -122,6 +127,26 @@ describe('the ingest endpoint', function () {
     expect(first.body.rejected.map((r: { line: number }) => r.line)).to.deep.equal([3, 4, 7]);
     const again = await postNdjson(service.baseUrl, token, org, f1, [patient('N-1'), patient('N-2', { active: false })]);
     expect(again.body).to.include({ created: 0, updated: 1, unchanged: 1, events: 1 });
+  });
+
+  it('answers 503 with Retry-After, not a 500, when another process holds the SQLite writer too long', async function () {
+    if (service.database.kind !== 'sqlite') this.skip();
+    // Another process (as `ops import` would be) takes the write lock and keeps it 7 s: past the
+    // ingest's 5 s busy timeout, and within the audit record's own 5 s after it.
+    const holder = spawn(process.execPath, ['-e', `
+      const db = new (require('better-sqlite3'))(process.argv[1]);
+      db.exec('BEGIN IMMEDIATE');
+      console.log('locked');
+      setTimeout(() => { db.exec('ROLLBACK'); db.close(); }, 7000);
+    `, service.database.url.slice('sqlite:'.length)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = once(holder, 'exit');
+    await once(holder.stdout!, 'data');
+    const response = await post(bundle('batch', [{ resource: patient('BUSY-1') }]));
+    await exited;
+    expect(response.status).to.equal(503);
+    expect(response.headers.get('retry-after')).to.equal('5');
+    expect(response.body.resourceType).to.equal('OperationOutcome');
+    expect(await service.running.app.db('resource_identifiers').where({ value: 'BUSY-1' }).first()).to.equal(undefined);
   });
 
   describe('ingest and partner credentials never mix', () => {
