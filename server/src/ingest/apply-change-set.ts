@@ -77,7 +77,7 @@ function prepare(change: ResourceChange, index: number): Prepared {
   const resource = change.resource as Record<string, unknown> | undefined;
   const mapping = resource ? MAPPINGS[resource.resourceType as IngestibleType] : undefined;
   if (!mapping || !Object.hasOwn(MAPPINGS, resource!.resourceType as string)) {
-    return { index, change, issue: { code: 'not-supported' as ChangeIssue['code'], diagnostics: `resourceType ${JSON.stringify(resource?.resourceType ?? null)} cannot be ingested; send one of ${Object.keys(MAPPINGS).join(', ')}`, expression: ['resourceType'] } };
+    return { index, change, issue: { code: 'not-supported', diagnostics: `resourceType ${JSON.stringify(resource?.resourceType ?? null)} cannot be ingested; send one of ${Object.keys(MAPPINGS).join(', ')}`, expression: ['resourceType'] } };
   }
   // PostgreSQL text cannot hold NUL; no FHIR string may contain one anyway.
   if (JSON.stringify(resource).includes('\\u0000')) {
