@@ -74,6 +74,14 @@ export function targetsOf(results: BenchResults): Target[] {
   const startup = results.startup?.result;
   const ready = startup?.lines['service: spawn -> /readyz 200'];
   targets.push({ goal: 'ready in < 1.5 s', measured: ready ? `${count(ready.medianMs)} ms (median of ${startup!.runs})` : 'n/a', met: ready ? ready.medianMs < 1500 : undefined });
+  for (const [database, goal] of [['SQLite', 5000], ['PostgreSQL', 3000]] as const) {
+    const run = results.ingest?.result.runs.find((r) => r.database === database);
+    targets.push({
+      goal: `NDJSON ingestion >= ${count(goal)} resources/s on ${database}, events on (issue 11)`,
+      measured: run ? `${count(run.ingest.resourcesPerSecond)}/s (${ratio(run.ingest.resourcesPerSecond, run.baseline.rowsPerSecond)} of plain INSERTs, ${count(run.baseline.rowsPerSecond)}/s)` : 'n/a',
+      met: run ? run.ingest.resourcesPerSecond >= goal : undefined,
+    });
+  }
   return targets;
 }
 
@@ -211,6 +219,28 @@ function startupSection(m: Measured<NonNullable<BenchResults['startup']>['result
   ].join('\n');
 }
 
+function ingestSection(m: Measured<NonNullable<BenchResults['ingest']>['result']>): string {
+  const rows = m.result.runs.map((r) => [
+    r.database,
+    count(r.resources),
+    `${count(r.ingest.resourcesPerSecond)}/s`,
+    count(r.ingest.events),
+    `${count(r.baseline.rowsPerSecond)}/s`,
+    ratio(r.ingest.resourcesPerSecond, r.baseline.rowsPerSecond),
+    `${mib(r.rss.at10)} / ${mib(r.rss.at50)} / ${mib(r.rss.at90)} (peak ${mib(r.rss.peak)})`,
+  ]);
+  return [
+    '## 6. NDJSON ingestion',
+    '',
+    measuredLine(m),
+    '',
+    'FHIR R4 resources (per resident: Patient, Coverage, four Observations) streamed as `application/fhir+ndjson` over one HTTP request to the service (its own process) with an ingest credential: validated (@medplum/core), matched on their identifiers, versioned, audited, and with events on (each resident `resident.admitted`, each coverage `coverage.updated`, queued for one subscription). The baseline, in the same run: the same rows, already mapped and given ids, written into a fresh database of the same kind with plain batched INSERTs in transactions of 500 rows. RSS is the service\'s, at 10%, 50% and 90% of the stream. `BENCH_INGEST_RESOURCES` sets the size (default 30,000; 1,000,000 for the streaming-memory check).',
+    '',
+    table(['database', 'resources', 'ingestion', 'events', 'plain INSERTs', 'ratio', 'service RSS at 10% / 50% / 90%'], rows),
+    ...(m.result.skipped.length ? ['', ...m.result.skipped.map((s) => `Skipped: ${s}`)] : []),
+  ].join('\n');
+}
+
 export function renderReport(results: BenchResults): { markdown: string; summary: string } {
   const targets = targetsOf(results);
   const measured = Object.values(results).filter(Boolean) as Measured<unknown>[];
@@ -240,6 +270,8 @@ export function renderReport(results: BenchResults): { markdown: string; summary
     '',
     results.startup ? startupSection(results.startup) : notRun('startup', '5. Start-up time to ready'),
     '',
+    results.ingest ? ingestSection(results.ingest) : notRun('ingest', '6. NDJSON ingestion'),
+    '',
     analysis(results),
     '',
     '## How to reproduce',
@@ -247,7 +279,7 @@ export function renderReport(results: BenchResults): { markdown: string; summary
     '```sh',
     'npm ci',
     'npm run bench                                   # everything, about 10 minutes (the first run also seeds 10^6 observations, ~3-4 min, cached in .bench/)',
-    'BENCH_ONLY=list,verifier npm run bench          # a subset: list, growth, delivery, verifier, startup',
+    'BENCH_ONLY=list,verifier npm run bench          # a subset: list, growth, delivery, verifier, startup, ingest',
     'BENCH_DURATION=4 npm run bench                  # seconds per measured load (default 8)',
     'BENCH_PG_URL=postgres://user@host:5432/postgres npm run bench   # where the delivery benchmark creates its PostgreSQL database',
     'BENCH_PROFILE=0 npm run bench                   # skip the CPU-profiled pass of the list benchmark',

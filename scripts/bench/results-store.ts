@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DeliveryThroughputResult } from './delivery-throughput.js';
 import type { GrowthResult } from './growth.js';
+import type { IngestThroughputResult } from './ingest-throughput.js';
 import type { ListThroughputResult } from './list-throughput.js';
 import type { Machine } from './machine.js';
 import { ROOT } from './service-process.js';
@@ -26,6 +27,7 @@ export interface BenchResults {
   delivery?: Measured<DeliveryThroughputResult>;
   verifier?: Measured<VerifierResult>;
   startup?: Measured<StartupResult>;
+  ingest?: Measured<IngestThroughputResult>;
 }
 
 export const RESULTS_FILE = join(ROOT, '.bench', 'results.json');

@@ -1,4 +1,4 @@
-// `npm run bench`: runs the benchmarks (all, or BENCH_ONLY=list,growth,delivery,verifier,startup),
+// `npm run bench`: runs the benchmarks (all, or BENCH_ONLY=list,growth,delivery,verifier,startup,ingest),
 // each against a baseline measured in the same run, and writes docs/benchmarks.md.
 // Never part of the test suite: timings on a shared machine are figures to read, not to assert.
 import { loadavg } from 'node:os';
@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deliveryThroughput } from './delivery-throughput.js';
 import { growth } from './growth.js';
+import { ingestThroughput } from './ingest-throughput.js';
 import { listThroughput } from './list-throughput.js';
 import { describeMachine } from './machine.js';
 import { renderReport } from './report.js';
@@ -21,6 +22,7 @@ const BENCHMARKS = {
   delivery: deliveryThroughput,
   verifier: verifierThroughput,
   startup: startupTime,
+  ingest: ingestThroughput,
 } satisfies Record<keyof BenchResults, (settings: BenchSettings) => Promise<unknown>>;
 
 type Name = keyof typeof BENCHMARKS;

@@ -11,7 +11,7 @@ import { openDatabase } from '../../server/src/db/database.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
 import { createFacility, createOrganization } from '../../server/src/organizations/organizations.js';
 import { createClient } from '../../server/src/auth/clients.js';
-import { SCOPES } from '../../server/src/auth/scopes.js';
+import { PARTNER_SCOPES } from '../../server/src/auth/scopes.js';
 import { seedFacility, type SeedCounts } from '../../server/src/seed/synthetic-data.js';
 import { ROOT } from './service-process.js';
 
@@ -63,7 +63,7 @@ export async function seededDatabase(parameters: SeedParameters, log: (line: str
     await migrateToLatest(db);
     const org = await createOrganization(db, 'Benchmark Care Group');
     const facility = await createFacility(db, org.id, 'Benchmark Facility');
-    const client = await createClient(db, { orgId: org.id, facilityIds: [facility.id], scopes: [...SCOPES], name: 'benchmark' });
+    const client = await createClient(db, { orgId: org.id, facilityIds: [facility.id], scopes: [...PARTNER_SCOPES], name: 'benchmark' });
     const started = performance.now();
     let reported = 0;
     const counts = await seedFacility(db, {

@@ -7,8 +7,9 @@ import { apiReferenceOperations } from './http/api-reference-operations.js';
 import { resourceOperations } from './resources/resource-operations.js';
 import { webhookOperations } from './webhooks/webhook-operations.js';
 import { metricsOperations } from './metrics/metrics-endpoint.js';
+import { ingestOperations } from './ingest/ingest-operations.js';
 
 export const operations: OperationRegistry = {
   public: { ...healthOperations, ...apiReferenceOperations, ...metricsOperations, createToken },
-  secured: { ...resourceOperations, ...webhookOperations },
+  secured: { ...resourceOperations, ...webhookOperations, ...ingestOperations },
 };

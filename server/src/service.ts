@@ -70,6 +70,11 @@ export async function startService(config: Config, options: { logger?: Logger; d
   const server = createServer(koa.callback());
   answerMalformedRequests(server);
   server.keepAliveTimeout = 65_000;
+  // A streamed NDJSON import lasts as long as its source (10^6 resources: minutes), so no
+  // whole-request deadline (Node's default is 300 s); a client that stops sending is cut by
+  // the idle timeout instead, and headers still must arrive within headersTimeout.
+  server.requestTimeout = 0;
+  server.timeout = 120_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

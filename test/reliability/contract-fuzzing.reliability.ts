@@ -209,9 +209,13 @@ describe('contract fuzzing: generated requests never break the service', functio
         for (const bad of forms(real[param]!)) {
           const target = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => (name === param ? bad : real[name]!));
           const body = op.operationId === 'registerWebhook' ? { callback_url: fixture.deadCallback, event_types: ['resident.admitted'] } : { event_type: 'resident.admitted' };
-          const req = { method: op.method, target, ...(op.method === 'POST' ? jsonBody(body, bearer(fixture.tokens.full)) : { headers: bearer(fixture.tokens.full) }) };
+          // The FHIR write endpoint takes a Bundle and answers errors as OperationOutcome, the catalogue code in its details.
+          const fhir = op.operationId === 'ingestFhir';
+          const posted = fhir ? { headers: { ...bearer(fixture.tokens.full), 'content-type': 'application/fhir+json' }, body: JSON.stringify({ resourceType: 'Bundle', type: 'batch', entry: [] }) } : jsonBody(body, bearer(fixture.tokens.full));
+          const req = { method: op.method, target, ...(op.method === 'POST' ? posted : { headers: bearer(fixture.tokens.full) }) };
           const { res, failures } = await checkedSend(service, req);
-          if (res.status !== 400 || res.body?.error?.code !== 'invalid_parameter' || failures.length) wrong.push(`${op.method} ${target} -> ${res.status} ${res.body?.error?.code ?? res.text.slice(0, 80)}`);
+          const code = fhir ? res.body?.issue?.[0]?.details?.coding?.[0]?.code : res.body?.error?.code;
+          if (res.status !== 400 || code !== 'invalid_parameter' || failures.length) wrong.push(`${op.method} ${target} -> ${res.status} ${code ?? res.text.slice(0, 80)}`);
         }
       }
     }

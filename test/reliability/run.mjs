@@ -17,6 +17,8 @@ const FILES = [
   'test/reliability/tenancy-isolation.reliability.ts',
   'test/reliability/credential-stuffing.reliability.ts',
   'test/reliability/client-authentication-indistinguishable.reliability.ts',
+  // Generated malformed FHIR Bundles and NDJSON lines at the ingest endpoint.
+  'test/reliability/ingest-malformed.reliability.ts',
   // Webhook faults (generated fault schedules, SIGKILL, two instances) and the SSRF table.
   'test/reliability/webhooks/fault-schedule.reliability.ts',
   'test/reliability/webhooks/isolation.reliability.ts',
@@ -73,6 +75,10 @@ console.log(
     `secrets searched ${sum((f) => f.secrets.searched)} (found ${sum((f) => f.secrets.found)}), requests in all ${sum((f) => f.requests)}, ` +
     `metrics scrapes ${sum((f) => f.metrics?.scrapes ?? 0)} (${sum((f) => f.metrics?.failures ?? 0)} bad), ` +
     `5xx found ${fivexx}, on ${results.map((r) => r.label).join(' and ') || 'nothing'} in ${seconds} s`,
+);
+console.log(
+  `ingest reliability: malformed Bundles ${sum((f) => f.ingest?.bundles ?? 0)}, malformed NDJSON lines ${sum((f) => f.ingest?.lines ?? 0)}, ` +
+    `5xx ${sum((f) => f.ingest?.responses5xx ?? 0)}, partial writes ${sum((f) => f.ingest?.partialWrites ?? 0)}`,
 );
 const wh = (pick) => results.reduce((total, r) => total + (r.webhooks ? pick(r.webhooks) : 0), 0);
 const faults = (w) => Object.values(w.faults ?? {}).reduce((a, b) => a + b, 0);

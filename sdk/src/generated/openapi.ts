@@ -430,6 +430,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ingest/{org_id}/{facility_id}/fhir": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Write FHIR R4 resources (system of record)
+         * @description The facility's system of record writes Patient, Coverage, Observation,
+         *     AllergyIntolerance, Condition and MedicationRequest here, with an ingest credential
+         *     (scope `ingest.write`; partner credentials never hold it, and ingest credentials
+         *     cannot read the partner endpoints).
+         *
+         *     **`application/fhir+json`**: a FHIR R4 `Bundle` of type `transaction` (all or
+         *     nothing) or `batch` (entry by entry), at most `INGEST_MAX_BUNDLE_BYTES` (8 MiB by
+         *     default; larger is `413`). Entries are upserts the FHIR way: conditional update
+         *     `PUT Patient?identifier=SYSTEM|VALUE` (likewise for the other types), `PUT Type/<ofctx id>`,
+         *     or `POST Type` with `ifNoneExist: identifier=SYSTEM|VALUE`. A resource points at its
+         *     resident with `Patient/<ofctx id>`, `Patient?identifier=SYSTEM|VALUE`, a
+         *     `Reference.identifier`, or the `urn:uuid:` fullUrl of another entry. The answer is a
+         *     `transaction-response` or `batch-response` Bundle: each entry's `response.status`
+         *     (`201 Created`, `200 OK`), `location` (`Patient/<ofctx id>`), `etag` (`W/"<versionId>"`)
+         *     and `lastModified`; a failed batch entry carries its own status and `outcome`. A
+         *     refused transaction is one OperationOutcome naming each failing entry and field
+         *     (`400` when an entry is not valid FHIR R4, `422` when it cannot be applied), and
+         *     nothing of it is written.
+         *
+         *     **`application/fhir+ndjson`**: one resource per line (FHIR Bulk Data), streamed, of
+         *     any length; batch semantics. Each line is an upsert on its first identifier (or, with
+         *     none, on its `id`, kept as identifier system `urn:ofctx:source-id`). The answer
+         *     counts `created`, `updated`, `unchanged` and `events`, and lists the `rejected` lines
+         *     (the first 1,000; `rejected_count` counts all).
+         *
+         *     Patients are matched by identifier across the whole organization: the same Patient
+         *     sent under another facility is a transfer. Sending the same content again changes
+         *     nothing, bumps no version and emits no event. Each real change bumps the record's
+         *     `meta.versionId` by one and emits, in the same transaction:
+         *
+         *     | change | event |
+         *     |---|---|
+         *     | a Patient becomes active in the facility (new and `active` true or absent, or `active` false to true) | `resident.admitted` |
+         *     | an active Patient turns `active: false` | `resident.discharged` |
+         *     | a Patient of the organization is sent under another facility (it and its resources move) | `resident.transferred` (one event, `facility_id` the new facility) |
+         *     | a Coverage is created, or its status, payor, period, subscriberId or order changes | `coverage.updated` |
+         *     | a new Condition | `clinical.condition.created` |
+         *     | a new MedicationRequest | `clinical.order.created` |
+         *
+         *     Every failure of this operation, including authentication and authorization, is a
+         *     FHIR `OperationOutcome` (`application/fhir+json`) whose issue `details.coding` carries
+         *     the catalogue code (system `https://ofctx.example/fhir/CodeSystem/error`).
+         */
+        post: operations["ingestFhir"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ofctx/{org_id}/webhooks": {
         parameters: {
             query?: never;
@@ -712,7 +784,7 @@ export interface components {
          * @description Stable machine code of an error. New codes may be added; treat unknown ones by status.
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "invalid_body" | "callback_url_not_allowed" | "missing_token" | "invalid_token" | "insufficient_scope" | "organization_forbidden" | "facility_forbidden" | "not_found" | "method_not_allowed" | "subscription_not_active" | "subscription_limit_reached" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_parameter" | "invalid_body" | "callback_url_not_allowed" | "invalid_fhir" | "unprocessable_resource" | "missing_token" | "invalid_token" | "insufficient_scope" | "organization_forbidden" | "facility_forbidden" | "not_found" | "method_not_allowed" | "subscription_not_active" | "subscription_limit_reached" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable";
         ErrorDetail: {
             /** @description Where the problem is, such as `query.page_size`, `path.org_id` or `body.callback_url`. */
             field: string;
@@ -768,12 +840,27 @@ export interface components {
             family: string;
             given: string[];
         };
+        /**
+         * @description FHIR R4 `meta`: the record's version and the instant of its last change. `versionId`
+         *     starts at `1` and grows by one with every real change written by the facility's system
+         *     of record (an identical re-send changes nothing); `lastUpdated` is ISO 8601 UTC.
+         */
+        ResourceMeta: {
+            /** @example 3 */
+            versionId: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T08:15:00.000Z
+             */
+            lastUpdated: string;
+        };
         /** @description A resident, aligned with FHIR R4 Patient. */
         Patient: {
             /** @constant */
             resourceType: "Patient";
             /** Format: uuid */
             id: string;
+            meta: components["schemas"]["ResourceMeta"];
             /** @description Identifiers exactly as held by the system of record; masked values stay masked. */
             identifier: components["schemas"]["Identifier"][];
             /** @description Whether the resident is currently in the facility. */
@@ -792,6 +879,7 @@ export interface components {
             resourceType: "Coverage";
             /** Format: uuid */
             id: string;
+            meta: components["schemas"]["ResourceMeta"];
             /**
              * @description FHIR FinancialResourceStatusCodes. `active`: the latest 271 confirmed eligibility;
              *     `cancelled`: the 271 reported the coverage inactive or terminated; `draft`: no
@@ -826,6 +914,7 @@ export interface components {
             resourceType: "Observation";
             /** Format: uuid */
             id: string;
+            meta: components["schemas"]["ResourceMeta"];
             /** @description `Patient/<resident_id>`. */
             subject: components["schemas"]["Reference"];
             /** @enum {string} */
@@ -848,6 +937,7 @@ export interface components {
             resourceType: "AllergyIntolerance";
             /** Format: uuid */
             id: string;
+            meta: components["schemas"]["ResourceMeta"];
             /** @description `Patient/<resident_id>`. */
             patient: components["schemas"]["Reference"];
             /** @description The allergen, from the service's own allergen vocabulary. */
@@ -894,6 +984,85 @@ export interface components {
             data: components["schemas"]["AllergyIntolerance"];
             meta: null;
             error: null;
+        };
+        /** @description A FHIR R4 Bundle of type `transaction` or `batch`; every entry has `resource` and `request`. */
+        IngestBundle: {
+            /** @constant */
+            resourceType: "Bundle";
+            /** @enum {string} */
+            type: "transaction" | "batch";
+            entry?: {
+                /** @description `urn:uuid:...`, which other entries may reference. */
+                fullUrl?: string;
+                resource?: {
+                    /** @enum {string} */
+                    resourceType: "Patient" | "Coverage" | "Observation" | "AllergyIntolerance" | "Condition" | "MedicationRequest";
+                };
+                request?: {
+                    /** @enum {string} */
+                    method: "PUT" | "POST";
+                    /** @description `Patient?identifier=SYSTEM|VALUE`, `Patient/<ofctx id>`, or `Patient` for a POST. */
+                    url: string;
+                    /** @description `identifier=SYSTEM|VALUE` */
+                    ifNoneExist?: string;
+                };
+            }[];
+        };
+        IngestResponseBundle: {
+            /** @constant */
+            resourceType: "Bundle";
+            /** @enum {string} */
+            type: "transaction-response" | "batch-response";
+            entry: {
+                response: {
+                    /** @description `201 Created`, `200 OK` (updated or unchanged), or a failure such as `422 Unprocessable Entity`. */
+                    status: string;
+                    /** @description `Patient/<ofctx id>`. */
+                    location?: string;
+                    /** @description `W/"<versionId>"`. */
+                    etag?: string;
+                    /** Format: date-time */
+                    lastModified?: string;
+                    outcome?: components["schemas"]["OperationOutcome"];
+                };
+            }[];
+        };
+        IngestSummary: {
+            created: number;
+            updated: number;
+            /** @description Lines identical to the stored record (no version, no event). */
+            unchanged: number;
+            /** @description The first 1,000 rejected lines. */
+            rejected: {
+                line: number;
+                /** @description The FHIR issue type (`structure`, `value`, `not-found`...). */
+                code: string;
+                issue: string;
+                expression?: string[];
+            }[];
+            rejected_count: number;
+            /** @description Events queued by the changes. */
+            events: number;
+        };
+        /** @description FHIR R4 OperationOutcome. */
+        OperationOutcome: {
+            /** @constant */
+            resourceType: "OperationOutcome";
+            issue: {
+                /** @enum {string} */
+                severity: "fatal" | "error" | "warning" | "information";
+                /** @description FHIR IssueType (`invalid`, `structure`, `required`, `value`, `not-found`, `forbidden`, `login`, `too-costly`...). */
+                code: string;
+                diagnostics?: string;
+                expression?: string[];
+                details?: {
+                    coding?: {
+                        system?: string;
+                        code?: string;
+                    }[];
+                    text?: string;
+                };
+            }[];
         };
         /**
          * @description A versioned event type.
@@ -1258,6 +1427,31 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["OAuthError"];
+            };
+        };
+        /** @description A FHIR OperationOutcome naming what is wrong and where; nothing of a refused transaction was written. */
+        IngestFailure: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "resourceType": "OperationOutcome",
+                 *       "issue": [
+                 *         {
+                 *           "severity": "error",
+                 *           "code": "value",
+                 *           "diagnostics": "Bundle.entry[2]: Patient.birthDate must be a full date YYYY-MM-DD; got \"1941-02-30\"",
+                 *           "expression": [
+                 *             "Patient.birthDate"
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/fhir+json": components["schemas"]["OperationOutcome"];
             };
         };
         /** @description Any 2xx answer within 15 seconds acknowledges the delivery; the body is ignored. */
@@ -1719,6 +1913,10 @@ export interface operations {
                      *         {
                      *           "resourceType": "Patient",
                      *           "id": "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a",
+                     *           "meta": {
+                     *             "versionId": "1",
+                     *             "lastUpdated": "2026-01-31T08:15:00.000Z"
+                     *           },
                      *           "identifier": [
                      *             {
                      *               "system": "http://hl7.org/fhir/sid/us-ssn",
@@ -1845,6 +2043,10 @@ export interface operations {
                      *         {
                      *           "resourceType": "Coverage",
                      *           "id": "3a2b1c0d-9e8f-4a7b-8c6d-5e4f3a2b1c0d",
+                     *           "meta": {
+                     *             "versionId": "1",
+                     *             "lastUpdated": "2026-01-31T08:15:00.000Z"
+                     *           },
                      *           "status": "active",
                      *           "beneficiary": {
                      *             "reference": "Patient/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
@@ -1914,6 +2116,10 @@ export interface operations {
                      *       "data": {
                      *         "resourceType": "Coverage",
                      *         "id": "3a2b1c0d-9e8f-4a7b-8c6d-5e4f3a2b1c0d",
+                     *         "meta": {
+                     *           "versionId": "1",
+                     *           "lastUpdated": "2026-01-31T08:15:00.000Z"
+                     *         },
                      *         "status": "active",
                      *         "beneficiary": {
                      *           "reference": "Patient/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
@@ -1983,6 +2189,10 @@ export interface operations {
                      *         {
                      *           "resourceType": "Observation",
                      *           "id": "5c4d3e2f-1a0b-4c9d-8e7f-6a5b4c3d2e1f",
+                     *           "meta": {
+                     *             "versionId": "1",
+                     *             "lastUpdated": "2026-01-31T08:15:00.000Z"
+                     *           },
                      *           "subject": {
                      *             "reference": "Patient/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
                      *           },
@@ -2077,6 +2287,10 @@ export interface operations {
                      *       "data": {
                      *         "resourceType": "Observation",
                      *         "id": "6d5e4f3a-2b1c-4d0e-9f8a-7b6c5d4e3f2a",
+                     *         "meta": {
+                     *           "versionId": "1",
+                     *           "lastUpdated": "2026-01-31T08:15:00.000Z"
+                     *         },
                      *         "subject": {
                      *           "reference": "Patient/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
                      *         },
@@ -2149,6 +2363,10 @@ export interface operations {
                      *         {
                      *           "resourceType": "AllergyIntolerance",
                      *           "id": "7e6f5a4b-3c2d-4e1f-9a0b-8c7d6e5f4a3b",
+                     *           "meta": {
+                     *             "versionId": "1",
+                     *             "lastUpdated": "2026-01-31T08:15:00.000Z"
+                     *           },
                      *           "patient": {
                      *             "reference": "Patient/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
                      *           },
@@ -2213,6 +2431,10 @@ export interface operations {
                      *       "data": {
                      *         "resourceType": "AllergyIntolerance",
                      *         "id": "7e6f5a4b-3c2d-4e1f-9a0b-8c7d6e5f4a3b",
+                     *         "meta": {
+                     *           "versionId": "1",
+                     *           "lastUpdated": "2026-01-31T08:15:00.000Z"
+                     *         },
                      *         "patient": {
                      *           "reference": "Patient/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
                      *         },
@@ -2235,6 +2457,95 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    ingestFhir: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/fhir+json": components["schemas"]["IngestBundle"];
+                "application/fhir+ndjson": string;
+            };
+        };
+        responses: {
+            /** @description The Bundle was applied (a batch: entry by entry, see each `response.status`), or the NDJSON stream was read to its end. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "resourceType": "Bundle",
+                     *       "type": "transaction-response",
+                     *       "entry": [
+                     *         {
+                     *           "response": {
+                     *             "status": "201 Created",
+                     *             "location": "Patient/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a",
+                     *             "etag": "W/\"1\"",
+                     *             "lastModified": "2026-01-31T08:15:00.000Z"
+                     *           }
+                     *         },
+                     *         {
+                     *           "response": {
+                     *             "status": "200 OK",
+                     *             "location": "Coverage/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f",
+                     *             "etag": "W/\"2\"",
+                     *             "lastModified": "2026-01-31T08:15:00.000Z"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/fhir+json": components["schemas"]["IngestResponseBundle"];
+                    /**
+                     * @example {
+                     *       "created": 1200,
+                     *       "updated": 3,
+                     *       "unchanged": 0,
+                     *       "rejected": [
+                     *         {
+                     *           "line": 17,
+                     *           "code": "value",
+                     *           "issue": "Patient.birthDate must be a full date YYYY-MM-DD; got \"1941\"",
+                     *           "expression": [
+                     *             "Patient.birthDate"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "rejected_count": 1,
+                     *       "events": 402
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IngestSummary"];
+                };
+            };
+            400: components["responses"]["IngestFailure"];
+            401: components["responses"]["IngestFailure"];
+            403: components["responses"]["IngestFailure"];
+            413: components["responses"]["IngestFailure"];
+            415: components["responses"]["IngestFailure"];
+            422: components["responses"]["IngestFailure"];
+            500: components["responses"]["IngestFailure"];
+            503: components["responses"]["IngestFailure"];
         };
     };
     listWebhooks: {

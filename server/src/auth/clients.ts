@@ -4,13 +4,20 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
 import { decoyHash, hashSecret, verifySecret } from './secret-hash.js';
-import { formatScopes, isScope, parseScopes } from './scopes.js';
+import { formatScopes, INGEST_SCOPE, isScope, parseScopes } from './scopes.js';
 import { randomToken } from './random-token.js';
+
+/**
+ * `partner`: reads and webhooks, never `ingest.write`. `ingest`: the facility's system of
+ * record, `ingest.write` only, so it can never read the partner endpoints.
+ */
+export type ClientKind = 'partner' | 'ingest';
 
 export interface ClientRecord {
   id: string;
   client_id: string;
   org_id: string;
+  kind: ClientKind;
   name: string;
   scopes: string[];
   facility_ids: string[];
@@ -36,11 +43,18 @@ async function checkFacilitiesOfOrg(db: Knex, orgId: string, facilityIds: string
 
 export async function createClient(
   db: Knex,
-  input: { orgId: string; facilityIds: string[]; scopes: string[]; name: string },
+  input: { orgId: string; facilityIds: string[]; scopes: string[]; name: string; kind?: ClientKind },
 ): Promise<IssuedClient> {
+  const kind = input.kind ?? 'partner';
   const unknown = input.scopes.filter((s) => !isScope(s));
   if (unknown.length) throw new Error(`unknown scopes: ${unknown.join(', ')}`);
   if (input.scopes.length === 0) throw new Error('a client needs at least one scope');
+  if (kind === 'partner' && input.scopes.includes(INGEST_SCOPE)) {
+    throw new Error(`a partner credential cannot hold ${INGEST_SCOPE}; issue an ingest credential with "source create"`);
+  }
+  if (kind === 'ingest' && input.scopes.some((s) => s !== INGEST_SCOPE)) {
+    throw new Error(`an ingest credential holds ${INGEST_SCOPE} only`);
+  }
   const facilityIds = [...new Set(input.facilityIds)];
   await checkFacilitiesOfOrg(db, input.orgId, facilityIds);
   const clientSecret = randomToken('ofx_cs_');
@@ -48,6 +62,7 @@ export async function createClient(
     id: randomUUID(),
     client_id: `ofx_ci_${randomBytes(12).toString('hex')}`,
     org_id: input.orgId,
+    kind,
     name: input.name,
     secret_hash: await hashSecret(clientSecret),
     scopes: formatScopes(input.scopes),
@@ -77,6 +92,7 @@ function toRecord(row: Record<string, unknown>, facilityIds: string[]): ClientRe
     id: row.id as string,
     client_id: row.client_id as string,
     org_id: row.org_id as string,
+    kind: ((row.kind as string | undefined) ?? 'partner') as ClientKind,
     name: row.name as string,
     scopes: parseScopes(row.scopes as string),
     facility_ids: facilityIds,
@@ -91,8 +107,8 @@ export async function findClient(db: Knex, clientId: string): Promise<ClientReco
   return row ? toRecord(row, await facilityIdsOf(db, row.id)) : undefined;
 }
 
-export async function listClients(db: Knex, orgId: string): Promise<ClientRecord[]> {
-  const rows = await db('clients').where({ org_id: orgId }).orderBy('created_at').orderBy('id');
+export async function listClients(db: Knex, orgId: string, kind?: ClientKind): Promise<ClientRecord[]> {
+  const rows = await db('clients').where({ org_id: orgId, ...(kind ? { kind } : {}) }).orderBy('created_at').orderBy('id');
   return Promise.all(rows.map(async (row) => toRecord(row, await facilityIdsOf(db, row.id))));
 }
 

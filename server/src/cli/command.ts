@@ -10,6 +10,8 @@ export interface CliContext {
   db(): Promise<Knex>;
   /** Progress for humans: written to stderr on a terminal only. */
   progress(text: string): void;
+  /** stderr is a terminal and --json was not given: progress bars may be drawn. */
+  interactive: boolean;
 }
 
 export interface ParsedArgs {

@@ -56,6 +56,7 @@ export async function runCli(argv: string[], env = process.env): Promise<number>
       progress(text) {
         if (process.stderr.isTTY && !parsed.values.json) process.stderr.write(text);
       },
+      interactive: Boolean(process.stderr.isTTY && !parsed.values.json),
     };
     const result = await command.run({ values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals }, cli);
     const text = parsed.values.json || !command.format ? JSON.stringify(result, null, parsed.values.json ? 0 : 2) : command.format(result);

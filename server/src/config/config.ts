@@ -15,6 +15,8 @@ export interface Config {
   tokenRateLimitWindowSeconds: number;
   /** How long a token lookup may be served from memory; bounds how late a revocation bites. */
   tokenCacheTtlMs: number;
+  /** The largest FHIR Bundle the ingest endpoint reads (NDJSON is streamed, never bounded). */
+  ingestMaxBundleBytes: number;
   /** Webhook settings, used by server/src/webhooks. */
   webhooks: WebhookConfig;
   /** /metrics for operators (server/src/metrics). */
@@ -126,6 +128,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenRateLimitPoints: integer(env, 'TOKEN_RATE_LIMIT', 30, 1),
     tokenRateLimitWindowSeconds: integer(env, 'TOKEN_RATE_LIMIT_WINDOW', 60, 1),
     tokenCacheTtlMs: Math.min(integer(env, 'TOKEN_CACHE_TTL_MS', 2000), 5000),
+    ingestMaxBundleBytes: integer(env, 'INGEST_MAX_BUNDLE_BYTES', 8 * 1024 * 1024, 1024),
     webhooks: {
       retrySchedule: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
       requestTimeoutMs,

@@ -47,6 +47,9 @@ async function readBody(ctx: Context, api: OpenAPIBackend, request: RouteRequest
     }
     throw new ApiError('unsupported_media_type', `Send the body as ${types.join(' or ')}.`);
   }
+  // The operation reads its own body, streamed (the ingest endpoint: NDJSON of any length,
+  // Bundles up to their own limit); the contract marks it.
+  if ((operation as { 'x-ofctx-streamed-body'?: boolean })['x-ofctx-streamed-body']) return undefined;
   const parse = await bodyParser();
   try {
     await parse(ctx, async () => {});

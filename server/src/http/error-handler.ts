@@ -1,6 +1,7 @@
 // Turns anything thrown below into a clear answer: the envelope for the API, the RFC 6749
-// body for the token endpoint. Unexpected errors become 500 internal_error and are logged
-// with the request id (never with request data); nothing else about them leaks.
+// body for the token endpoint, a FHIR OperationOutcome for the ingest endpoint. Unexpected
+// errors become 500 internal_error and are logged with the request id (never with request
+// data); nothing else about them leaks.
 import type { Middleware } from 'koa';
 import { ApiError } from '../errors/api-error.js';
 import { OAuthError } from '../errors/oauth-error.js';
@@ -8,6 +9,7 @@ import type { Logger } from '../logging/logger.js';
 import { failure } from './envelope.js';
 import { safeErrorSummary } from '../logging/safe-error.js';
 import { TOKEN_OPERATION } from '../openapi/api-backend.js';
+import { FHIR_JSON, isIngestRequest, outcomeOfError } from '../ingest/operation-outcome.js';
 
 const TOKEN_PATH = '/api/v1/oauth/token';
 
@@ -35,6 +37,12 @@ export function errorHandler(logger: Logger): Middleware {
       const error = thrown instanceof ApiError ? thrown : new ApiError('internal_error');
       ctx.status = error.status;
       ctx.set(error.headers);
+      if (isIngestRequest(ctx.method, ctx.path)) {
+        // The ingest endpoint is FHIR: its failures are OperationOutcome.
+        ctx.type = FHIR_JSON;
+        ctx.body = outcomeOfError(error, requestId);
+        return;
+      }
       ctx.body = failure(error, requestId);
     }
   };

@@ -39,7 +39,10 @@ export interface ResourceChange {
 export interface ChangeSet {
   orgId: string;
   facilityId: string;
-  /** transaction: all or nothing. batch: change by change, each in its own transaction. */
+  /**
+   * transaction: all or nothing. batch: change by change: each succeeds or fails on its own
+   * (applyChangeSet commits them in chunks, checking each change fully before writing it).
+   */
   mode: 'transaction' | 'batch';
   /** Who wrote it, for the audit trail: an ingest credential's client_id, "ops-cli", "hl7v2", "seed". */
   actor: string;
@@ -50,7 +53,7 @@ export interface ChangeSet {
 
 /** An OperationOutcome issue: FHIR's issue code, what is wrong, and where (FHIRPath). */
 export interface ChangeIssue {
-  code: 'invalid' | 'structure' | 'required' | 'value' | 'not-found' | 'conflict' | 'forbidden' | 'too-costly' | 'exception';
+  code: 'invalid' | 'structure' | 'required' | 'value' | 'not-found' | 'conflict' | 'forbidden' | 'too-costly' | 'exception' | 'not-supported';
   diagnostics: string;
   expression?: string[];
 }
@@ -66,7 +69,13 @@ export type ChangeOutcome =
       /** Event types queued by this change (see the event table in the README). */
       events: string[];
     }
-  | { at: string; outcome: 'rejected'; issue: ChangeIssue };
+  | {
+      at: string;
+      outcome: 'rejected';
+      issue: ChangeIssue;
+      /** Set in a refused `transaction`: this change was fine, another one was rejected. */
+      refused?: true;
+    };
 
 export interface ChangeSetResult {
   outcomes: ChangeOutcome[];
@@ -76,4 +85,6 @@ export interface ChangeSetResult {
   rejected: number;
   /** Events queued, all changes together. */
   events: number;
+  /** False when a `transaction` set was refused as a whole (nothing was written). */
+  committed?: boolean;
 }

@@ -71,6 +71,10 @@ export class ServiceMetrics {
   /** For the ingestion paths: `metrics.ingest.inc({ source: 'hl7v2', outcome: 'applied' })`. */
   readonly ingest = {
     inc: (count: IngestCount, by = 1) => this.ingestMessages.inc({ source: boundedLabel(count.source), outcome: boundedLabel(count.outcome) }, by),
+    /** One import's resources by outcome: `metrics.ingest.record('fhir', { created: 3, unchanged: 1 })`. */
+    record: (source: string, outcomes: Record<string, number>) => {
+      for (const [outcome, count] of Object.entries(outcomes)) if (count > 0) this.ingest.inc({ source, outcome }, count);
+    },
   };
 
   private defaultsCollected = false;

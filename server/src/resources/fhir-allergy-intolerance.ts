@@ -1,9 +1,10 @@
 // Allergy row -> FHIR R4-aligned AllergyIntolerance (clinicalStatus as a plain code).
 import type { components } from '@ofctx/sdk/contract';
+import { fhirMeta, type VersionedRow } from './fhir-meta.js';
 
 export type AllergyIntolerance = components['schemas']['AllergyIntolerance'];
 
-export interface AllergyRow {
+export interface AllergyRow extends VersionedRow {
   /** Insertion order: the stable order of lists. */
   seq: number;
   id: string;
@@ -18,6 +19,7 @@ export function toAllergyIntolerance(row: AllergyRow): AllergyIntolerance {
   return {
     resourceType: 'AllergyIntolerance',
     id: row.id,
+    meta: fhirMeta(row),
     patient: { reference: `Patient/${row.resident_id}` },
     code: { system: row.code_system, code: row.code, display: row.display },
     clinicalStatus: row.clinical_status,

@@ -1,10 +1,11 @@
 // Observation row -> FHIR R4-aligned Observation: valueString always, plus valueQuantity for
 // single-value vitals or component[] for blood pressure (systolic and diastolic).
 import type { components } from '@ofctx/sdk/contract';
+import { fhirMeta, type VersionedRow } from './fhir-meta.js';
 
 export type Observation = components['schemas']['Observation'];
 
-export interface ObservationRow {
+export interface ObservationRow extends VersionedRow {
   /** Insertion order: the stable order of lists. */
   seq: number;
   id: string;
@@ -23,6 +24,7 @@ export function toObservation(row: ObservationRow): Observation {
   const observation: Observation = {
     resourceType: 'Observation',
     id: row.id,
+    meta: fhirMeta(row),
     subject: { reference: `Patient/${row.resident_id}` },
     status: row.status,
     code: { system: row.code_system, code: row.code, display: row.display },

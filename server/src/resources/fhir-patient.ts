@@ -1,9 +1,10 @@
 // Resident row -> FHIR R4-aligned Patient. Identifier values are returned byte for byte.
 import type { components } from '@ofctx/sdk/contract';
+import { fhirMeta, type VersionedRow } from './fhir-meta.js';
 
 export type Patient = components['schemas']['Patient'];
 
-export interface ResidentRow {
+export interface ResidentRow extends VersionedRow {
   /** Insertion order: the stable order of lists. */
   seq: number;
   id: string;
@@ -20,6 +21,7 @@ export function toPatient(row: ResidentRow): Patient {
   return {
     resourceType: 'Patient',
     id: row.id,
+    meta: fhirMeta(row),
     identifier: JSON.parse(row.identifiers) as Patient['identifier'],
     active: Boolean(row.active),
     name: [{ use: 'official', family: row.family_name, given: JSON.parse(row.given_names) as string[] }],

@@ -1,8 +1,13 @@
 // Realistic synthetic residents for a facility: masked identifiers, several coverages per
 // resident in payer order, blood pressure and single-value vitals over time, allergies.
-// Rows are written in batches inside one transaction per chunk of residents.
+// They are written as FHIR R4 resources through applyChangeSet, the same road as a real
+// system of record, so seeding exercises ingestion: rows are versioned, audited (actor
+// `seed`), and emit their events when asked (`emitEvents`, `ops seed --events`).
+import { randomInt } from 'node:crypto';
 import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
+import { applyChangeSet } from '../ingest/apply-change-set.js';
+import type { IngestResource, ResourceChange } from '../ingest/change-set.js';
 import { Random } from './random.js';
 import {
   ALLERGENS, ALLERGEN_SYSTEM, BLOOD_PRESSURE, FAMILY_NAMES, GIVEN_NAMES, LOINC, PAYERS, SINGLE_VALUE_VITALS, UCUM,
@@ -22,11 +27,15 @@ export interface SeedOptions {
   /** Vital-sign rounds per resident; each round records blood pressure and five single vitals. */
   vitalRounds?: number;
   randomSeed?: number;
+  /** Queue the events of the new residents and coverage (admissions...). Off by default. */
+  emitEvents?: boolean;
   onProgress?: (done: number, total: number) => void;
 }
 
-const RESIDENTS_PER_CHUNK = 500;
-const ROWS_PER_INSERT = 400;
+export const SEED_MRN_SYSTEM = 'https://ofctx.example/fhir/sid/mrn';
+const RESIDENTS_PER_CHUNK = 200;
+const ALLERGY_CLINICAL = 'http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical';
+const COUNTED: Record<string, keyof SeedCounts> = { Patient: 'residents', Coverage: 'coverage', Observation: 'observations', AllergyIntolerance: 'allergies' };
 
 function quantity(value: number, unit: string) {
   return { value, unit, system: UCUM, code: unit };
@@ -39,113 +48,107 @@ function isoDay(random: Random, fromYear: number, toYear: number): string {
   return `${year}-${month}-${day}`;
 }
 
+/** One resident and everything recorded about it, as FHIR R4 resources. */
+function residentResources(random: Random, rounds: number, roundStart: number): ResourceChange[] {
+  // Random digits, not a counter: MRNs are matched organization-wide, and two facilities
+  // seeded alike must not share residents. The same --random-seed gives the same residents.
+  const mrn = { system: SEED_MRN_SYSTEM, value: `MRN-${random.digits(10)}` };
+  const subject = { reference: `Patient?identifier=${mrn.system}|${mrn.value}` };
+  const changes: ResourceChange[] = [];
+  const add = (resource: Record<string, unknown>, match?: ResourceChange['match']) =>
+    changes.push({ resource: resource as IngestResource, at: `seed ${mrn.value} ${resource.resourceType as string}`, ...(match ? { match } : {}) });
+  add(
+    {
+      resourceType: 'Patient',
+      identifier: [
+        mrn,
+        { system: 'http://hl7.org/fhir/sid/us-ssn', value: `XXX-XX-${random.digits(4)}` },
+        { system: 'http://hl7.org/fhir/sid/us-mbi', value: `*****${random.digits(4)}${random.pick(['A', 'K', 'M', 'T'])}` },
+      ],
+      active: random.next() < 0.92,
+      name: [{ use: 'official', family: random.pick(FAMILY_NAMES), given: [random.pick(GIVEN_NAMES), ...(random.next() < 0.4 ? [random.pick(GIVEN_NAMES)] : [])] }],
+      gender: random.next() < 0.02 ? 'unknown' : random.pick(['female', 'female', 'male'] as const),
+      birthDate: isoDay(random, 1925, 1960),
+    },
+    { identifier: mrn },
+  );
+  const policies = random.int(1, 3);
+  const payers = [...PAYERS].sort(() => random.next() - 0.5).slice(0, policies);
+  payers.forEach((payer, index) => {
+    add({
+      resourceType: 'Coverage',
+      status: random.next() < 0.85 ? 'active' : random.pick(['cancelled', 'draft'] as const),
+      beneficiary: subject,
+      payor: [{ display: payer }],
+      subscriberId: random.next() < 0.5 ? `XXXXXXX${random.digits(4)}A` : `*****${random.digits(4)}${random.pick(['A', 'B', 'C'])}`,
+      period: { start: isoDay(random, 2019, 2026) },
+      order: index + 1,
+    });
+  });
+  for (let round = 0; round < rounds; round++) {
+    const effective = nowIso(roundStart + round * 86_400_000 + random.int(0, 3_600_000));
+    const status = random.next() < 0.97 ? 'final' : random.pick(['amended', 'preliminary'] as const);
+    const systolic = random.int(105, 165);
+    const diastolic = random.int(60, 95);
+    add({
+      resourceType: 'Observation',
+      status,
+      code: { coding: [{ system: LOINC, ...BLOOD_PRESSURE.panel }] },
+      subject,
+      effectiveDateTime: effective,
+      component: [
+        { code: { coding: [{ system: LOINC, ...BLOOD_PRESSURE.systolic }] }, valueQuantity: quantity(systolic, BLOOD_PRESSURE.unit) },
+        { code: { coding: [{ system: LOINC, ...BLOOD_PRESSURE.diastolic }] }, valueQuantity: quantity(diastolic, BLOOD_PRESSURE.unit) },
+      ],
+    });
+    for (const vital of SINGLE_VALUE_VITALS) {
+      const value = Number((vital.min + random.next() * (vital.max - vital.min)).toFixed(vital.decimals));
+      add({
+        resourceType: 'Observation',
+        status,
+        code: { coding: [{ system: LOINC, code: vital.code, display: vital.display }] },
+        subject,
+        effectiveDateTime: effective,
+        valueQuantity: quantity(value, vital.unit),
+      });
+    }
+  }
+  const allergyCount = random.pick([0, 0, 1, 1, 2, 3]);
+  const chosen = [...ALLERGENS].sort(() => random.next() - 0.5).slice(0, allergyCount);
+  for (const allergen of chosen) {
+    add({
+      resourceType: 'AllergyIntolerance',
+      clinicalStatus: { coding: [{ system: ALLERGY_CLINICAL, code: random.next() < 0.85 ? 'active' : random.pick(['inactive', 'resolved'] as const) }] },
+      code: { coding: [{ system: ALLERGEN_SYSTEM, code: allergen.code, display: allergen.display }] },
+      patient: subject,
+    });
+  }
+  return changes;
+}
+
 export async function seedFacility(db: Knex, options: SeedOptions): Promise<SeedCounts> {
-  const random = new Random(options.randomSeed ?? Date.now());
+  // Not the clock: two facilities seeded in the same millisecond must not share residents.
+  const random = new Random(options.randomSeed ?? randomInt(2 ** 31));
   const rounds = options.vitalRounds ?? 2;
   const counts: SeedCounts = { residents: 0, coverage: 0, observations: 0, allergies: 0 };
-  const base = { org_id: options.orgId, facility_id: options.facilityId };
-  const createdAt = nowIso();
   const roundStart = Date.now() - rounds * 86_400_000;
-
+  let done = 0;
   for (let start = 0; start < options.residents; start += RESIDENTS_PER_CHUNK) {
-    const residents: Record<string, unknown>[] = [];
-    const coverage: Record<string, unknown>[] = [];
-    const observations: Record<string, unknown>[] = [];
-    const allergies: Record<string, unknown>[] = [];
-    for (let i = start; i < Math.min(options.residents, start + RESIDENTS_PER_CHUNK); i++) {
-      const residentId = random.uuid();
-      residents.push({
-        ...base,
-        id: residentId,
-        identifiers: JSON.stringify([
-          { system: 'https://ofctx.example/fhir/sid/mrn', value: `MRN-${String(i + 1).padStart(7, '0')}` },
-          { system: 'http://hl7.org/fhir/sid/us-ssn', value: `XXX-XX-${random.digits(4)}` },
-          { system: 'http://hl7.org/fhir/sid/us-mbi', value: `*****${random.digits(4)}${random.pick(['A', 'K', 'M', 'T'])}` },
-        ]),
-        family_name: random.pick(FAMILY_NAMES),
-        given_names: JSON.stringify([random.pick(GIVEN_NAMES), ...(random.next() < 0.4 ? [random.pick(GIVEN_NAMES)] : [])]),
-        gender: random.next() < 0.02 ? 'unknown' : random.pick(['female', 'female', 'male'] as const),
-        birth_date: isoDay(random, 1925, 1960),
-        active: random.next() < 0.92,
-        created_at: createdAt,
-      });
-      const policies = random.int(1, 3);
-      const payers = [...PAYERS].sort(() => random.next() - 0.5).slice(0, policies);
-      payers.forEach((payer, index) => {
-        coverage.push({
-          ...base,
-          id: random.uuid(),
-          resident_id: residentId,
-          status: random.next() < 0.85 ? 'active' : random.pick(['cancelled', 'draft'] as const),
-          payor_name: payer,
-          subscriber_id: random.next() < 0.5 ? `XXXXXXX${random.digits(4)}A` : `*****${random.digits(4)}${random.pick(['A', 'B', 'C'])}`,
-          period_start: isoDay(random, 2019, 2026),
-          coverage_order: index + 1,
-          created_at: createdAt,
-        });
-      });
-      for (let round = 0; round < rounds; round++) {
-        const effective = nowIso(roundStart + round * 86_400_000 + random.int(0, 3_600_000));
-        const status = random.next() < 0.97 ? 'final' : random.pick(['amended', 'preliminary'] as const);
-        const systolic = random.int(105, 165);
-        const diastolic = random.int(60, 95);
-        observations.push({
-          ...base,
-          id: random.uuid(),
-          resident_id: residentId,
-          status,
-          code_system: LOINC,
-          code: BLOOD_PRESSURE.panel.code,
-          display: BLOOD_PRESSURE.panel.display,
-          effective_at: effective,
-          value_string: `${systolic}/${diastolic} ${BLOOD_PRESSURE.unit}`,
-          value_quantity: null,
-          components: JSON.stringify([
-            { code: { system: LOINC, ...BLOOD_PRESSURE.systolic }, valueQuantity: quantity(systolic, BLOOD_PRESSURE.unit) },
-            { code: { system: LOINC, ...BLOOD_PRESSURE.diastolic }, valueQuantity: quantity(diastolic, BLOOD_PRESSURE.unit) },
-          ]),
-        });
-        for (const vital of SINGLE_VALUE_VITALS) {
-          const value = Number((vital.min + random.next() * (vital.max - vital.min)).toFixed(vital.decimals));
-          observations.push({
-            ...base,
-            id: random.uuid(),
-            resident_id: residentId,
-            status,
-            code_system: LOINC,
-            code: vital.code,
-            display: vital.display,
-            effective_at: effective,
-            value_string: `${value} ${vital.unit}`,
-            value_quantity: JSON.stringify(quantity(value, vital.unit)),
-            components: null,
-          });
-        }
-      }
-      const allergyCount = random.pick([0, 0, 1, 1, 2, 3]);
-      const chosen = [...ALLERGENS].sort(() => random.next() - 0.5).slice(0, allergyCount);
-      for (const allergen of chosen) {
-        allergies.push({
-          ...base,
-          id: random.uuid(),
-          resident_id: residentId,
-          code_system: ALLERGEN_SYSTEM,
-          code: allergen.code,
-          display: allergen.display,
-          clinical_status: random.next() < 0.85 ? 'active' : random.pick(['inactive', 'resolved'] as const),
-        });
-      }
+    const changes: ResourceChange[] = [];
+    const residents = Math.min(options.residents, start + RESIDENTS_PER_CHUNK) - start;
+    for (let i = 0; i < residents; i++) changes.push(...residentResources(random, rounds, roundStart));
+    const result = await applyChangeSet(
+      db,
+      { orgId: options.orgId, facilityId: options.facilityId, mode: 'batch', actor: 'seed', emitEvents: options.emitEvents ?? false, changes },
+      { chunkSize: changes.length },
+    );
+    for (const outcome of result.outcomes) {
+      if (outcome.outcome === 'rejected') throw new Error(`seed data was rejected at ${outcome.at}: ${outcome.issue.diagnostics}`);
+      const counted = COUNTED[outcome.resourceType];
+      if (counted) counts[counted]++;
     }
-    await db.transaction(async (trx) => {
-      for (const [table, rows] of [['residents', residents], ['coverage', coverage], ['observations', observations], ['allergies', allergies]] as const) {
-        for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) await trx(table).insert(rows.slice(i, i + ROWS_PER_INSERT));
-      }
-    });
-    counts.residents += residents.length;
-    counts.coverage += coverage.length;
-    counts.observations += observations.length;
-    counts.allergies += allergies.length;
-    options.onProgress?.(counts.residents, options.residents);
+    done += residents;
+    options.onProgress?.(done, options.residents);
   }
   return counts;
 }

@@ -1,6 +1,7 @@
-// Events enter here (ops CLI, in-process callers). The event row and one delivery row per
-// matching subscription are written in ONE transaction (transactional outbox): once the
-// event is accepted, its deliveries exist and survive any crash. Each delivery's body is
+// Events enter here: from applyChangeSet (ingest/apply-change-set.ts), inside the transaction
+// that writes the change, and from `ops event emit` (manual). The event row and one delivery
+// row per matching subscription are written in ONE transaction (transactional outbox): once
+// the event is accepted, its deliveries exist and survive any crash. Each delivery's body is
 // serialized here, once. On PostgreSQL the transaction also NOTIFYs, so the workers of
 // every instance wake at commit.
 import { randomUUID } from 'node:crypto';
@@ -72,15 +73,35 @@ async function matchingSubscriptions(trx: Knex.Transaction, orgId: string, facil
   return rows.filter((row) => (JSON.parse(row.event_types) as string[]).includes(type));
 }
 
-export async function emitEvent(db: Knex, input: EventInput): Promise<EmittedEvent> {
-  const event = validated(input);
-  const facility = await db('facilities').where({ id: event.facilityId }).first('org_id');
-  if (!(await db('organizations').where({ id: event.orgId }).first('id'))) throw new InvalidEvent(`no organization ${event.orgId}`);
-  if (!facility || facility.org_id !== event.orgId) throw new InvalidEvent(`no facility ${event.facilityId} in organization ${event.orgId}`);
-  const eventId = randomUUID();
+/** An event as it is queued: already checked, its ids in lower case. */
+export interface QueuedEvent {
+  orgId: string;
+  facilityId: string;
+  type: EventType;
+  residentId: string;
+  occurredAt: string;
+}
+
+/**
+ * Queues events inside the caller's transaction: the event rows and one delivery per
+ * matching subscription commit (or roll back) with the caller's own writes. This is how a
+ * change and its event stay one: applyChangeSet calls it in the transaction that writes the
+ * rows. Returns, per event, its id and how many deliveries were queued.
+ */
+export async function queueEvents(trx: Knex.Transaction, events: readonly QueuedEvent[]): Promise<EmittedEvent[]> {
+  if (events.length === 0) return [];
   const createdAt = nowIso();
-  const deliveries = await db.transaction(async (trx) => {
-    await trx('webhook_events').insert({
+  // One subscription query per (facility, type), whatever the number of events.
+  const subscriptionsOf = new Map<string, Promise<SubscriptionRow[]>>();
+  const emitted: EmittedEvent[] = [];
+  const eventRows: Record<string, unknown>[] = [];
+  const deliveryRows: Record<string, unknown>[] = [];
+  for (const event of events) {
+    const key = `${event.orgId}|${event.facilityId}|${event.type}`;
+    if (!subscriptionsOf.has(key)) subscriptionsOf.set(key, matchingSubscriptions(trx, event.orgId, event.facilityId, event.type));
+    const subscriptions = await subscriptionsOf.get(key)!;
+    const eventId = randomUUID();
+    eventRows.push({
       id: eventId,
       org_id: event.orgId,
       facility_id: event.facilityId,
@@ -89,36 +110,45 @@ export async function emitEvent(db: Knex, input: EventInput): Promise<EmittedEve
       occurred_at: event.occurredAt,
       created_at: createdAt,
     });
-    const subscriptions = await matchingSubscriptions(trx, event.orgId, event.facilityId, event.type);
-    if (subscriptions.length === 0) return 0;
-    await trx('webhook_deliveries').insert(
-      subscriptions.map((subscription) => {
-        const deliveryId = randomUUID();
-        return {
-          id: deliveryId,
-          event_id: eventId,
-          subscription_id: subscription.id,
-          org_id: event.orgId,
-          event_type: event.type,
-          body: serializeDeliveryBody({
-            eventType: event.type,
-            eventId,
-            deliveryId,
-            occurredAt: event.occurredAt,
-            orgId: event.orgId,
-            facilityId: event.facilityId,
-            residentId: event.residentId,
-          }),
-          status: 'pending',
-          attempts: 0,
-          series_start: 0,
-          due_at: createdAt,
-          created_at: createdAt,
-        };
-      }),
-    );
-    await notifyDeliveriesQueued(trx);
-    return subscriptions.length;
-  });
-  return { event_id: eventId, deliveries };
+    for (const subscription of subscriptions) {
+      const deliveryId = randomUUID();
+      deliveryRows.push({
+        id: deliveryId,
+        event_id: eventId,
+        subscription_id: subscription.id,
+        org_id: event.orgId,
+        event_type: event.type,
+        body: serializeDeliveryBody({
+          eventType: event.type,
+          eventId,
+          deliveryId,
+          occurredAt: event.occurredAt,
+          orgId: event.orgId,
+          facilityId: event.facilityId,
+          residentId: event.residentId,
+        }),
+        status: 'pending',
+        attempts: 0,
+        series_start: 0,
+        due_at: createdAt,
+        created_at: createdAt,
+      });
+    }
+    emitted.push({ event_id: eventId, deliveries: subscriptions.length });
+  }
+  // Rows per statement stay under SQLite's bound-parameter limit.
+  for (let i = 0; i < eventRows.length; i += 100) await trx('webhook_events').insert(eventRows.slice(i, i + 100));
+  for (let i = 0; i < deliveryRows.length; i += 50) await trx('webhook_deliveries').insert(deliveryRows.slice(i, i + 50));
+  if (deliveryRows.length > 0) await notifyDeliveriesQueued(trx);
+  return emitted;
+}
+
+/** `ops event emit`: one manual event, checked, in a transaction of its own. */
+export async function emitEvent(db: Knex, input: EventInput): Promise<EmittedEvent> {
+  const event = validated(input);
+  const facility = await db('facilities').where({ id: event.facilityId }).first('org_id');
+  if (!(await db('organizations').where({ id: event.orgId }).first('id'))) throw new InvalidEvent(`no organization ${event.orgId}`);
+  if (!facility || facility.org_id !== event.orgId) throw new InvalidEvent(`no facility ${event.facilityId} in organization ${event.orgId}`);
+  const [emitted] = await db.transaction((trx) => queueEvents(trx, [event]));
+  return emitted!;
 }

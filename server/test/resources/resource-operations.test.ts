@@ -62,6 +62,15 @@ describe('the resource endpoints', () => {
     }
   });
 
+  it('shows the version and last change of each resource as FHIR meta', async () => {
+    for (const list of ['residents', 'coverage', 'clinical/Observation', 'clinical/AllergyIntolerance']) {
+      const row = (await get(`${base}/${list}?page_size=1`)).body.data[0];
+      const table = { residents: 'residents', coverage: 'coverage', 'clinical/Observation': 'observations', 'clinical/AllergyIntolerance': 'allergies' }[list]!;
+      const stored = await service.running.app.db(table).where({ id: row.id }).first();
+      expect(row.meta).to.deep.equal({ versionId: String(stored.version_id), lastUpdated: stored.last_updated });
+    }
+  });
+
   it('returns FHIR-aligned residents, coverage, observations and allergies', async () => {
     const patient = (await get(`${base}/residents?page_size=1`)).body.data[0];
     expect(patient).to.include({ resourceType: 'Patient' });

@@ -1,13 +1,16 @@
 // What every answer of the service must be, whatever was asked: never a 5xx; valid against
 // the contract for the operation the service routed the request to (or the error envelope
 // when it routed to none); every error in the error envelope (the RFC 6749 body at the token
-// endpoint) with the challenge headers its status calls for.
+// endpoint, a FHIR OperationOutcome at the ingest endpoint) with the challenge headers its
+// status calls for.
 import { OpenAPIBackend, type Operation } from 'openapi-backend';
 import { assertMatchesContract, ContractViolation } from '../../support/contract.js';
 import { openApiDocumentCopy } from '../../../server/src/openapi/openapi-document.js';
 import type { RawRequest, RawResponse } from './raw-http.js';
 
 export const TOKEN_OPERATION = 'createToken';
+/** The FHIR write endpoint answers its errors as OperationOutcome, not the envelope. */
+export const INGEST_OPERATION = 'ingestFhir';
 
 /** The path part of a request target, as Koa and openapi-backend see it (no normalization). */
 export function pathOf(target: string): string {
@@ -72,6 +75,10 @@ export async function answerFailures(req: RawRequest, res: RawResponse): Promise
     if (operationId === TOKEN_OPERATION) {
       if (!body || typeof body.error !== 'string' || 'data' in body) failures.push(`token error is not the RFC 6749 body: ${res.text.slice(0, 300)}`);
       if (res.headers.get('cache-control') !== 'no-store') failures.push('token error without Cache-Control: no-store');
+    } else if (operationId === INGEST_OPERATION && method === 'POST') {
+      if (!body || body.resourceType !== 'OperationOutcome' || !Array.isArray(body.issue) || body.issue.length === 0) {
+        failures.push(`ingest error is not an OperationOutcome: ${res.text.slice(0, 300)}`);
+      }
     } else {
       if (!body || body.data !== null || body.meta !== null || typeof body.error?.code !== 'string') {
         failures.push(`error is not the envelope: ${res.text.slice(0, 300)}`);

@@ -13,6 +13,7 @@ export interface Figures {
   token: { stuffingAttempts: number; throttled: number; timingAttempts: number; timing: Record<string, number> };
   secrets: { searched: number; places: number; found: number };
   metrics: { scrapes: number; failures: number };
+  ingest: { bundles: number; lines: number; responses5xx: number; partialWrites: number };
 }
 
 export const figures: Figures = {
@@ -24,6 +25,7 @@ export const figures: Figures = {
   token: { stuffingAttempts: 0, throttled: 0, timingAttempts: 0, timing: {} },
   secrets: { searched: 0, places: 0, found: 0 },
   metrics: { scrapes: 0, failures: 0 },
+  ingest: { bundles: 0, lines: 0, responses5xx: 0, partialWrites: 0 },
 };
 
 export function summaryLine(f: Figures): string {
@@ -33,6 +35,7 @@ export function summaryLine(f: Figures): string {
     `token attempts ${f.token.stuffingAttempts + f.token.timingAttempts} (${f.token.throttled} throttled)`,
     `secrets searched ${f.secrets.searched} in ${f.secrets.places} places (found ${f.secrets.found})`,
     `metrics scrapes ${f.metrics.scrapes} (${f.metrics.failures} bad)`,
+    `malformed ingest: ${f.ingest.bundles} Bundles + ${f.ingest.lines} NDJSON lines (${f.ingest.responses5xx} 5xx, ${f.ingest.partialWrites} partial writes)`,
     `requests in all ${f.requests}`,
     `5xx found ${f.responses5xx}`,
   ].join(', ');

@@ -1,9 +1,9 @@
 import { createClient, findClient, grantFacilities, listClients, revokeClient, type ClientRecord } from '../../auth/clients.js';
-import { SCOPES, isScope, parseScopes } from '../../auth/scopes.js';
+import { INGEST_SCOPE, PARTNER_SCOPES, isScope, parseScopes } from '../../auth/scopes.js';
 import { findOrganization } from '../../organizations/organizations.js';
 import { required, uuidList, uuidOption, UsageError, type Command } from '../command.js';
 
-function publicView(client: ClientRecord) {
+export function publicView(client: ClientRecord) {
   const { id: _internal, ...rest } = client;
   return rest;
 }
@@ -19,8 +19,9 @@ export const clientCreate: Command = {
     const facilityIds = uuidList(args, 'facilities');
     const name = required(args, 'name');
     const scopes = parseScopes(required(args, 'scopes').replace(/,/g, ' '));
-    const unknown = scopes.filter((s) => !isScope(s));
-    if (unknown.length) throw new UsageError(`unknown scopes ${unknown.join(', ')}; known: ${SCOPES.join(' ')}`);
+    const unknown = scopes.filter((s) => !isScope(s) || s === INGEST_SCOPE);
+    if (scopes.includes(INGEST_SCOPE)) throw new UsageError(`a partner credential cannot hold ${INGEST_SCOPE}; connect a system of record with "source create"`);
+    if (unknown.length) throw new UsageError(`unknown scopes ${unknown.join(', ')}; known: ${PARTNER_SCOPES.join(' ')}`);
     const db = await cli.db();
     if (!(await findOrganization(db, orgId))) throw new UsageError(`no organization ${orgId}`);
     try {
@@ -43,7 +44,7 @@ export const clientList: Command = {
     return { clients: clients.map(publicView) };
   },
   format: (r: { clients: Array<ReturnType<typeof publicView>> }) =>
-    r.clients.map((c) => `${c.client_id}  ${c.status.padEnd(8)} ${c.name}  [${c.scopes.join(' ')}]  facilities: ${c.facility_ids.join(',')}`).join('\n') || '(no clients)',
+    r.clients.map((c) => `${c.client_id}  ${c.status.padEnd(8)} ${c.kind.padEnd(8)} ${c.name}  [${c.scopes.join(' ')}]  facilities: ${c.facility_ids.join(',')}`).join('\n') || '(no clients)',
 };
 
 export const clientRevoke: Command = {

@@ -1,5 +1,6 @@
-// `event emit`: queue an event for every matching subscription, as the system of record
-// would. Deliveries are written with the event in one transaction; a running server picks
+// `event emit`: queue an event by hand, for operators (tests of a receiver, a replay). Real
+// events come from the data: every change a system of record writes through ingestion emits
+// its own, in the same transaction (ingest/apply-change-set.ts). Deliveries are written with the event in one transaction; a running server picks
 // them up at once on PostgreSQL (NOTIFY) or at its next poll on SQLite.
 import { emitEvent, InvalidEvent, type EmittedEvent } from '../../webhooks/event-outbox.js';
 import { EVENT_TYPES } from '../../webhooks/event-types.js';
@@ -7,7 +8,7 @@ import { required, uuidOption, UsageError, type Command } from '../command.js';
 
 export const eventEmit: Command = {
   name: 'event emit',
-  summary: 'Emit an event: queue a signed delivery to every active subscription of the organization that wants it.',
+  summary: 'MANUAL: queue an event by hand for every subscription that wants it (real events come from ingested changes).',
   usage: 'event emit --org ORG --facility FAC --type TYPE --resident RID [--occurred-at ISO] [--json]',
   options: { org: { type: 'string' }, facility: { type: 'string' }, type: { type: 'string' }, resident: { type: 'string' }, 'occurred-at': { type: 'string' } },
   async run(args, cli) {

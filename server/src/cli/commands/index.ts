@@ -6,9 +6,12 @@ import { clientCreate, clientGrant, clientList, clientRevoke } from './clients.j
 import { seed } from './seed.js';
 import { audit } from './audit.js';
 import { eventEmit } from './events.js';
+import { importCommand } from './import.js';
+import { auditWrites } from './audit-writes.js';
+import { sourceCreate, sourceList, sourceRevoke } from './sources.js';
 import { deliveriesList, deliveriesRedeliver, deliveriesShow } from './deliveries.js';
 import { purge } from './retention.js';
 import { backup } from './backup.js';
 import { keysRotate } from './keys.js';
 
-export const commands: Command[] = [migrate, orgCreate, facilityCreate, clientCreate, clientList, clientRevoke, clientGrant, seed, audit, eventEmit, deliveriesList, deliveriesShow, deliveriesRedeliver, purge, backup, keysRotate];
+export const commands: Command[] = [migrate, orgCreate, facilityCreate, clientCreate, clientList, clientRevoke, clientGrant, sourceCreate, sourceList, sourceRevoke, importCommand, seed, audit, auditWrites, eventEmit, deliveriesList, deliveriesShow, deliveriesRedeliver, purge, backup, keysRotate];

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { createClient } from '../../auth/clients.js';
-import { SCOPES } from '../../auth/scopes.js';
+import { INGEST_SCOPE, PARTNER_SCOPES } from '../../auth/scopes.js';
 import { createFacility, createOrganization, findOrganization } from '../../organizations/organizations.js';
 import { seedFacility, type SeedCounts } from '../../seed/synthetic-data.js';
 import { positiveInteger, uuidOption, UsageError, type CliContext, type Command } from '../command.js';
@@ -14,21 +14,23 @@ function progressBar(cli: CliContext) {
   };
 }
 
-async function seedDemo(db: Knex, cli: CliContext, residents: number) {
+async function seedDemo(db: Knex, cli: CliContext, residents: number, emitEvents: boolean) {
   const org = await createOrganization(db, 'Demo Care Group');
   const facilities = [await createFacility(db, org.id, 'Maple Grove Nursing Home'), await createFacility(db, org.id, 'Riverside Assisted Living')];
   const seeded: Record<string, SeedCounts> = {};
   for (const facility of facilities) {
-    seeded[facility.id] = await seedFacility(db, { orgId: org.id, facilityId: facility.id, residents, onProgress: progressBar(cli) });
+    seeded[facility.id] = await seedFacility(db, { orgId: org.id, facilityId: facility.id, residents, emitEvents, onProgress: progressBar(cli) });
   }
-  const client = await createClient(db, { orgId: org.id, facilityIds: [facilities[0]!.id], scopes: [...SCOPES], name: 'Demo partner' });
-  return { organization: org, facilities, client, seeded };
+  const client = await createClient(db, { orgId: org.id, facilityIds: [facilities[0]!.id], scopes: [...PARTNER_SCOPES], name: 'Demo partner' });
+  // The demo's system of record: writes through /api/v1/ingest to both facilities.
+  const source = await createClient(db, { orgId: org.id, facilityIds: facilities.map((f) => f.id), scopes: [INGEST_SCOPE], name: 'Demo EHR', kind: 'ingest' });
+  return { organization: org, facilities, client, source, seeded };
 }
 
 export const seed: Command = {
   name: 'seed',
-  summary: 'Fill a facility with realistic synthetic residents, or create a whole demo tenant.',
-  usage: 'seed --org ORG --facility FAC --residents N [--vital-rounds N] [--random-seed N] [--json]\n       seed --demo [--residents N] [--json]',
+  summary: 'Fill a facility with realistic synthetic residents (written through ingestion; --events queues their events), or create a whole demo tenant.',
+  usage: 'seed --org ORG --facility FAC --residents N [--vital-rounds N] [--random-seed N] [--events] [--json]\n       seed --demo [--residents N] [--events] [--json]',
   options: {
     org: { type: 'string' },
     facility: { type: 'string' },
@@ -36,9 +38,11 @@ export const seed: Command = {
     'vital-rounds': { type: 'string' },
     'random-seed': { type: 'string' },
     demo: { type: 'boolean' },
+    events: { type: 'boolean' },
   },
   async run(args, cli) {
-    if (args.values.demo) return seedDemo(await cli.db(), cli, positiveInteger(args, 'residents', 25));
+    const emitEvents = args.values.events === true;
+    if (args.values.demo) return seedDemo(await cli.db(), cli, positiveInteger(args, 'residents', 25), emitEvents);
     // Check every argument before touching the database.
     const orgId = uuidOption(args, 'org');
     const facilityId = uuidOption(args, 'facility');
@@ -55,6 +59,7 @@ export const seed: Command = {
       residents,
       vitalRounds,
       randomSeed,
+      emitEvents,
       onProgress: progressBar(cli),
     });
   },

@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import * as core from './001_core.js';
 import * as webhooks from './002_webhooks.js';
 import * as versionedRecords from './003_versioned_records.js';
+import * as ingestion from './004_ingestion.js';
 import * as retention from './006_retention.js';
 
 interface Migration {
@@ -15,5 +16,6 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['001_core', core],
   ['002_webhooks', webhooks],
   ['003_versioned_records', versionedRecords],
+  ['004_ingestion', ingestion],
   ['006_retention', retention],
 ];

@@ -1,0 +1,97 @@
+// `import --org ORG --facility FAC FILE|-`: what a system of record exported (a FHIR Bundle,
+// NDJSON...), written through the same ingestion code as the HTTP endpoint. The format is
+// detected from the content (cli/import/formats.ts). A progress bar on a terminal; with
+// --json one summary object.
+import { createReadStream, statSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { findOrganization } from '../../organizations/organizations.js';
+import { warmFhirValidator } from '../../ingest/fhir-validator.js';
+import { uuidOption, UsageError, type Command } from '../command.js';
+import { detectFormat, IMPORTERS } from '../import/formats.js';
+import { ImportRefused, type ImportSummary } from '../import/importer.js';
+
+const HEAD_BYTES = 64 * 1024;
+
+/** Reads the first bytes for detection, then hands back a stream that still starts with them. */
+async function withHead(source: AsyncIterable<Buffer>): Promise<{ head: string; stream: AsyncIterable<Buffer> }> {
+  const iterator = source[Symbol.asyncIterator]();
+  const taken: Buffer[] = [];
+  let size = 0;
+  let done = false;
+  while (size < HEAD_BYTES) {
+    const next = await iterator.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
+    taken.push(chunk);
+    size += chunk.length;
+  }
+  const stream = (async function* () {
+    yield* taken;
+    if (!done) for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value as Buffer;
+  })();
+  return { head: Buffer.concat(taken).subarray(0, HEAD_BYTES).toString('utf8'), stream };
+}
+
+async function progressBar(interactive: boolean, total: number | undefined) {
+  if (!interactive) return { update: (_n: number) => {}, stop: () => {} };
+  const { default: cliProgress } = await import('cli-progress');
+  const bar = new cliProgress.SingleBar(
+    { format: total ? 'importing [{bar}] {percentage}% | {resources} resources' : 'importing {resources} resources', stream: process.stderr, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total ?? 1, 0, { resources: 0 });
+  return { update: (bytes: number, resources = 0) => bar.update(Math.min(bytes, total ?? bytes), { resources }), stop: () => bar.stop() };
+}
+
+export const importCommand: Command = {
+  name: 'import',
+  summary: `Write a system of record's export (${IMPORTERS.map((i) => i.format).join(', ')}, detected from the content) through ingestion; - reads stdin.`,
+  usage: 'import --org ORG --facility FAC FILE|- [--json]',
+  options: { org: { type: 'string' }, facility: { type: 'string' } },
+  positionals: 1,
+  async run(args, cli) {
+    const orgId = uuidOption(args, 'org');
+    const facilityId = uuidOption(args, 'facility');
+    const file = args.positionals[0]!;
+    let total: number | undefined;
+    if (file !== '-') {
+      try {
+        total = statSync(file).size;
+      } catch {
+        throw new UsageError(`cannot read ${file}`);
+      }
+    }
+    const db = await cli.db();
+    if (!(await findOrganization(db, orgId))) throw new UsageError(`no organization ${orgId}`);
+    if (!(await db('facilities').where({ id: facilityId, org_id: orgId }).first())) throw new UsageError(`no facility ${facilityId} in organization ${orgId}`);
+    const input = (file === '-' ? process.stdin : createReadStream(file)) as AsyncIterable<Buffer>;
+    let bytes = 0;
+    const counted = (async function* () {
+      for await (const chunk of input) {
+        bytes += chunk.length;
+        yield chunk;
+      }
+    })();
+    const { head, stream } = await withHead(counted);
+    const importer = detectFormat(head);
+    if (!importer) throw new UsageError(`cannot tell the format of ${file === '-' ? 'stdin' : file}; expected one of ${IMPORTERS.map((i) => i.format).join(', ')}`);
+    await warmFhirValidator();
+    const bar = await progressBar(cli.interactive, total);
+    try {
+      return await importer.run(stream, { db, orgId, facilityId, actor: 'ops-cli', runId: `ops-import-${randomUUID()}` }, (resources) => bar.update(bytes, resources));
+    } catch (error) {
+      if (error instanceof ImportRefused) throw new Error(error.message);
+      throw error;
+    } finally {
+      bar.stop();
+    }
+  },
+  format: (r: ImportSummary) =>
+    [
+      `${r.format}: ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged, ${r.rejected_count} rejected, ${r.events} events`,
+      ...r.rejected.map((x) => `  rejected ${x.at}: ${x.issue}`),
+    ].join('\n'),
+};

@@ -1,0 +1,453 @@
+// applyChangeSet: the only code that writes resource rows and their events. It matches each
+// change to the record it updates (by ofctx id, or by business identifier organization-wide),
+// maps the FHIR resource to the row's columns, and writes only real changes: a new row is
+// version 1; a change of any column bumps version_id by exactly 1 and sets last_updated; an
+// identical re-send writes nothing, bumps nothing and emits nothing. The events of the
+// changes (see EVENT TABLE below) are queued in the same transaction as the rows
+// (webhooks/event-outbox.ts), and every write is recorded in ingest_writes (the audit trail).
+//
+// EVENT TABLE
+//   Patient new and active, or active false -> true     resident.admitted
+//   Patient active true -> false                         resident.discharged
+//   Patient of the organization ingested under another   resident.transferred (one event; the row
+//     facility                                            and its resources move facility)
+//   Coverage new, or status/payor/period/subscriberId/   coverage.updated
+//     order changed
+//   Condition new                                        clinical.condition.created
+//   MedicationRequest new                                clinical.order.created
+//
+// Changes are applied in chunks: one transaction per chunk (a `transaction` set is one chunk),
+// with one identifier lookup and one row read per table for the whole chunk, so a stream of
+// NDJSON lines costs a few statements per hundreds of resources. In a `batch` set every
+// change still succeeds or fails on its own: each one is checked completely before anything
+// of it is written, so a rejected change writes nothing and leaves its neighbours alone.
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { isUuid } from '../db/uuid.js';
+import { queueEvents, type QueuedEvent } from '../webhooks/event-outbox.js';
+import type { EventType } from '../webhooks/event-types.js';
+import type { BusinessIdentifier, ChangeIssue, ChangeOutcome, ChangeSet, ChangeSetResult, IngestibleType, ResourceChange } from './change-set.js';
+import { MAPPINGS } from './mapping/index.js';
+import { identifiers as identifiersOf, object, text, MappingIssue, type Columns, type ResourceMapping } from './mapping/resource-mapping.js';
+import { tickIngestClock } from './ingest-clock.js';
+
+export interface ApplyOptions {
+  /** The HTTP request (or CLI run) this change set came from, for the audit trail. */
+  requestId?: string;
+  /** Changes per transaction in batch mode. */
+  chunkSize?: number;
+}
+
+const DEFAULT_CHUNK = 500;
+const TABLES_WITH_CREATED_AT = new Set(['residents', 'coverage', 'conditions', 'medication_requests']);
+/** The tables whose rows belong to a resident and move with it on a transfer. */
+const RESIDENT_TABLES = ['coverage', 'observations', 'allergies', 'conditions', 'medication_requests'];
+const TABLE_TYPES: Record<string, IngestibleType> = Object.fromEntries(Object.values(MAPPINGS).map((m) => [m.table, m.type]));
+
+interface Prepared {
+  index: number;
+  change: ResourceChange;
+  mapping?: ResourceMapping;
+  columns?: Columns;
+  issue?: ChangeIssue;
+}
+
+type Row = Record<string, unknown> & { id: string; org_id: string; facility_id: string; version_id: number; last_updated: string };
+
+function rejectedBy(issue: ChangeIssue): never {
+  throw new MappingIssue(issue);
+}
+
+function identifierKey(type: string, identifier: BusinessIdentifier): string {
+  return `${type}|${identifier.system}|${identifier.value}`;
+}
+
+/** `identifier=SYSTEM|VALUE` (FHIR token search), as used by conditional updates and references. */
+export function parseIdentifierQuery(query: string): BusinessIdentifier | undefined {
+  const match = /^identifier=([^|&]+)\|([^&]+)$/.exec(query);
+  if (!match) return undefined;
+  try {
+    return { system: decodeURIComponent(match[1]!), value: decodeURIComponent(match[2]!) };
+  } catch {
+    return undefined;
+  }
+}
+
+function prepare(change: ResourceChange, index: number): Prepared {
+  const resource = change.resource as Record<string, unknown> | undefined;
+  const mapping = resource ? MAPPINGS[resource.resourceType as IngestibleType] : undefined;
+  if (!mapping || !Object.hasOwn(MAPPINGS, resource!.resourceType as string)) {
+    return { index, change, issue: { code: 'not-supported', diagnostics: `resourceType ${JSON.stringify(resource?.resourceType ?? null)} cannot be ingested; send one of ${Object.keys(MAPPINGS).join(', ')}`, expression: ['resourceType'] } };
+  }
+  // PostgreSQL text cannot hold NUL; no FHIR string may contain one anyway.
+  if (JSON.stringify(resource).includes('\\u0000')) {
+    return { index, change, mapping, issue: { code: 'value', diagnostics: 'FHIR strings may not contain the NUL character', expression: [mapping.type] } };
+  }
+  const match = change.match;
+  if (match && 'id' in match && !isUuid(match.id)) {
+    return { index, change, mapping, issue: { code: 'not-found', diagnostics: `no ${mapping.type} with id ${JSON.stringify(match.id)}: ofctx ids are UUIDs`, expression: [mapping.type] } };
+  }
+  if (match && 'identifier' in match) {
+    const { system, value } = match.identifier;
+    if (!text(system) || !text(value) || system.length > 300 || value.length > 300) {
+      return { index, change, mapping, issue: { code: 'value', diagnostics: 'the matching identifier needs a system and a value of at most 300 characters', expression: [`${mapping.type}.identifier`] } };
+    }
+  }
+  const mapped = mapping.toColumns(change.resource);
+  if ('issue' in mapped) return { index, change, mapping, issue: mapped.issue };
+  return { index, change, mapping, columns: mapped.columns };
+}
+
+/** The identifiers a row is found by: its own, plus the one it was matched on. */
+function indexIdentifiers(item: Prepared): BusinessIdentifier[] {
+  let own: BusinessIdentifier[] = [];
+  try {
+    own = identifiersOf(item.change.resource as Record<string, unknown>);
+  } catch {
+    own = [];
+  }
+  const match = item.change.match && 'identifier' in item.change.match ? [item.change.match.identifier] : [];
+  const seen = new Set<string>();
+  return [...own, ...match].filter((identifier) => {
+    const key = `${identifier.system}|${identifier.value}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * Multi-row INSERTs, as few as the limits allow: bound parameters (SQLite 32,766; PostgreSQL
+ * 65,535) and, on SQLite, 500 rows (knex writes them as one compound SELECT, which SQLite
+ * caps at 500 terms).
+ */
+async function insertAll(trx: Knex.Transaction, table: string, rows: Record<string, unknown>[]): Promise<void> {
+  if (rows.length === 0) return;
+  const perInsert = Math.max(1, Math.min(500, Math.floor(30_000 / Object.keys(rows[0]!).length)));
+  for (let i = 0; i < rows.length; i += perInsert) await trx(table).insert(rows.slice(i, i + perInsert));
+}
+
+function sameValue(stored: unknown, value: unknown): boolean {
+  if (typeof value === 'boolean') return Boolean(stored) === value;
+  if (typeof value === 'number') return Number(stored) === value;
+  return (stored ?? null) === value;
+}
+
+interface ChunkWrites {
+  inserts: Map<string, Row[]>;
+  updates: Array<{ table: string; id: string; set: Record<string, unknown> }>;
+  moves: Array<{ residentId: string; facilityId: string }>;
+  reindex: Array<{ type: IngestibleType; id: string; identifiers: BusinessIdentifier[] }>;
+  audit: Array<{ type: IngestibleType; id: string; outcome: 'created' | 'updated'; versionId: number; facilityId: string }>;
+  events: QueuedEvent[];
+}
+
+class Chunk {
+  private readonly rows = new Map<string, { type: IngestibleType; row: Row }>();
+  private readonly byIdentifier = new Map<string, string[]>();
+  private readonly fullUrls = new Map<string, { type: IngestibleType; id: string }>();
+  readonly writes: ChunkWrites = { inserts: new Map(), updates: [], moves: [], reindex: [], audit: [], events: [] };
+
+  constructor(
+    private readonly trx: Knex.Transaction,
+    private readonly set: ChangeSet,
+    private readonly now: string,
+  ) {}
+
+  /** Reads, for the whole chunk at once, every row its changes may match or reference. */
+  async load(items: Prepared[]): Promise<void> {
+    const keys = new Map<string, [string, string, string]>();
+    const ids = new Map<string, Set<string>>();
+    const wantId = (type: IngestibleType, id: string) => {
+      if (!isUuid(id)) return;
+      const table = MAPPINGS[type].table;
+      if (!ids.has(table)) ids.set(table, new Set());
+      ids.get(table)!.add(id.toLowerCase());
+    };
+    const wantKey = (type: string, identifier: BusinessIdentifier) => keys.set(identifierKey(type, identifier), [type, identifier.system, identifier.value]);
+    for (const item of items) {
+      if (item.issue || !item.mapping) continue;
+      const match = item.change.match;
+      if (match && 'id' in match) wantId(item.mapping.type, match.id);
+      if (match && 'identifier' in match) wantKey(item.mapping.type, match.identifier);
+      if (item.mapping.residentElement) {
+        const reference = object(item.change.resource[item.mapping.residentElement]);
+        const target = text(reference?.reference);
+        const byId = target ? /^Patient\/([0-9a-fA-F-]{36})(\/_history\/\d+)?$/.exec(target) : null;
+        if (byId) wantId('Patient', byId[1]!);
+        const query = target?.startsWith('Patient?') ? parseIdentifierQuery(target.slice('Patient?'.length)) : undefined;
+        if (query) wantKey('Patient', query);
+        const logical = object(reference?.identifier);
+        if (!target && text(logical?.system) && text(logical?.value)) wantKey('Patient', { system: logical!.system as string, value: logical!.value as string });
+      }
+    }
+    // By value alone (an index on (org_id, value)), type and system checked here: one plain
+    // `= ANY` probe per value; a row-value IN list of hundreds of tuples plans badly on PostgreSQL.
+    const values = [...new Set([...keys.values()].filter(([, system, value]) => system.length <= 300 && value.length <= 300).map(([, , value]) => value))];
+    for (let i = 0; i < values.length; i += 1000) {
+      const found = (await this.trx('resource_identifiers')
+        .where({ org_id: this.set.orgId })
+        .whereIn('value', values.slice(i, i + 1000))
+        .select('resource_type', 'system', 'value', 'resource_id')) as Array<{ resource_type: IngestibleType; system: string; value: string; resource_id: string }>;
+      for (const hit of found) {
+        const key = identifierKey(hit.resource_type, hit);
+        if (!keys.has(key)) continue;
+        const list = this.byIdentifier.get(key) ?? [];
+        if (!list.includes(hit.resource_id)) list.push(hit.resource_id);
+        this.byIdentifier.set(key, list);
+        wantId(hit.resource_type, hit.resource_id);
+      }
+    }
+    for (const [table, wanted] of ids) {
+      const list = [...wanted];
+      for (let i = 0; i < list.length; i += 500) {
+        const rows = (await this.trx(table).where({ org_id: this.set.orgId }).whereIn('id', list.slice(i, i + 500))) as Row[];
+        for (const row of rows) this.rows.set(row.id, { type: TABLE_TYPES[table]!, row });
+      }
+    }
+  }
+
+  private lookup(type: IngestibleType, identifier: BusinessIdentifier): string[] {
+    return this.byIdentifier.get(identifierKey(type, identifier)) ?? [];
+  }
+
+  private single(type: IngestibleType, identifier: BusinessIdentifier, where: string): string | undefined {
+    const found = this.lookup(type, identifier);
+    if (found.length > 1) {
+      rejectedBy({ code: 'conflict', diagnostics: `${found.length} ${type} records match identifier ${identifier.system}|${identifier.value}; the match must be unique`, expression: [where] });
+    }
+    return found[0];
+  }
+
+  private rowOf(type: IngestibleType, id: string): Row | undefined {
+    const entry = this.rows.get(id.toLowerCase());
+    return entry && entry.type === type ? entry.row : undefined;
+  }
+
+  /** The resident a clinical or coverage resource belongs to: it must be in this facility. */
+  private resident(item: Prepared): Row {
+    const element = item.mapping!.residentElement!;
+    const where = `${item.mapping!.type}.${element}`;
+    const reference = object(item.change.resource[element]);
+    if (!reference) rejectedBy({ code: 'required', diagnostics: `${where} is required: the resident this ${item.mapping!.type} belongs to`, expression: [where] });
+    const target = text(reference.reference);
+    let id: string | undefined;
+    if (target?.startsWith('urn:uuid:')) {
+      const entry = this.fullUrls.get(target);
+      if (!entry || entry.type !== 'Patient') rejectedBy({ code: 'not-found', diagnostics: `${where} references ${target}, which no Patient entry of this request has as its fullUrl`, expression: [where] });
+      id = entry.id;
+    } else if (target?.startsWith('Patient?')) {
+      const query = parseIdentifierQuery(target.slice('Patient?'.length));
+      if (!query) rejectedBy({ code: 'value', diagnostics: `${where} must be Patient?identifier=SYSTEM|VALUE`, expression: [where] });
+      id = this.single('Patient', query, where);
+      if (!id) rejectedBy({ code: 'not-found', diagnostics: `${where}: no resident of this organization has identifier ${query.system}|${query.value}`, expression: [where] });
+    } else if (target) {
+      const byId = /^Patient\/([^/]+)(\/_history\/\d+)?$/.exec(target);
+      if (!byId) rejectedBy({ code: 'value', diagnostics: `${where} must reference a Patient: Patient/<id>, Patient?identifier=SYSTEM|VALUE or a urn:uuid fullUrl`, expression: [where] });
+      id = byId[1]!.toLowerCase();
+    } else {
+      const logical = object(reference.identifier);
+      if (!text(logical?.system) || !text(logical?.value)) rejectedBy({ code: 'required', diagnostics: `${where} needs a reference or an identifier`, expression: [where] });
+      const identifier = { system: logical!.system as string, value: logical!.value as string };
+      id = this.single('Patient', identifier, where);
+      if (!id) rejectedBy({ code: 'not-found', diagnostics: `${where}: no resident of this organization has identifier ${identifier.system}|${identifier.value}`, expression: [where] });
+    }
+    const row = this.rowOf('Patient', id);
+    if (!row) rejectedBy({ code: 'not-found', diagnostics: `${where}: no resident Patient/${id} in this organization`, expression: [where] });
+    if (row.facility_id !== this.set.facilityId) {
+      rejectedBy({ code: 'forbidden', diagnostics: `${where}: Patient/${id} belongs to another facility; ingest the Patient under this facility first (a transfer), or send this resource to its facility`, expression: [where] });
+    }
+    return row;
+  }
+
+  private target(item: Prepared): Row | undefined {
+    const type = item.mapping!.type;
+    const match = item.change.match;
+    if (!match) return undefined;
+    if ('id' in match) {
+      const row = this.rowOf(type, match.id);
+      if (!row) rejectedBy({ code: 'not-found', diagnostics: `no ${type}/${match.id} in this organization (ids are assigned by ofctx; match on an identifier to create)`, expression: [type] });
+      return row;
+    }
+    const id = this.single(type, match.identifier, `${type}.identifier`);
+    return id ? this.rowOf(type, id) : undefined;
+  }
+
+  apply(item: Prepared): ChangeOutcome {
+    const mapping = item.mapping!;
+    const type = mapping.type;
+    const columns = item.columns!;
+    const facilityId = this.set.facilityId;
+    const residentId = mapping.residentElement ? this.resident(item).id : undefined;
+    const existing = this.target(item);
+    const remember = (row: Row) => {
+      if (item.change.fullUrl) this.fullUrls.set(item.change.fullUrl, { type, id: row.id });
+    };
+    const outcome = (row: Row, kind: 'created' | 'updated' | 'unchanged', events: EventType[]): ChangeOutcome => ({
+      at: item.change.at,
+      outcome: kind,
+      resourceType: type,
+      id: row.id,
+      versionId: Number(row.version_id),
+      lastUpdated: row.last_updated,
+      events: this.set.emitEvents ? events : [],
+    });
+    const queue = (row: Row, events: EventType[]) => {
+      if (!this.set.emitEvents) return;
+      for (const event of events) {
+        this.writes.events.push({ orgId: this.set.orgId, facilityId, type: event, residentId: type === 'Patient' ? row.id : (row.resident_id as string), occurredAt: this.now });
+      }
+    };
+
+    if (existing) {
+      remember(existing);
+      if (item.change.createOnly) return outcome(existing, 'unchanged', []);
+      if (type !== 'Patient' && existing.facility_id !== facilityId) {
+        rejectedBy({ code: 'forbidden', diagnostics: `${type}/${existing.id} belongs to another facility of the organization`, expression: [type] });
+      }
+      const moved = type === 'Patient' && existing.facility_id !== facilityId;
+      const changedColumns = Object.keys(columns).filter((column) => !sameValue(existing[column], columns[column]));
+      const residentChanged = residentId !== undefined && existing.resident_id !== residentId;
+      if (changedColumns.length === 0 && !moved && !residentChanged) return outcome(existing, 'unchanged', []);
+      const before: Columns = Object.fromEntries(Object.keys(columns).map((c) => [c, existing[c] as Columns[string]]));
+      const set: Record<string, unknown> = { ...columns, version_id: Number(existing.version_id) + 1, last_updated: this.now };
+      if (residentId !== undefined) set.resident_id = residentId;
+      if (moved) set.facility_id = facilityId;
+      let events: EventType[];
+      if (type === 'Patient') {
+        const wasActive = Boolean(existing.active);
+        events = moved ? ['resident.transferred'] : !wasActive && columns.active === true ? ['resident.admitted'] : wasActive && columns.active === false ? ['resident.discharged'] : [];
+      } else {
+        events = mapping.events(before, columns);
+      }
+      Object.assign(existing, set);
+      this.writes.updates.push({ table: mapping.table, id: existing.id, set });
+      if (moved) {
+        this.writes.moves.push({ residentId: existing.id, facilityId });
+        for (const { row } of this.rows.values()) if (row.resident_id === existing.id) row.facility_id = facilityId;
+      }
+      this.writes.reindex.push({ type, id: existing.id, identifiers: indexIdentifiers(item) });
+      this.writes.audit.push({ type, id: existing.id, outcome: 'updated', versionId: Number(existing.version_id), facilityId });
+      queue(existing, events);
+      return outcome(existing, 'updated', events);
+    }
+
+    const row: Row = {
+      id: randomUUID(),
+      org_id: this.set.orgId,
+      facility_id: facilityId,
+      ...(residentId !== undefined ? { resident_id: residentId } : {}),
+      ...columns,
+      version_id: 1,
+      last_updated: this.now,
+      ...(TABLES_WITH_CREATED_AT.has(mapping.table) ? { created_at: this.now } : {}),
+    };
+    const events: EventType[] = type === 'Patient' ? (columns.active === true ? ['resident.admitted'] : []) : mapping.events(undefined, columns);
+    this.rows.set(row.id, { type, row });
+    const indexed = indexIdentifiers(item);
+    for (const identifier of indexed) {
+      const key = identifierKey(type, identifier);
+      this.byIdentifier.set(key, [...(this.byIdentifier.get(key) ?? []), row.id]);
+    }
+    remember(row);
+    if (!this.writes.inserts.has(mapping.table)) this.writes.inserts.set(mapping.table, []);
+    this.writes.inserts.get(mapping.table)!.push(row);
+    this.writes.reindex.push({ type, id: row.id, identifiers: indexed });
+    this.writes.audit.push({ type, id: row.id, outcome: 'created', versionId: 1, facilityId });
+    queue(row, events);
+    return outcome(row, 'created', events);
+  }
+
+  async flush(actor: string, requestId: string | undefined): Promise<void> {
+    const { trx, writes } = this;
+    // Residents first: the other rows reference them.
+    const tables = [...writes.inserts.keys()].sort((a, b) => Number(b === 'residents') - Number(a === 'residents'));
+    for (const table of tables) {
+      await insertAll(trx, table, writes.inserts.get(table)!);
+    }
+    for (const update of writes.updates) await trx(update.table).where({ id: update.id }).update(update.set);
+    for (const move of writes.moves) {
+      for (const table of RESIDENT_TABLES) {
+        const ids = (await trx(table).where({ resident_id: move.residentId }).whereNot({ facility_id: move.facilityId }).pluck('id')) as string[];
+        if (ids.length === 0) continue;
+        await trx(table).whereIn('id', ids).update({ facility_id: move.facilityId, version_id: trx.raw('version_id + 1'), last_updated: this.now });
+        const moved = (await trx(table).whereIn('id', ids).select('id', 'version_id')) as Array<{ id: string; version_id: number }>;
+        for (const row of moved) writes.audit.push({ type: TABLE_TYPES[table]!, id: row.id, outcome: 'updated', versionId: Number(row.version_id), facilityId: move.facilityId });
+      }
+    }
+    const reindexed = writes.reindex.filter((r) => writes.updates.some((u) => u.id === r.id)).map((r) => r.id);
+    for (let i = 0; i < reindexed.length; i += 500) await trx('resource_identifiers').whereIn('resource_id', reindexed.slice(i, i + 500)).delete();
+    const index = writes.reindex.flatMap((r) => r.identifiers.map((identifier) => ({ org_id: this.set.orgId, resource_type: r.type, system: identifier.system, value: identifier.value, resource_id: r.id })));
+    await insertAll(trx, 'resource_identifiers', index);
+    const audit = writes.audit.map((a) => ({
+      at: this.now,
+      actor,
+      request_id: requestId ?? null,
+      org_id: this.set.orgId,
+      facility_id: a.facilityId,
+      resource_type: a.type,
+      resource_id: a.id,
+      outcome: a.outcome,
+      version_id: a.versionId,
+    }));
+    await insertAll(trx, 'ingest_writes', audit);
+    await queueEvents(trx, writes.events);
+  }
+}
+
+async function applyChunk(db: Knex, set: ChangeSet, items: Prepared[], allOrNothing: boolean, options: ApplyOptions): Promise<Array<[number, ChangeOutcome]>> {
+  return db.transaction(async (trx) => {
+    const now = await tickIngestClock(trx, set.orgId);
+    const chunk = new Chunk(trx, set, now);
+    await chunk.load(items);
+    // Patients first, so the other resources of the chunk can reference them.
+    const ordered = [...items].sort((a, b) => Number(b.mapping?.type === 'Patient') - Number(a.mapping?.type === 'Patient') || a.index - b.index);
+    const outcomes: Array<[number, ChangeOutcome]> = [];
+    for (const item of ordered) {
+      if (item.issue) {
+        outcomes.push([item.index, { at: item.change.at, outcome: 'rejected', issue: item.issue }]);
+        continue;
+      }
+      try {
+        outcomes.push([item.index, chunk.apply(item)]);
+      } catch (error) {
+        if (!(error instanceof MappingIssue)) throw error;
+        outcomes.push([item.index, { at: item.change.at, outcome: 'rejected', issue: error.issue }]);
+      }
+    }
+    if (allOrNothing && outcomes.some(([, o]) => o.outcome === 'rejected')) {
+      return outcomes.map(([index, o]): [number, ChangeOutcome] =>
+        o.outcome === 'rejected'
+          ? [index, o]
+          : [index, { at: o.at, outcome: 'rejected', refused: true, issue: { code: 'invalid', diagnostics: 'not applied: another change of this transaction was rejected' } }],
+      );
+    }
+    await chunk.flush(set.actor, options.requestId);
+    return outcomes;
+  });
+}
+
+export async function applyChangeSet(db: Knex, changeSet: ChangeSet, options: ApplyOptions = {}): Promise<ChangeSetResult> {
+  const prepared = changeSet.changes.map(prepare);
+  const outcomes: ChangeOutcome[] = new Array(prepared.length);
+  const size = changeSet.mode === 'transaction' ? Math.max(prepared.length, 1) : (options.chunkSize ?? DEFAULT_CHUNK);
+  for (let start = 0; start < prepared.length; start += size) {
+    const chunk = prepared.slice(start, start + size);
+    for (const [index, outcome] of await applyChunk(db, changeSet, chunk, changeSet.mode === 'transaction', options)) outcomes[index] = outcome;
+  }
+  const result: ChangeSetResult = { outcomes, created: 0, updated: 0, unchanged: 0, rejected: 0, events: 0, committed: true };
+  for (const outcome of outcomes) {
+    if (outcome.outcome === 'rejected') {
+      if (outcome.refused) result.committed = false;
+      else result.rejected++;
+    } else {
+      result[outcome.outcome]++;
+      result.events += outcome.events.length;
+    }
+  }
+  if (changeSet.mode === 'transaction' && result.rejected > 0) {
+    result.committed = false;
+    result.created = result.updated = result.unchanged = result.events = 0;
+  }
+  return result;
+}

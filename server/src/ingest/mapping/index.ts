@@ -1,0 +1,18 @@
+// Every ingestible type and its mapping.
+import type { IngestibleType } from '../change-set.js';
+import type { ResourceMapping } from './resource-mapping.js';
+import { patientMapping } from './patient.js';
+import { coverageMapping } from './coverage.js';
+import { observationMapping } from './observation.js';
+import { allergyIntoleranceMapping } from './allergy-intolerance.js';
+import { conditionMapping } from './condition.js';
+import { medicationRequestMapping } from './medication-request.js';
+
+export const MAPPINGS: Record<IngestibleType, ResourceMapping> = {
+  Patient: patientMapping,
+  Coverage: coverageMapping,
+  Observation: observationMapping,
+  AllergyIntolerance: allergyIntoleranceMapping,
+  Condition: conditionMapping,
+  MedicationRequest: medicationRequestMapping,
+};

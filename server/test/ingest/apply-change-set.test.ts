@@ -1,0 +1,223 @@
+// applyChangeSet against a real database: versions, the event table, idempotency,
+// transfers, transactions, concurrency and the last_updated order incremental sync needs.
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import { byMrn, condition, coverage, medicationRequest, MRN, observation, patient, allergy } from '../../../test/support/fhir-resources.js';
+import { openDatabase } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { applyChangeSet } from '../../src/ingest/apply-change-set.js';
+import type { ChangeSet, ResourceChange } from '../../src/ingest/change-set.js';
+import { createFacility, createOrganization } from '../../src/organizations/organizations.js';
+
+describe('applyChangeSet', function () {
+  this.timeout(60_000);
+  let database: TestDatabase;
+  let db: Knex;
+  let org: string;
+  let f1: string;
+  let f2: string;
+  let otherOrg: string;
+  let otherFacility: string;
+
+  before(async () => {
+    database = await createTestDatabase();
+    db = openDatabase(database.url);
+    await migrateToLatest(db);
+    org = (await createOrganization(db, 'Ingest Org')).id;
+    f1 = (await createFacility(db, org, 'F1')).id;
+    f2 = (await createFacility(db, org, 'F2')).id;
+    otherOrg = (await createOrganization(db, 'Other Org')).id;
+    otherFacility = (await createFacility(db, otherOrg, 'O1')).id;
+  });
+  after(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  const upsert = (resource: ResourceChange['resource'], at = 'entry'): ResourceChange => {
+    const identifier = (resource.identifier as Array<{ system: string; value: string }>)[0]!;
+    return { resource, match: { identifier }, at };
+  };
+  const apply = (changes: ResourceChange[], overrides: Partial<ChangeSet> = {}) =>
+    applyChangeSet(db, { orgId: org, facilityId: f1, mode: 'batch', actor: 'test', emitEvents: true, changes, ...overrides });
+  const eventsOf = async (residentId: string) => (await db('webhook_events').where({ resident_id: residentId }).orderBy('seq').pluck('event_type')) as string[];
+
+  it('creates a new active Patient as version 1 and emits resident.admitted', async () => {
+    const result = await apply([upsert(patient('A-1'))]);
+    expect(result).to.include({ created: 1, updated: 0, unchanged: 0, rejected: 0, events: 1 });
+    const outcome = result.outcomes[0]!;
+    if (outcome.outcome === 'rejected') throw new Error('rejected');
+    expect(outcome.versionId).to.equal(1);
+    const row = await db('residents').where({ id: outcome.id }).first();
+    expect(row).to.include({ facility_id: f1, family_name: 'Okafor', version_id: 1, last_updated: outcome.lastUpdated });
+    expect(await eventsOf(outcome.id)).to.deep.equal(['resident.admitted']);
+    const audit = await db('ingest_writes').where({ resource_id: outcome.id });
+    expect(audit.map((a) => [a.actor, a.outcome, a.version_id])).to.deep.equal([['test', 'created', 1]]);
+  });
+
+  it('sending the same content again changes nothing: no version, no event, no audit write', async () => {
+    const first = await apply([upsert(patient('A-2'))]);
+    const id = (first.outcomes[0] as { id: string }).id;
+    const before = await db('residents').where({ id }).first();
+    const again = await apply([upsert(patient('A-2'))]);
+    expect(again).to.include({ created: 0, updated: 0, unchanged: 1, events: 0 });
+    expect(await db('residents').where({ id }).first()).to.deep.equal(before);
+    expect(await eventsOf(id)).to.deep.equal(['resident.admitted']);
+    expect(await db('ingest_writes').where({ resource_id: id }).count({ n: '*' }).first()).to.deep.equal({ n: 1 });
+  });
+
+  it('a real change bumps the version by exactly one and moves last_updated forward', async () => {
+    const first = await apply([upsert(patient('A-3'))]);
+    const { id, lastUpdated } = first.outcomes[0] as { id: string; lastUpdated: string };
+    const changed = await apply([upsert(patient('A-3', { name: [{ use: 'official', family: 'Okafor-Bello', given: ['Adaeze'] }] }))]);
+    expect(changed).to.include({ updated: 1, events: 0 });
+    const row = await db('residents').where({ id }).first();
+    expect(row.version_id).to.equal(2);
+    expect(row.family_name).to.equal('Okafor-Bello');
+    expect(row.last_updated > lastUpdated).to.equal(true);
+  });
+
+  it('active true -> false is resident.discharged, false -> true is resident.admitted again', async () => {
+    const first = await apply([upsert(patient('A-4'))]);
+    const id = (first.outcomes[0] as { id: string }).id;
+    await apply([upsert(patient('A-4', { active: false }))]);
+    await apply([upsert(patient('A-4', { active: true }))]);
+    expect(await eventsOf(id)).to.deep.equal(['resident.admitted', 'resident.discharged', 'resident.admitted']);
+  });
+
+  it('a new inactive Patient emits nothing', async () => {
+    const result = await apply([upsert(patient('A-5', { active: false }))]);
+    expect(result).to.include({ created: 1, events: 0 });
+  });
+
+  it('the same Patient under another facility of the organization is one resident.transferred; its resources move with it', async () => {
+    const first = await apply([upsert(patient('A-6')), upsert(coverage(byMrn('A-6'), 'C-6')), upsert(observation(byMrn('A-6'), 'O-6'))]);
+    const id = (first.outcomes[0] as { id: string }).id;
+    const moved = await apply([upsert(patient('A-6'))], { facilityId: f2 });
+    expect(moved).to.include({ updated: 1, events: 1 });
+    expect(await eventsOf(id)).to.deep.equal(['resident.admitted', 'coverage.updated', 'resident.transferred']);
+    const transferred = await db('webhook_events').where({ resident_id: id, event_type: 'resident.transferred' }).first();
+    expect(transferred.facility_id).to.equal(f2);
+    expect((await db('residents').where({ id }).first()).facility_id).to.equal(f2);
+    const coverageRow = await db('coverage').where({ resident_id: id }).first();
+    expect(coverageRow).to.include({ facility_id: f2, version_id: 2 });
+    expect((await db('observations').where({ resident_id: id }).first()).facility_id).to.equal(f2);
+  });
+
+  it('Coverage: created, and changed status, payor, period, subscriberId or order, is coverage.updated; other changes are not', async () => {
+    const p = await apply([upsert(patient('A-7'))]);
+    const id = (p.outcomes[0] as { id: string }).id;
+    const base = coverage(byMrn('A-7'), 'C-7');
+    const steps: Array<[Record<string, unknown>, number]> = [
+      [{}, 1],
+      [{ status: 'cancelled' }, 1],
+      [{ status: 'cancelled', payor: [{ display: 'Aetna' }] }, 1],
+      [{ status: 'cancelled', payor: [{ display: 'Aetna' }], period: { start: '2025-01-01' } }, 1],
+      [{ status: 'cancelled', payor: [{ display: 'Aetna' }], period: { start: '2025-01-01' }, subscriberId: 'XXX9' }, 1],
+      [{ status: 'cancelled', payor: [{ display: 'Aetna' }], period: { start: '2025-01-01' }, subscriberId: 'XXX9', order: 2 }, 1],
+      [{ status: 'cancelled', payor: [{ display: 'Aetna' }], period: { start: '2025-01-01' }, subscriberId: 'XXX9', order: 2 }, 0],
+    ];
+    for (const [overrides, events] of steps) {
+      const result = await apply([upsert({ ...base, ...overrides } as never)]);
+      expect(result.events, JSON.stringify(overrides)).to.equal(events);
+    }
+    expect((await eventsOf(id)).filter((e) => e === 'coverage.updated')).to.have.length(6);
+    expect((await db('coverage').where({ resident_id: id }).first()).version_id).to.equal(6);
+  });
+
+  it('a new Condition is clinical.condition.created and a new MedicationRequest clinical.order.created, once', async () => {
+    const p = await apply([upsert(patient('A-8'))]);
+    const id = (p.outcomes[0] as { id: string }).id;
+    const set = [upsert(condition(byMrn('A-8'), 'D-8')), upsert(medicationRequest(byMrn('A-8'), 'M-8'))];
+    expect(await apply(set)).to.include({ created: 2, events: 2 });
+    expect(await apply(set)).to.include({ unchanged: 2, events: 0 });
+    expect(await eventsOf(id)).to.deep.equal(['resident.admitted', 'clinical.condition.created', 'clinical.order.created']);
+    expect(await db('conditions').where({ resident_id: id }).count({ n: '*' }).first()).to.deep.equal({ n: 1 });
+  });
+
+  it('Observation and AllergyIntolerance are versioned without events', async () => {
+    await apply([upsert(patient('A-9'))]);
+    const result = await apply([upsert(observation(byMrn('A-9'), 'O-9')), upsert(allergy(byMrn('A-9'), 'L-9'))]);
+    expect(result).to.include({ created: 2, events: 0 });
+    const changed = await apply([upsert(observation(byMrn('A-9'), 'O-9', { valueQuantity: { value: 80, unit: '/min', system: 'http://unitsofmeasure.org', code: '/min' } }))]);
+    expect(changed).to.include({ updated: 1, events: 0 });
+  });
+
+  it('a transaction is all or nothing: one bad entry writes none of the others', async () => {
+    const result = await apply(
+      [
+        { resource: patient('T-1'), match: { identifier: { system: MRN, value: 'T-1' } }, at: 'Bundle.entry[0]', fullUrl: 'urn:uuid:6b3c0f8e-0a56-4d57-9d3a-1a8e0f5c2b11' },
+        { resource: coverage({ reference: 'urn:uuid:6b3c0f8e-0a56-4d57-9d3a-1a8e0f5c2b11' }, 'TC-1'), at: 'Bundle.entry[1]' },
+        { resource: observation({ reference: 'Patient/00000000-0000-4000-8000-000000000000' }, 'TO-1'), at: 'Bundle.entry[2]' },
+      ],
+      { mode: 'transaction' },
+    );
+    expect(result.committed).to.equal(false);
+    expect(result).to.include({ created: 0, rejected: 1, events: 0 });
+    const rejected = result.outcomes[2]!;
+    expect(rejected).to.deep.include({ at: 'Bundle.entry[2]', outcome: 'rejected' });
+    expect((rejected as { issue: { code: string } }).issue.code).to.equal('not-found');
+    expect(await db('resource_identifiers').where({ value: 'T-1' }).first()).to.equal(undefined);
+  });
+
+  it('a transaction resolves urn:uuid references between its entries', async () => {
+    const url = 'urn:uuid:7b3c0f8e-0a56-4d57-9d3a-1a8e0f5c2b12';
+    const result = await apply(
+      [
+        { resource: coverage({ reference: url }, 'TC-2'), at: 'Bundle.entry[0]' },
+        { resource: patient('T-2'), match: { identifier: { system: MRN, value: 'T-2' } }, at: 'Bundle.entry[1]', fullUrl: url },
+      ],
+      { mode: 'transaction' },
+    );
+    expect(result).to.include({ created: 2, committed: true });
+    const coverageRow = await db('coverage').where({ id: (result.outcomes[0] as { id: string }).id }).first();
+    expect(coverageRow.resident_id).to.equal((result.outcomes[1] as { id: string }).id);
+  });
+
+  it('a batch applies the good changes and rejects the bad ones alone', async () => {
+    const result = await apply([upsert(patient('B-1')), upsert(patient('B-2', { birthDate: '1941-02-30' })), upsert(coverage(byMrn('nobody'), 'BC-1')), upsert(patient('B-3'))]);
+    expect(result).to.include({ created: 2, rejected: 2 });
+    expect((result.outcomes[1] as { issue: { expression: string[] } }).issue.expression).to.deep.equal(['Patient.birthDate']);
+  });
+
+  it('never reaches into another organization or facility', async () => {
+    const mine = await apply([upsert(patient('X-1')), upsert(patient('X-2'))]);
+    const id = (mine.outcomes[0] as { id: string }).id;
+    // Another organization cannot match or reference this organization's resident.
+    const foreign = await apply([{ resource: patient('X-1'), match: { id }, at: 'e' }, upsert(coverage({ reference: `Patient/${id}` }, 'XC-1'))], { orgId: otherOrg, facilityId: otherFacility });
+    expect(foreign.outcomes.map((o) => o.outcome)).to.deep.equal(['rejected', 'rejected']);
+    // Another facility of the organization cannot attach resources to it.
+    const elsewhere = await apply([upsert(coverage({ reference: `Patient/${id}` }, 'XC-2'))], { facilityId: f2 });
+    expect((elsewhere.outcomes[0] as { issue: { code: string } }).issue.code).to.equal('forbidden');
+  });
+
+  it('emits nothing when emitEvents is false, but still versions', async () => {
+    const result = await apply([upsert(patient('S-1'))], { emitEvents: false });
+    expect(result).to.include({ created: 1, events: 0 });
+    expect(await eventsOf((result.outcomes[0] as { id: string }).id)).to.deep.equal([]);
+  });
+
+  it('two importers updating one resident at once: both succeed, no lost update, one event per real change', async () => {
+    const first = await apply([upsert(patient('K-1'))]);
+    const id = (first.outcomes[0] as { id: string }).id;
+    const results = await Promise.all([
+      apply([upsert(patient('K-1', { active: false }))]),
+      apply([upsert(patient('K-1', { active: false }))]),
+    ]);
+    expect(results.map((r) => r.updated + r.unchanged)).to.deep.equal([1, 1]);
+    expect(results.reduce((n, r) => n + r.updated, 0)).to.equal(1);
+    expect(await eventsOf(id)).to.deep.equal(['resident.admitted', 'resident.discharged']);
+    expect((await db('residents').where({ id }).first()).version_id).to.equal(2);
+  });
+
+  it('last_updated only grows in commit order within a facility, whatever the wall clock does', async () => {
+    const instants: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const result = await apply([upsert(patient(`L-${i}`))]);
+      instants.push((result.outcomes[0] as { lastUpdated: string }).lastUpdated);
+    }
+    expect([...instants].sort()).to.deep.equal(instants);
+    expect(new Set(instants).size).to.equal(5);
+  });
+});

@@ -1,0 +1,90 @@
+// End to end: the facility's system of record posts a FHIR Bundle with its ingest credential;
+// a partner's receiver built with @ofctx/verifier gets the signed events of those changes,
+// and the partner's SDK reads the new versions.
+import { expect } from 'chai';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifyNodeRequest, type EventDelivery } from '@ofctx/verifier';
+import { createClient as createSdkClient } from '@ofctx/sdk';
+import { startWebhookService, type Tenant, type WebhookTestService } from '../../server/test/webhooks/support/webhook-service.js';
+import { waitFor } from '../../server/test/webhooks/support/receiver.js';
+import { createClient } from '../../server/src/auth/clients.js';
+import { contractCheckingFetch } from '../support/contract.js';
+import { tokenFor } from '../support/http.js';
+import { bundle, postBundle } from '../support/ingest.js';
+import { byMrn, coverage, patient } from '../support/fhir-resources.js';
+
+describe('a system of record writes, a partner hears and reads', function () {
+  this.timeout(60_000);
+  let service: WebhookTestService;
+  let tenant: Tenant;
+  let receiver: Server;
+  let secret = '';
+  let ingestToken: string;
+  const accepted: EventDelivery[] = [];
+  const refused: unknown[] = [];
+
+  before(async () => {
+    service = await startWebhookService();
+    tenant = await service.tenant();
+    receiver = createServer(async (req, res) => {
+      try {
+        accepted.push(await verifyNodeRequest(req, secret));
+        res.writeHead(204).end();
+      } catch (error) {
+        refused.push(error);
+        res.writeHead(400).end();
+      }
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const { port } = receiver.address() as AddressInfo;
+    secret = (await service.subscribe(tenant, `http://127.0.0.1:${port}/hooks`, ['resident.admitted', 'resident.discharged', 'coverage.updated'])).signing_secret;
+    const source = await createClient(service.running.app.db, { orgId: tenant.orgId, facilityIds: [tenant.facilityId], scopes: ['ingest.write'], name: 'EHR', kind: 'ingest' });
+    ingestToken = await tokenFor(service.baseUrl, source);
+  });
+  after(async () => {
+    receiver?.close();
+    await service?.close();
+  });
+
+  it('a posted Bundle yields verified deliveries, and the SDK reads each new version', async () => {
+    const url = 'urn:uuid:3a7d2c10-1b2e-4c5f-8a9b-0c1d2e3f4a5b';
+    const admitted = await postBundle(service.baseUrl, ingestToken, tenant.orgId, tenant.facilityId, bundle('transaction', [
+      { resource: patient('E2E-1'), fullUrl: url },
+      { resource: coverage({ reference: url }, 'E2E-C1') },
+    ]));
+    expect(admitted.status).to.equal(200);
+    const residentId = (admitted.body.entry[0].response.location as string).split('/')[1]!;
+
+    const first = await waitFor('admission and coverage deliveries', () => {
+      const mine = accepted.filter((d) => d.data.resident_id === residentId);
+      return mine.length >= 2 ? mine : undefined;
+    });
+    expect(first.map((d) => d.event_type).sort()).to.deep.equal(['coverage.updated', 'resident.admitted']);
+    expect(first[0]!.data).to.deep.equal({ org_id: tenant.orgId, facility_id: tenant.facilityId, resident_id: residentId });
+
+    const partner = createSdkClient({ baseUrl: service.baseUrl, clientId: tenant.client.client_id, clientSecret: tenant.client.client_secret, fetch: contractCheckingFetch });
+    const facility = partner.facility(tenant.orgId, tenant.facilityId);
+    const v1 = await facility.residents.get(residentId);
+    expect(v1.meta.versionId).to.equal('1');
+    expect(v1.active).to.equal(true);
+
+    const discharged = await postBundle(service.baseUrl, ingestToken, tenant.orgId, tenant.facilityId, bundle('batch', [{ resource: patient('E2E-1', { active: false }) }]));
+    expect(discharged.body.entry[0].response).to.include({ status: '200 OK', etag: 'W/"2"' });
+    const delivery = await waitFor('the discharge delivery', () => accepted.find((d) => d.data.resident_id === residentId && d.event_type === 'resident.discharged'));
+    expect(delivery.data.facility_id).to.equal(tenant.facilityId);
+    const v2 = await facility.residents.get(residentId);
+    expect(v2.meta.versionId).to.equal('2');
+    expect(v2.active).to.equal(false);
+    expect(Date.parse(v2.meta.lastUpdated)).to.be.greaterThan(Date.parse(v1.meta.lastUpdated));
+    const [coverageRow] = await facility.coverage.list({ residentId }).then((page) => page.data);
+    expect(coverageRow!.meta.versionId).to.equal('1');
+    expect(refused).to.deep.equal([]);
+
+    // The same Bundle again: nothing changes, nothing is delivered.
+    const before = accepted.length;
+    await postBundle(service.baseUrl, ingestToken, tenant.orgId, tenant.facilityId, bundle('batch', [{ resource: patient('E2E-1', { active: false }) }, { resource: coverage(byMrn('E2E-1'), 'E2E-C1') }]));
+    expect((await service.running.app.db('webhook_events').where({ resident_id: residentId }).count({ n: '*' }).first())!.n).to.equal(3);
+    expect(accepted.length).to.equal(before);
+  });
+});
