@@ -781,6 +781,8 @@ export interface components {
                 page_size: number;
                 /** @description Total number of matching rows. */
                 total: number;
+                /** @description Opaque cursor of the following page (resource lists); send it back as `?cursor=`. Absent on the last page. */
+                next?: string;
             };
         };
         Reference: {
@@ -1279,6 +1281,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description Not modified: the `If-None-Match` ETag still matches. No body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description `subscription_not_active` or `subscription_limit_reached`. */
         Conflict: {
             headers: {
@@ -1462,6 +1473,23 @@ export interface components {
         Page: number;
         /** @description Rows per page. */
         PageSize: number;
+        /**
+         * @description Incremental sync: rows whose `meta.lastUpdated` matches, with a FHIR prefix `gt`, `ge`,
+         *     `lt` or `le` and a date (`2026-11-20`, a whole UTC day) or an instant with a zone
+         *     (`2026-11-20T10:00:00Z`, `2026-11-20T10:00:00.123Z`). Give it twice for a range. With
+         *     it the order is (lastUpdated, id) and pages are followed with `meta.page.next`.
+         * @example [
+         *       "gt2026-11-20T10:00:00Z"
+         *     ]
+         */
+        LastUpdated: string[];
+        /** @description The opaque `meta.page.next` of the previous page, sent back unchanged. It carries its filter (`_lastUpdated`, `resident_id`) and position; `page` is then ignored. */
+        Cursor: string;
+        /**
+         * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+         * @example W/"3"
+         */
+        IfNoneMatch: string;
         /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
         DeliverySignature: string;
         /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
@@ -1518,6 +1546,11 @@ export interface components {
          * @example Bearer realm="ofctx", error="insufficient_scope", scope="coverage.read"
          */
         "WWW-Authenticate-Scope": string;
+        /**
+         * @description Weak entity tag. A read's is `W/"<versionId>"`; a list's is a digest of the page. Send it back as `If-None-Match`.
+         * @example W/"3"
+         */
+        ETag: string;
     };
     pathItems: never;
 }
@@ -1825,8 +1858,26 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Rows per page. */
                 page_size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Incremental sync: rows whose `meta.lastUpdated` matches, with a FHIR prefix `gt`, `ge`,
+                 *     `lt` or `le` and a date (`2026-11-20`, a whole UTC day) or an instant with a zone
+                 *     (`2026-11-20T10:00:00Z`, `2026-11-20T10:00:00.123Z`). Give it twice for a range. With
+                 *     it the order is (lastUpdated, id) and pages are followed with `meta.page.next`.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["LastUpdated"];
+                /** @description The opaque `meta.page.next` of the previous page, sent back unchanged. It carries its filter (`_lastUpdated`, `resident_id`) and position; `page` is then ignored. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The organization id. Must be the organization bound to the credential.
@@ -1846,6 +1897,7 @@ export interface operations {
             /** @description A page of residents. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1901,6 +1953,7 @@ export interface operations {
                     "application/json": components["schemas"]["PatientList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -1910,7 +1963,13 @@ export interface operations {
     getResident: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The organization id. Must be the organization bound to the credential.
@@ -1932,6 +1991,7 @@ export interface operations {
             /** @description The resident. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1939,6 +1999,7 @@ export interface operations {
                     "application/json": components["schemas"]["PatientRead"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -1955,8 +2016,26 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Rows per page. */
                 page_size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Incremental sync: rows whose `meta.lastUpdated` matches, with a FHIR prefix `gt`, `ge`,
+                 *     `lt` or `le` and a date (`2026-11-20`, a whole UTC day) or an instant with a zone
+                 *     (`2026-11-20T10:00:00Z`, `2026-11-20T10:00:00.123Z`). Give it twice for a range. With
+                 *     it the order is (lastUpdated, id) and pages are followed with `meta.page.next`.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["LastUpdated"];
+                /** @description The opaque `meta.page.next` of the previous page, sent back unchanged. It carries its filter (`_lastUpdated`, `resident_id`) and position; `page` is then ignored. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The organization id. Must be the organization bound to the credential.
@@ -1976,6 +2055,7 @@ export interface operations {
             /** @description A page of coverage records. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2019,6 +2099,7 @@ export interface operations {
                     "application/json": components["schemas"]["CoverageList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -2028,7 +2109,13 @@ export interface operations {
     getCoverage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The organization id. Must be the organization bound to the credential.
@@ -2050,6 +2137,7 @@ export interface operations {
             /** @description The coverage record. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2085,6 +2173,7 @@ export interface operations {
                     "application/json": components["schemas"]["CoverageRead"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -2101,8 +2190,26 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Rows per page. */
                 page_size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Incremental sync: rows whose `meta.lastUpdated` matches, with a FHIR prefix `gt`, `ge`,
+                 *     `lt` or `le` and a date (`2026-11-20`, a whole UTC day) or an instant with a zone
+                 *     (`2026-11-20T10:00:00Z`, `2026-11-20T10:00:00.123Z`). Give it twice for a range. With
+                 *     it the order is (lastUpdated, id) and pages are followed with `meta.page.next`.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["LastUpdated"];
+                /** @description The opaque `meta.page.next` of the previous page, sent back unchanged. It carries its filter (`_lastUpdated`, `resident_id`) and position; `page` is then ignored. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The organization id. Must be the organization bound to the credential.
@@ -2122,6 +2229,7 @@ export interface operations {
             /** @description A page of observations. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2190,6 +2298,7 @@ export interface operations {
                     "application/json": components["schemas"]["ObservationList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -2199,7 +2308,13 @@ export interface operations {
     getObservation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The organization id. Must be the organization bound to the credential.
@@ -2221,6 +2336,7 @@ export interface operations {
             /** @description The observation. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2259,6 +2375,7 @@ export interface operations {
                     "application/json": components["schemas"]["ObservationRead"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -2275,8 +2392,26 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Rows per page. */
                 page_size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Incremental sync: rows whose `meta.lastUpdated` matches, with a FHIR prefix `gt`, `ge`,
+                 *     `lt` or `le` and a date (`2026-11-20`, a whole UTC day) or an instant with a zone
+                 *     (`2026-11-20T10:00:00Z`, `2026-11-20T10:00:00.123Z`). Give it twice for a range. With
+                 *     it the order is (lastUpdated, id) and pages are followed with `meta.page.next`.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["LastUpdated"];
+                /** @description The opaque `meta.page.next` of the previous page, sent back unchanged. It carries its filter (`_lastUpdated`, `resident_id`) and position; `page` is then ignored. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The organization id. Must be the organization bound to the credential.
@@ -2296,6 +2431,7 @@ export interface operations {
             /** @description A page of allergies. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2334,6 +2470,7 @@ export interface operations {
                     "application/json": components["schemas"]["AllergyIntoleranceList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -2343,7 +2480,13 @@ export interface operations {
     getAllergy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The organization id. Must be the organization bound to the credential.
@@ -2365,6 +2508,7 @@ export interface operations {
             /** @description The allergy. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2395,6 +2539,7 @@ export interface operations {
                     "application/json": components["schemas"]["AllergyIntoleranceRead"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
