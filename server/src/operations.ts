@@ -7,8 +7,9 @@ import { apiReferenceOperations } from './http/api-reference-operations.js';
 import { resourceOperations } from './resources/resource-operations.js';
 import { webhookOperations } from './webhooks/webhook-operations.js';
 import { ingestOperations } from './ingest/ingest-operations.js';
+import { getFhirCapabilityStatement, r4Operations } from './resources/r4/r4-operations.js';
 
 export const operations: OperationRegistry = {
-  public: { ...healthOperations, ...apiReferenceOperations, createToken },
-  secured: { ...resourceOperations, ...webhookOperations, ...ingestOperations },
+  public: { ...healthOperations, ...apiReferenceOperations, createToken, getFhirCapabilityStatement },
+  secured: { ...resourceOperations, ...webhookOperations, ...ingestOperations, ...r4Operations },
 };

@@ -15,6 +15,7 @@ import { ajv2020 } from './ajv-2020.js';
 import { validationDetails } from './validation-details.js';
 import { compiledOperationMatcher } from './operation-matcher.js';
 import { isUuid } from '../db/uuid.js';
+import { rememberErrorFormat } from '../http/error-format.js';
 
 export const TOKEN_OPERATION = 'createToken';
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -112,6 +113,7 @@ export async function createApiBackend(app: AppContext, registry: OperationRegis
       // Also called for requests that matched no operation (then answered 404 or 405).
       ctx.state.routePath = c.operation?.path;
       ctx.state.operationId = c.operation?.operationId;
+      rememberErrorFormat(ctx, c.operation as Record<string, unknown> | undefined);
     },
     unauthorizedHandler: (c: RouteContext) => {
       const failure = (c.security?.oauth2 as { error?: unknown } | undefined)?.error;

@@ -29,6 +29,8 @@ interface LastUpdatedCursor {
   k: 'u';
   t: string;
   r: string | null;
+  /** Only these ids (FHIR `_id`), when given. */
+  i?: string[];
   b: Bound[];
   lu: string;
   id: string;
@@ -39,6 +41,7 @@ interface SeqCursor {
   k: 's';
   t: string;
   r: string | null;
+  i?: string[];
   s: number;
   p: number;
 }
@@ -88,7 +91,7 @@ export function encodeCursor(cursor: Cursor): string {
 }
 
 function decodeCursor(raw: string, table: string): Cursor {
-  let cursor: { k?: unknown; t?: unknown; r?: unknown; p?: unknown; s?: unknown; lu?: unknown; id?: unknown; b?: unknown } | null;
+  let cursor: { k?: unknown; t?: unknown; r?: unknown; p?: unknown; s?: unknown; lu?: unknown; id?: unknown; b?: unknown; i?: unknown } | null;
   try {
     cursor = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as typeof cursor;
   } catch {
@@ -96,6 +99,7 @@ function decodeCursor(raw: string, table: string): Cursor {
   }
   const wellFormed =
     cursor !== null && typeof cursor === 'object' && typeof cursor.t === 'string' && typeof cursor.p === 'number' && (cursor.r === null || typeof cursor.r === 'string') &&
+    (cursor.i === undefined || (Array.isArray(cursor.i) && cursor.i.length <= 200 && cursor.i.every((id: unknown) => typeof id === 'string'))) &&
     ((cursor.k === 's' && Number.isSafeInteger(cursor.s)) ||
       (cursor.k === 'u' && typeof cursor.lu === 'string' && typeof cursor.id === 'string' && Array.isArray(cursor.b) &&
         cursor.b.every((b: unknown) => Array.isArray(b) && (b[0] === '>=' || b[0] === '<') && typeof b[1] === 'string')));
@@ -132,14 +136,16 @@ function checkFilterMatches(cursor: Cursor, scope: ListScope, query: Record<stri
 }
 
 /**
- * A page of a `_lastUpdated` list or of a cursor. `total` counts the whole filtered set (all
- * pages), as on the page-numbered lists.
+ * A page of a `_lastUpdated` list or of a cursor (a first page without `_lastUpdated` is in
+ * insertion order). `total` counts the whole filtered set (all pages), as on the
+ * page-numbered lists. `ids` restricts the set to those ids (FHIR `_id`).
  */
 export async function fetchSyncPage<Row extends { seq: number; id: string; last_updated: string }>(
   db: Knex,
   table: string,
   scope: ListScope,
   query: Record<string, unknown>,
+  ids?: string[],
 ): Promise<{ rows: Row[]; page: SyncPageInfo }> {
   const pageSize = pageSizeOf(query);
   let cursor: Cursor;
@@ -150,13 +156,16 @@ export async function fetchSyncPage<Row extends { seq: number; id: string; last_
     if (query.page !== undefined && Number(query.page) !== 1) {
       throw invalid('query.page', 'does not combine with _lastUpdated', 'Pages of a _lastUpdated list are followed with meta.page.next (?cursor=), not page numbers.');
     }
-    cursor = { k: 'u', t: table, r: scope.resident_id ?? null, b: lastUpdatedBounds(query._lastUpdated), lu: '', id: '', p: 0 };
+    const r = scope.resident_id ?? null;
+    cursor = query._lastUpdated === undefined ? { k: 's', t: table, r, s: 0, p: 0 } : { k: 'u', t: table, r, b: lastUpdatedBounds(query._lastUpdated), lu: '', id: '', p: 0 };
+    if (ids !== undefined) cursor.i = ids;
   }
   const where: Record<string, string> = { facility_id: scope.facility_id };
   if (cursor.r !== null) where.resident_id = cursor.r;
 
   const filtered = () => {
     const q = db(table).where(where);
+    if (cursor.i !== undefined) q.whereIn('id', cursor.i);
     if (cursor.k === 'u') for (const [op, instant] of cursor.b) q.andWhere('last_updated', op, instant);
     return q;
   };

@@ -61,7 +61,7 @@ describe('incremental sync on the resource lists', function () {
   });
 
   it('neither skips nor repeats a row while rows are written during a paged sync, and ends with the newest versions', async () => {
-    const mark = (await db()('coverage').where({ facility_id: facilityId }).max({ m: 'last_updated' }).first()).m as string;
+    const mark = (await db()('coverage').where({ facility_id: facilityId }).max({ m: 'last_updated' }).first())!.m as string;
     const start = await db()('coverage').where({ facility_id: facilityId }).orderBy([{ column: 'last_updated' }, { column: 'id' }]).pluck('id');
     const template = await coverageResource(db(), start[0]!);
     const created: string[] = [];
@@ -123,7 +123,7 @@ describe('incremental sync on the resource lists', function () {
 
   it('keeps a discharged resident readable with active: false, and a sync sees the discharge', async () => {
     const resident = await db()('residents').where({ facility_id: facilityId, active: true }).first();
-    const mark = (await db()('residents').where({ facility_id: facilityId }).max({ m: 'last_updated' }).first()).m as string;
+    const mark = (await db()('residents').where({ facility_id: facilityId }).max({ m: 'last_updated' }).first())!.m as string;
     await applyOne(db(), orgId, facilityId, {
       resourceType: 'Patient', identifier: JSON.parse(resident.identifiers), active: false,
       name: [{ use: 'official', family: resident.family_name, given: JSON.parse(resident.given_names) }], gender: resident.gender, birthDate: resident.birth_date,
