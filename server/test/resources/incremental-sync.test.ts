@@ -4,6 +4,9 @@ import { expect } from 'chai';
 import { startTestService, ALL_SCOPES, type TestService } from '../../../test/support/service.js';
 import { call, tokenFor } from '../../../test/support/http.js';
 import { applyOne, coverageResource, touchCoverage } from '../../../test/support/resource-changes.js';
+import { fetchResourcePage } from '../../src/resources/pagination.js';
+import { list } from '../../src/http/envelope.js';
+import { toCoverage, type CoverageRow } from '../../src/resources/fhir-coverage.js';
 
 describe('incremental sync on the resource lists', function () {
   this.timeout(60_000);
@@ -89,6 +92,17 @@ describe('incremental sync on the resource lists', function () {
       if (page === 2) appended.push((await applyOne(db(), orgId, facilityId, { ...template, subscriberId: '*****APP1A' })).id);
     });
     expect(seen.map((c) => c.id)).to.deep.equal([...expected, ...appended]);
+  });
+
+  it('answers the page-numbered lists byte for byte as the spec path renders them, plus the cursor of a non-last page', async () => {
+    for (const page of [1, 2, 4]) {
+      const response = await fetch(`${service.baseUrl}${base}/coverage?page=${page}&page_size=5`, { headers: { authorization: `Bearer ${token}` } });
+      const text = await response.text();
+      const { rows, page: info } = await fetchResourcePage<CoverageRow>(db(), 'coverage', { facility_id: facilityId }, { page, page_size: 5 });
+      const before = JSON.stringify(list(rows.map(toCoverage), info));
+      const next = JSON.parse(text).meta.page.next as string | undefined;
+      expect(text).to.equal(next === undefined ? before : before.replace(`"total":${info.total}}`, `"total":${info.total},"next":"${next}"}`));
+    }
   });
 
   it('keeps the page-numbered answer as it was, apart from the cursor of a non-last page', async () => {
