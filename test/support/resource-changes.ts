@@ -33,3 +33,16 @@ export async function coverageResource(db: Knex, id: string, changes: Record<str
 export async function touchCoverage(db: Knex, orgId: string, facilityId: string, id: string, mark: string) {
   return applyOne(db, orgId, facilityId, await coverageResource(db, id, { subscriberId: `*****${mark}` }), id);
 }
+
+/** Discharges a resident (Patient.active false), as its system of record would. */
+export async function dischargeResident(db: Knex, orgId: string, facilityId: string, residentId: string) {
+  const resident = await db('residents').where({ id: residentId }).first();
+  return applyOne(db, orgId, facilityId, {
+    resourceType: 'Patient',
+    identifier: JSON.parse(resident.identifiers),
+    active: false,
+    name: [{ use: 'official', family: resident.family_name, given: JSON.parse(resident.given_names) }],
+    gender: resident.gender,
+    birthDate: resident.birth_date,
+  }, residentId);
+}

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { contractCheckingFetch } from '../../../test/support/contract.js';
 import { ALL_SCOPES, startTestService, type TestService } from '../../../test/support/service.js';
-import { applyOne, coverageResource, touchCoverage } from '../../../test/support/resource-changes.js';
+import { applyOne, coverageResource, dischargeResident, touchCoverage } from '../../../test/support/resource-changes.js';
 import { createClient, type FacilityClient } from '../../src/index.js';
 
 describe('SDK changedSince against the real service', function () {
@@ -52,10 +52,7 @@ describe('SDK changedSince against the real service', function () {
   it('sees a discharge as a change: the resident stays readable with active false', async () => {
     const mark = (await db()('residents').where({ facility_id: facilityId }).max({ m: 'last_updated' }).first())!.m as string;
     const resident = await db()('residents').where({ facility_id: facilityId, active: true }).first();
-    await applyOne(db(), orgId, facilityId, {
-      resourceType: 'Patient', identifier: JSON.parse(resident.identifiers), active: false,
-      name: [{ use: 'official', family: resident.family_name, given: JSON.parse(resident.given_names) }], gender: resident.gender, birthDate: resident.birth_date,
-    }, resident.id);
+    await dischargeResident(db(), orgId, facilityId, resident.id);
     const feed = facility.residents.changedSince(mark);
     const seen: Array<[string, boolean]> = [];
     for await (const patient of feed) seen.push([patient.id, patient.active]);

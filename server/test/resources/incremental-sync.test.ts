@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { startTestService, ALL_SCOPES, type TestService } from '../../../test/support/service.js';
 import { call, tokenFor } from '../../../test/support/http.js';
-import { applyOne, coverageResource, touchCoverage } from '../../../test/support/resource-changes.js';
+import { applyOne, coverageResource, dischargeResident, touchCoverage } from '../../../test/support/resource-changes.js';
 import { fetchResourcePage } from '../../src/resources/pagination.js';
 import { list } from '../../src/http/envelope.js';
 import { toCoverage, type CoverageRow } from '../../src/resources/fhir-coverage.js';
@@ -138,10 +138,7 @@ describe('incremental sync on the resource lists', function () {
   it('keeps a discharged resident readable with active: false, and a sync sees the discharge', async () => {
     const resident = await db()('residents').where({ facility_id: facilityId, active: true }).first();
     const mark = (await db()('residents').where({ facility_id: facilityId }).max({ m: 'last_updated' }).first())!.m as string;
-    await applyOne(db(), orgId, facilityId, {
-      resourceType: 'Patient', identifier: JSON.parse(resident.identifiers), active: false,
-      name: [{ use: 'official', family: resident.family_name, given: JSON.parse(resident.given_names) }], gender: resident.gender, birthDate: resident.birth_date,
-    }, resident.id);
+    await dischargeResident(db(), orgId, facilityId, resident.id);
     const read = await get(`${base}/residents/${resident.id}`);
     expect(read.status).to.equal(200);
     expect(read.body.data.active).to.equal(false);
