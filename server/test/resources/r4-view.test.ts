@@ -184,7 +184,8 @@ describe('the FHIR R4 view', function () {
     const facility = await fhir(`/api/v1/fhir/R4/${orgId}/${otherFacilityId}/Patient`);
     expect(facility.status).to.equal(403);
     expect(facility.body.issue[0].details.coding[0].code).to.equal('facility_forbidden');
-    for (const query of ['_count=0', '_count=201', '_lastUpdated=yesterday', '_cursor=bm90LWpzb24', 'patient=Practitioner/1']) {
+    // An unknown search parameter is refused, never silently ignored (which would widen the result).
+    for (const query of ['_count=0', '_count=201', '_lastUpdated=yesterday', '_cursor=bm90LWpzb24', 'patient=Practitioner/1', 'name=Okafor']) {
       const bad = await fhir(`${base}/Observation?${query}`);
       expect(bad.status, query).to.equal(400);
       expect(bad.body.issue[0].code, query).to.equal('invalid');

@@ -20,7 +20,8 @@ export function capabilityStatement(base: string) {
     rest: [
       {
         mode: 'server',
-        documentation: 'Read-only. Search pages are followed with the `next` link only; `_count` is 1 to 200 (default 50).',
+        documentation:
+          'Read-only. Search pages are followed with the `next` link only; `_count` is 1 to 200 (default 50). A search parameter not listed here is refused (400), never ignored.',
         security: {
           cors: false,
           service: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/restful-security-service', code: 'OAuth', display: 'OAuth' }] }],
