@@ -1970,6 +1970,8 @@ export interface components {
         FhirId: string;
         /** @description Resources per page. */
         FhirCount: number;
+        /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+        FhirFormat: "json" | "application/json" | "application/fhir+json";
         /** @description One logical id, or several separated by commas (at most 200). */
         FhirIdSearch: string;
         /** @description Set by the server in the `next` link; follow the link as it is. */
@@ -3039,7 +3041,10 @@ export interface operations {
     };
     getFhirCapabilityStatement: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+            };
             header?: never;
             path: {
                 /**
@@ -3090,6 +3095,8 @@ export interface operations {
                 _lastUpdated?: components["parameters"]["LastUpdated"];
                 /** @description Set by the server in the `next` link; follow the link as it is. */
                 _cursor?: components["parameters"]["FhirCursor"];
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
             };
             header?: never;
             path: {
@@ -3126,7 +3133,10 @@ export interface operations {
     };
     readFhirPatient: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+            };
             header?: {
                 /**
                  * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
@@ -3190,6 +3200,8 @@ export interface operations {
                 _lastUpdated?: components["parameters"]["LastUpdated"];
                 /** @description Set by the server in the `next` link; follow the link as it is. */
                 _cursor?: components["parameters"]["FhirCursor"];
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
                 /** @description The resident, as `Patient/<id>` or `<id>`. */
                 beneficiary?: components["parameters"]["FhirBeneficiary"];
                 /** @description The resident, as `Patient/<id>` or `<id>`. */
@@ -3230,7 +3242,10 @@ export interface operations {
     };
     readFhirCoverage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+            };
             header?: {
                 /**
                  * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
@@ -3294,6 +3309,8 @@ export interface operations {
                 _lastUpdated?: components["parameters"]["LastUpdated"];
                 /** @description Set by the server in the `next` link; follow the link as it is. */
                 _cursor?: components["parameters"]["FhirCursor"];
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
                 /** @description The resident, as `Patient/<id>` or `<id>`. */
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description The resident, as `Patient/<id>` or `<id>`. */
@@ -3334,7 +3351,10 @@ export interface operations {
     };
     readFhirObservation: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+            };
             header?: {
                 /**
                  * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
@@ -3398,6 +3418,8 @@ export interface operations {
                 _lastUpdated?: components["parameters"]["LastUpdated"];
                 /** @description Set by the server in the `next` link; follow the link as it is. */
                 _cursor?: components["parameters"]["FhirCursor"];
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
                 /** @description The resident, as `Patient/<id>` or `<id>`. */
                 patient?: components["parameters"]["FhirPatient"];
             };
@@ -3436,7 +3458,10 @@ export interface operations {
     };
     readFhirAllergyIntolerance: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+            };
             header?: {
                 /**
                  * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.

@@ -68,9 +68,13 @@ describe('the FHIR R4 view', function () {
       expect(search?.operationId).to.equal(`searchFhir${resource.type}`);
       expect(read?.operationId).to.equal(`readFhir${resource.type}`);
       const contractParams = (search!.parameters as Array<{ name: string; in: string }>).filter((p) => p.in === 'query').map((p) => p.name);
-      expect([...contractParams].sort()).to.deep.equal([...resource.searchParam.map((p) => p.name), '_count', '_cursor'].sort());
+      expect([...contractParams].sort()).to.deep.equal([...resource.searchParam.map((p) => p.name), '_count', '_cursor', '_format'].sort());
     }
     expect(statement.implementation.url).to.equal(`${service.baseUrl}${base}`);
+    // FHIR clients may name the format; only JSON is served.
+    expect((await fhir(`${base}/metadata?_format=json`, { token: null })).status).to.equal(200);
+    expect((await fhir(`${base}/Patient?_format=application/fhir%2Bjson`)).status).to.equal(200);
+    expect((await fhir(`${base}/metadata?_format=xml`, { token: null })).status).to.equal(400);
   });
 
   for (const r4 of R4_TYPES) {
