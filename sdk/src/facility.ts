@@ -4,6 +4,7 @@ import { assertId } from './arguments.js';
 import type { AllergyIntolerance, Coverage, Observation, Patient } from './contract-types.js';
 import type { paths } from './generated/openapi.js';
 import { type CallOptions, type Page, PagedList, type PageOptions } from './pagination.js';
+import { ChangeFeed, type ChangedSinceOptions, type Versioned } from './change-feed.js';
 import { pageOf, envelopeData } from './response-data.js';
 
 export interface ResidentFilter {
@@ -11,13 +12,23 @@ export interface ResidentFilter {
   residentId?: string | undefined;
 }
 
-/** A list operation plus the read of one item by id. */
+/** A list operation plus the read of one item by id, and incremental sync. */
 export class ResourceCollection<T, Filter extends object = {}> extends PagedList<T, Filter> {
   constructor(
-    listPage: (options: Filter & PageOptions) => Promise<Page<T>>,
+    private readonly listPageOf: (options: Filter & PageOptions) => Promise<Page<T>>,
     private readonly read: (id: string, options: CallOptions) => Promise<T>,
   ) {
-    super(listPage);
+    super(listPageOf);
+  }
+
+  /**
+   * Every record changed after `since` (created, updated, discharged...), oldest change
+   * first, each at its newest version. Iterate it, then store `feed.mark` and resume
+   * later with `changedSince(feed.mark)`: that sees exactly the changes after the mark.
+   */
+  changedSince(since: Date | string, options?: Filter & ChangedSinceOptions): ChangeFeed<T & Versioned> {
+    const filter = (options ?? {}) as Filter & ChangedSinceOptions;
+    return new ChangeFeed<T & Versioned>((page) => this.listPageOf({ ...filter, ...page }) as Promise<Page<T & Versioned>>, since, filter);
   }
 
   /** One item by id; NotFoundError when this facility has no such item. */
@@ -44,14 +55,20 @@ export function createFacilityClient(raw: Client<paths>, orgId: string, facility
   assertId(orgId, 'orgId');
   assertId(facilityId, 'facilityId');
   const path = { org_id: orgId, facility_id: facilityId };
-  const query = ({ page, pageSize, residentId }: PageOptions & ResidentFilter) => ({ page, page_size: pageSize, resident_id: residentId });
+  const query = ({ page, pageSize, residentId, lastUpdated, cursor }: PageOptions & ResidentFilter) => ({
+    page,
+    page_size: pageSize,
+    resident_id: residentId,
+    _lastUpdated: lastUpdated === undefined ? undefined : typeof lastUpdated === 'string' ? [lastUpdated] : lastUpdated,
+    cursor,
+  });
 
   return {
     orgId,
     facilityId,
     residents: new ResourceCollection<Patient>(
-      ({ page, pageSize, signal }) =>
-        pageOf(raw.GET('/api/v1/ofctx/{org_id}/{facility_id}/residents', { params: { path, query: { page, page_size: pageSize } }, signal })),
+      ({ residentId: _unused, ...options }: PageOptions & ResidentFilter) =>
+        pageOf(raw.GET('/api/v1/ofctx/{org_id}/{facility_id}/residents', { params: { path, query: query(options) }, signal: options.signal })),
       (id, { signal }) =>
         envelopeData(raw.GET('/api/v1/ofctx/{org_id}/{facility_id}/residents/{resident_id}', { params: { path: { ...path, resident_id: id } }, signal })),
     ),

@@ -18,6 +18,7 @@ export {
   type SdkErrorCode,
 } from './errors.js';
 export { ResourceCollection, type FacilityClient, type ResidentFilter } from './facility.js';
+export { ChangeFeed, type ChangedSinceOptions, type Versioned } from './change-feed.js';
 export {
   PagedList,
   type CallOptions,

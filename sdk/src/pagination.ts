@@ -9,6 +9,8 @@ export interface PageInfo {
   pageSize: number;
   /** Rows matching the query when this page was read. */
   total: number;
+  /** The cursor of the following page (pass it as `cursor`); absent on the last page. */
+  next?: string;
 }
 
 export interface Page<T> {
@@ -26,6 +28,13 @@ export interface PageOptions extends CallOptions {
   page?: number | undefined;
   /** 1 to 200; the API's default is 50. */
   pageSize?: number | undefined;
+  /**
+   * FHIR `_lastUpdated` with a prefix (gt, ge, lt, le), such as `gt2026-11-20T10:00:00Z`;
+   * two for a range. Orders the list by (lastUpdated, id); follow `page.next` with `cursor`.
+   */
+  lastUpdated?: string | [string, string] | undefined;
+  /** `page.next` of the previous page: the following page (the cursor carries the filter). */
+  cursor?: string | undefined;
 }
 
 export interface WalkOptions extends CallOptions {
@@ -43,8 +52,8 @@ export const MAX_PAGE_SIZE = 200;
 const MAX_PAGE_NUMBER = 1_000_000;
 
 export function pageFromEnvelope<T>(envelope: { data: T[]; meta: components['schemas']['PageMeta'] }): Page<T> {
-  const { page, page_size, total } = envelope.meta.page;
-  return { data: envelope.data, page: { page, pageSize: page_size, total } };
+  const { page, page_size, total, next } = envelope.meta.page;
+  return { data: envelope.data, page: next === undefined ? { page, pageSize: page_size, total } : { page, pageSize: page_size, total, next } };
 }
 
 /**

@@ -8,8 +8,9 @@ import { resourceOperations } from './resources/resource-operations.js';
 import { webhookOperations } from './webhooks/webhook-operations.js';
 import { metricsOperations } from './metrics/metrics-endpoint.js';
 import { ingestOperations } from './ingest/ingest-operations.js';
+import { getFhirCapabilityStatement, r4Operations } from './resources/r4/r4-operations.js';
 
 export const operations: OperationRegistry = {
-  public: { ...healthOperations, ...apiReferenceOperations, ...metricsOperations, createToken },
-  secured: { ...resourceOperations, ...webhookOperations, ...ingestOperations },
+  public: { ...healthOperations, ...apiReferenceOperations, ...metricsOperations, createToken, getFhirCapabilityStatement },
+  secured: { ...resourceOperations, ...webhookOperations, ...ingestOperations, ...r4Operations },
 };

@@ -214,7 +214,8 @@ describe('contract fuzzing: generated requests never break the service', functio
           const posted = fhir ? { headers: { ...bearer(fixture.tokens.full), 'content-type': 'application/fhir+json' }, body: JSON.stringify({ resourceType: 'Bundle', type: 'batch', entry: [] }) } : jsonBody(body, bearer(fixture.tokens.full));
           const req = { method: op.method, target, ...(op.method === 'POST' ? posted : { headers: bearer(fixture.tokens.full) }) };
           const { res, failures } = await checkedSend(service, req);
-          const code = fhir ? res.body?.issue?.[0]?.details?.coding?.[0]?.code : res.body?.error?.code;
+          const fhirErrors = fhir || op.path.startsWith('/api/v1/fhir/R4/');
+          const code = fhirErrors ? res.body?.issue?.[0]?.details?.coding?.[0]?.code : res.body?.error?.code;
           if (res.status !== 400 || code !== 'invalid_parameter' || failures.length) wrong.push(`${op.method} ${target} -> ${res.status} ${code ?? res.text.slice(0, 80)}`);
         }
       }

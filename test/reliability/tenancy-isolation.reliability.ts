@@ -25,6 +25,14 @@ const ENDPOINTS = [
   { list: 'clinical/AllergyIntolerance', table: 'allergies', scope: 'clinical.read', patientRef: 'patient' },
 ] as const;
 
+/** The same tables through the FHIR R4 view: the same grant, refusals as OperationOutcome. */
+const R4_ENDPOINTS = [
+  { type: 'Patient', table: 'residents', scope: 'residents.read', patientParam: null },
+  { type: 'Coverage', table: 'coverage', scope: 'coverage.read', patientParam: 'beneficiary' },
+  { type: 'Observation', table: 'observations', scope: 'clinical.read', patientParam: 'subject' },
+  { type: 'AllergyIntolerance', table: 'allergies', scope: 'clinical.read', patientParam: 'patient' },
+] as const;
+
 interface WorldSpec {
   orgs: Array<{ facilities: number[]; clients: Array<{ facilities: number[]; scopes: string[] }> }>;
   pageSize: number;
@@ -203,6 +211,54 @@ async function checkWorld(service: TestService, spec: WorldSpec, world: World): 
             const res = await send(c, { method: 'GET', target: `${base}?resident_id=${foreignResident}` });
             cases++;
             if (res.status !== 200 || res.body.data.length !== 0 || res.body.meta.page.total !== 0) violations.push(`${c.label}: ${base}?resident_id=<resident of ${g}>: ${res.status} ${res.text.slice(0, 200)}`);
+          }
+        }
+      }
+    }
+
+    // The FHIR R4 view: refusals are OperationOutcome with the same catalogue code; a granted
+    // search followed through its `next` links shows exactly the facility's rows, each once.
+    const outcomeCode = (res: RawResponse) => res.body?.issue?.[0]?.details?.coding?.[0]?.code;
+    for (const e of R4_ENDPOINTS) {
+      for (const f of facilities) {
+        const base = `/api/v1/fhir/R4/${world.orgOf.get(f)}/${f}/${e.type}`;
+        const refusal = expectedRefusal(c, e.scope, world.orgOf.get(f)!, f);
+        const anyId = [...held.get(f)!.get(e.table)!][0] ?? '00000000-0000-4000-8000-000000000000';
+        if (refusal) {
+          for (const target of [`${base}?_count=${spec.pageSize}`, `${base}/${anyId}`]) {
+            const res = await send(c, { method: 'GET', target });
+            cases++;
+            if (res.status !== 403 || outcomeCode(res) !== refusal) violations.push(`${c.label}: R4 ${target}: expected 403 ${refusal}, got ${res.status} ${res.text.slice(0, 200)}`);
+          }
+          continue;
+        }
+        const seen: string[] = [];
+        let target: string | undefined = `${base}?_count=${spec.pageSize}`;
+        for (let page = 0; target && page < 200; page++) {
+          const res = await send(c, { method: 'GET', target });
+          cases++;
+          if (res.status !== 200) {
+            violations.push(`${c.label}: R4 search ${target}: ${res.status} ${res.text.slice(0, 200)}`);
+            break;
+          }
+          leaks(`R4 search ${base}`, res.body.entry.map((entry: { resource: unknown }) => entry.resource));
+          seen.push(...res.body.entry.map((entry: { resource: { id: string } }) => entry.resource.id));
+          const next = res.body.link.find((l: { relation: string }) => l.relation === 'next')?.url as string | undefined;
+          target = next === undefined ? undefined : next.slice(next.indexOf('/api/'));
+        }
+        const expected = [...held.get(f)!.get(e.table)!].sort();
+        if (JSON.stringify([...seen].sort()) !== JSON.stringify(expected)) violations.push(`${c.label}: R4 search ${base}: next links showed ${seen.length} rows (${new Set(seen).size} distinct), the facility holds ${expected.length}`);
+        for (const g of facilities) {
+          const id = [...held.get(g)!.get(e.table)!][0];
+          if (!id) continue;
+          const res = await send(c, { method: 'GET', target: `${base}/${id}` });
+          cases++;
+          if (g === f ? res.status !== 200 || res.body.id !== id : res.status !== 404) violations.push(`${c.label}: R4 read ${base}/${id} (a row of ${g}): ${res.status}`);
+          const foreignResident = g === f ? undefined : [...held.get(g)!.get('residents')!][0];
+          if (e.patientParam && foreignResident) {
+            const filtered = await send(c, { method: 'GET', target: `${base}?${e.patientParam}=Patient/${foreignResident}` });
+            cases++;
+            if (filtered.status !== 200 || filtered.body.total !== 0) violations.push(`${c.label}: R4 ${base}?${e.patientParam}=<resident of ${g}>: ${filtered.status} ${filtered.text.slice(0, 200)}`);
           }
         }
       }

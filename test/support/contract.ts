@@ -13,6 +13,9 @@ export class ContractViolation extends Error {
 
 let backend: OpenAPIBackend | undefined;
 let envelopeValidator: ((body: unknown) => boolean) & { errors?: unknown } | undefined;
+let outcomeValidator: ((body: unknown) => boolean) & { errors?: unknown } | undefined;
+/** Requests under the FHIR R4 base that match no operation are answered as OperationOutcome. */
+const FHIR_BASE_PREFIX = '/api/v1/fhir/R4/';
 let documentAjv: Ajv2020 | undefined;
 
 async function contract(): Promise<OpenAPIBackend> {
@@ -22,6 +25,7 @@ async function contract(): Promise<OpenAPIBackend> {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats.default(ajv);
     envelopeValidator = ajv.compile(backend.definition.components!.schemas!.ErrorEnvelope as object);
+    outcomeValidator = ajv.compile(backend.definition.components!.schemas!.OperationOutcome as object);
     // Bodies of other media types (application/fhir+json...) are checked against their own
     // schema, with $refs resolved in the document.
     documentAjv = new Ajv2020({ strict: false, allErrors: true });
@@ -49,6 +53,10 @@ export async function assertMatchesContract(
   const where = `${method.toUpperCase()} ${path} -> ${status}`;
   const operation = await operationOf(method, path);
   if (!operation) {
+    if (path.startsWith(FHIR_BASE_PREFIX)) {
+      if (!outcomeValidator!(body)) throw new ContractViolation(`${where}: not an operation of the contract, and the body is not an OperationOutcome: ${JSON.stringify(outcomeValidator!.errors)}`);
+      return;
+    }
     if (!envelopeValidator!(body)) {
       throw new ContractViolation(`${where}: not an operation of the contract, and the body is not the error envelope: ${JSON.stringify(envelopeValidator!.errors)}`);
     }

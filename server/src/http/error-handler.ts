@@ -9,7 +9,8 @@ import type { Logger } from '../logging/logger.js';
 import { failure } from './envelope.js';
 import { safeErrorSummary } from '../logging/safe-error.js';
 import { TOKEN_OPERATION } from '../openapi/api-backend.js';
-import { FHIR_JSON, isIngestRequest, outcomeOfError } from '../ingest/operation-outcome.js';
+import { FHIR_JSON, outcomeOfError } from '../ingest/operation-outcome.js';
+import { errorFormatOf } from './error-format.js';
 
 const TOKEN_PATH = '/api/v1/oauth/token';
 
@@ -37,8 +38,8 @@ export function errorHandler(logger: Logger): Middleware {
       const error = thrown instanceof ApiError ? thrown : new ApiError('internal_error');
       ctx.status = error.status;
       ctx.set(error.headers);
-      if (isIngestRequest(ctx.method, ctx.path)) {
-        // The ingest endpoint is FHIR: its failures are OperationOutcome.
+      if (errorFormatOf(ctx) === 'operation-outcome') {
+        // FHIR operations (ingest, the R4 view): their failures are OperationOutcome.
         ctx.type = FHIR_JSON;
         ctx.body = outcomeOfError(error, requestId);
         return;

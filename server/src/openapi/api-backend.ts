@@ -16,6 +16,7 @@ import { validationDetails } from './validation-details.js';
 import { compiledOperationMatcher } from './operation-matcher.js';
 import { isUuid } from '../db/uuid.js';
 import { METRICS_OPERATION, metricsAuthorized, metricsUnauthorized } from '../metrics/metrics-endpoint.js';
+import { rememberErrorFormat } from '../http/error-format.js';
 
 export const TOKEN_OPERATION = 'createToken';
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -114,6 +115,7 @@ export async function createApiBackend(app: AppContext, registry: OperationRegis
       // Also called for requests that matched no operation (then answered 404 or 405).
       ctx.state.routePath = c.operation?.path;
       ctx.state.operationId = c.operation?.operationId;
+      rememberErrorFormat(ctx, c.operation as Record<string, unknown> | undefined);
     },
     unauthorizedHandler: (c: RouteContext) => {
       if (c.operation.operationId === METRICS_OPERATION) throw metricsUnauthorized(c.request.headers.authorization);

@@ -1,28 +1,31 @@
 // List and read handlers of the four FHIR resources. Every query is filtered by the path's
 // organization and facility (already authorized), so another tenant's row is a 404.
+// Reads and lists carry a weak ETag and answer 304 to a matching If-None-Match.
 import { ApiError } from '../errors/api-error.js';
 import { list, single } from '../http/envelope.js';
 import type { OperationHandler, OperationRequest } from '../http/operation.js';
-import { facilityScope, fetchResourcePage } from './pagination.js';
+import { conditionalGet, digestTag, versionTag } from '../http/conditional-get.js';
+import { facilityScope } from './pagination.js';
+import { listRows, readRow, type ResourceRow } from './resource-rows.js';
 import { toPatient, type ResidentRow } from './fhir-patient.js';
 import { toCoverage, type CoverageRow } from './fhir-coverage.js';
 import { toObservation, type ObservationRow } from './fhir-observation.js';
 import { toAllergyIntolerance, type AllergyRow } from './fhir-allergy-intolerance.js';
 
-function listOf<Row extends { id: string; seq: number }>(table: string, map: (row: Row) => unknown): OperationHandler {
-  return async ({ app, params, query }: OperationRequest) => {
-    const { rows, page } = await fetchResourcePage<Row>(app.db, table, facilityScope(params, query), query);
-    return { body: list(rows.map(map), page), audit: { resourceIds: rows.map((row) => row.id) } };
+function listOf<Row extends ResourceRow>(table: string, map: (row: Row) => unknown): OperationHandler {
+  return async (request: OperationRequest) => {
+    const { app, params, query } = request;
+    const { rows, page } = await listRows<Row>(app.db, table, facilityScope(params, query), query);
+    const body = list(rows.map(map), page);
+    return conditionalGet(request, digestTag(body), { body, audit: { resourceIds: rows.map((row) => row.id) } });
   };
 }
 
-function readOf<Row extends { id: string }>(table: string, idParam: string, map: (row: Row) => unknown): OperationHandler {
-  return async ({ app, params }: OperationRequest) => {
-    const row = (await app.db(table)
-      .where({ id: params[idParam], org_id: params.org_id, facility_id: params.facility_id })
-      .first()) as Row | undefined;
+function readOf<Row extends ResourceRow>(table: string, idParam: string, map: (row: Row) => unknown): OperationHandler {
+  return async (request: OperationRequest) => {
+    const row = await readRow<Row>(request.app.db, table, request.params, request.params[idParam]!);
     if (!row) throw new ApiError('not_found');
-    return { body: single(map(row)), audit: { resourceIds: [row.id] } };
+    return conditionalGet(request, versionTag(row.version_id), { body: single(map(row)), audit: { resourceIds: [row.id] } });
   };
 }
 

@@ -41,13 +41,17 @@ function router(): Promise<OpenAPIBackend['router']> {
   return routing;
 }
 
-async function stablePathOf(method: string, target: string): Promise<{ path: string; operationId: string | undefined }> {
+/** The FHIR R4 view's base: its operations (x-ofctx-error-format) and unrouted paths under it answer OperationOutcome. */
+const FHIR_BASE_PREFIX = '/api/v1/fhir/R4/';
+
+async function stablePathOf(method: string, target: string): Promise<{ path: string; operationId: string | undefined; fhirErrors: boolean }> {
   const operation = await routedOperation(method, target);
-  if (!operation) return { path: '/__no_operation_here__', operationId: undefined };
+  if (!operation) return { path: pathOf(target).startsWith(FHIR_BASE_PREFIX) ? FHIR_BASE_PREFIX : '/__no_operation_here__', operationId: undefined, fhirErrors: pathOf(target).startsWith(FHIR_BASE_PREFIX) };
   const path = operation.path.replace(/\{[^}]+\}/g, 'x');
   const again = await routedOperation(method, path);
   if (again?.operationId !== operation.operationId) throw new Error(`no stable path for ${operation.operationId}`);
-  return { path, operationId: operation.operationId };
+  const fhirErrors = (operation as Record<string, unknown>)['x-ofctx-error-format'] === 'operation-outcome';
+  return { path, operationId: operation.operationId, fhirErrors };
 }
 
 /** Every way the answer breaks a promise; empty when it keeps them all. */
@@ -57,7 +61,7 @@ export async function answerFailures(req: RawRequest, res: RawResponse): Promise
   if (res.status >= 500) failures.push(`5xx: ${res.status} ${res.text.slice(0, 300)}`);
   const requestId = res.headers.get('x-request-id');
   if (!requestId) failures.push('no X-Request-Id header');
-  const { path, operationId } = await stablePathOf(method, req.target);
+  const { path, operationId, fhirErrors } = await stablePathOf(method, req.target);
 
   if (method === 'HEAD') {
     // No body on HEAD; what would have been the body is described by the headers only.
@@ -75,9 +79,9 @@ export async function answerFailures(req: RawRequest, res: RawResponse): Promise
     if (operationId === TOKEN_OPERATION) {
       if (!body || typeof body.error !== 'string' || 'data' in body) failures.push(`token error is not the RFC 6749 body: ${res.text.slice(0, 300)}`);
       if (res.headers.get('cache-control') !== 'no-store') failures.push('token error without Cache-Control: no-store');
-    } else if (operationId === INGEST_OPERATION && method === 'POST') {
+    } else if ((operationId === INGEST_OPERATION && method === 'POST') || fhirErrors) {
       if (!body || body.resourceType !== 'OperationOutcome' || !Array.isArray(body.issue) || body.issue.length === 0) {
-        failures.push(`ingest error is not an OperationOutcome: ${res.text.slice(0, 300)}`);
+        failures.push(`FHIR error is not an OperationOutcome: ${res.text.slice(0, 300)}`);
       }
     } else {
       if (!body || body.data !== null || body.meta !== null || typeof body.error?.code !== 'string') {

@@ -430,6 +430,293 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * FHIR R4 CapabilityStatement
+         * @description What the R4 view serves (types, interactions, search parameters). No token needed.
+         */
+        get: operations["getFhirCapabilityStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/Patient": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Search Patient (FHIR R4)
+         * @description The facility's Patient resources as a FHIR R4 `searchset` Bundle, in insertion order, or in (lastUpdated, id) order with `_lastUpdated`. Follow `link` `next` for the following page.
+         */
+        get: operations["searchFhirPatient"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/Patient/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a Patient (FHIR R4)
+         * @description One Patient as a FHIR R4 resource, with `ETag W/"<versionId>"` and `Last-Modified`; a matching `If-None-Match` is `304`.
+         */
+        get: operations["readFhirPatient"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/Coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Search Coverage (FHIR R4)
+         * @description The facility's Coverage resources as a FHIR R4 `searchset` Bundle, in insertion order, or in (lastUpdated, id) order with `_lastUpdated`. Follow `link` `next` for the following page.
+         */
+        get: operations["searchFhirCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/Coverage/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a Coverage (FHIR R4)
+         * @description One Coverage as a FHIR R4 resource, with `ETag W/"<versionId>"` and `Last-Modified`; a matching `If-None-Match` is `304`.
+         */
+        get: operations["readFhirCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/Observation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Search Observation (FHIR R4)
+         * @description The facility's Observation resources as a FHIR R4 `searchset` Bundle, in insertion order, or in (lastUpdated, id) order with `_lastUpdated`. Follow `link` `next` for the following page.
+         */
+        get: operations["searchFhirObservation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/Observation/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a Observation (FHIR R4)
+         * @description One Observation as a FHIR R4 resource, with `ETag W/"<versionId>"` and `Last-Modified`; a matching `If-None-Match` is `304`.
+         */
+        get: operations["readFhirObservation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/AllergyIntolerance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Search AllergyIntolerance (FHIR R4)
+         * @description The facility's AllergyIntolerance resources as a FHIR R4 `searchset` Bundle, in insertion order, or in (lastUpdated, id) order with `_lastUpdated`. Follow `link` `next` for the following page.
+         */
+        get: operations["searchFhirAllergyIntolerance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/AllergyIntolerance/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a AllergyIntolerance (FHIR R4)
+         * @description One AllergyIntolerance as a FHIR R4 resource, with `ETag W/"<versionId>"` and `Last-Modified`; a matching `If-None-Match` is `304`.
+         */
+        get: operations["readFhirAllergyIntolerance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ingest/{org_id}/{facility_id}/fhir": {
         parameters: {
             query?: never;
@@ -809,6 +1096,8 @@ export interface components {
                 page_size: number;
                 /** @description Total number of matching rows. */
                 total: number;
+                /** @description Opaque cursor of the following page (resource lists); send it back as `?cursor=`. Absent on the last page. */
+                next?: string;
             };
         };
         Reference: {
@@ -1064,6 +1353,144 @@ export interface components {
                 };
             }[];
         };
+        FhirCoding: {
+            system: string;
+            code: string;
+            display?: string;
+        };
+        FhirCodeableConcept: {
+            coding: components["schemas"]["FhirCoding"][];
+            text?: string;
+        };
+        FhirReference: {
+            reference?: string;
+            display?: string;
+        };
+        FhirQuantity: {
+            value: number;
+            unit: string;
+            /** @constant */
+            system: "http://unitsofmeasure.org";
+            code: string;
+        };
+        /** @description FHIR R4 Patient (the subset ofctx sends). Identifiers of known systems carry a `type` (HL7 v2-0203 SS, MC, MA, MR). */
+        FhirPatient: {
+            /** @constant */
+            resourceType: "Patient";
+            id: string;
+            meta: components["schemas"]["ResourceMeta"];
+            identifier: {
+                system?: string;
+                value: string;
+                type?: components["schemas"]["FhirCodeableConcept"];
+            }[];
+            /** @description False for a discharged resident, who stays readable. */
+            active: boolean;
+            name: components["schemas"]["HumanName"][];
+            /** @enum {string} */
+            gender: "male" | "female" | "other" | "unknown";
+            /** Format: date */
+            birthDate: string;
+            managingOrganization?: components["schemas"]["FhirReference"];
+        };
+        /** @description FHIR R4 Coverage. `payor` is a Reference with the payer's name as `display`. */
+        FhirCoverage: {
+            /** @constant */
+            resourceType: "Coverage";
+            id: string;
+            meta: components["schemas"]["ResourceMeta"];
+            /** @enum {string} */
+            status: "active" | "cancelled" | "draft" | "entered-in-error";
+            subscriberId?: string;
+            beneficiary: components["schemas"]["FhirReference"];
+            period?: {
+                /** Format: date */
+                start?: string;
+            };
+            payor: components["schemas"]["FhirReference"][];
+            order?: number;
+        };
+        /** @description FHIR R4 Observation with exactly one value; blood pressure (LOINC 85354-9) has components only. Vital signs carry `category` vital-signs. */
+        FhirObservation: {
+            /** @constant */
+            resourceType: "Observation";
+            id: string;
+            meta: components["schemas"]["ResourceMeta"];
+            /** @enum {string} */
+            status: "registered" | "preliminary" | "final" | "amended" | "corrected" | "cancelled" | "entered-in-error" | "unknown";
+            category?: components["schemas"]["FhirCodeableConcept"][];
+            code: components["schemas"]["FhirCodeableConcept"];
+            subject: components["schemas"]["FhirReference"];
+            /** Format: date-time */
+            effectiveDateTime?: string;
+            valueQuantity?: components["schemas"]["FhirQuantity"];
+            valueString?: string;
+            component?: {
+                code: components["schemas"]["FhirCodeableConcept"];
+                valueQuantity: components["schemas"]["FhirQuantity"];
+            }[];
+        };
+        /** @description FHIR R4 AllergyIntolerance; `clinicalStatus` codes are of http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical. */
+        FhirAllergyIntolerance: {
+            /** @constant */
+            resourceType: "AllergyIntolerance";
+            id: string;
+            meta: components["schemas"]["ResourceMeta"];
+            clinicalStatus: components["schemas"]["FhirCodeableConcept"];
+            code: components["schemas"]["FhirCodeableConcept"];
+            patient: components["schemas"]["FhirReference"];
+        };
+        /** @description A FHIR R4 searchset Bundle. `total` counts every match (all pages); `link` has `self` and, except on the last page, `next`. */
+        FhirSearchset: {
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+            total: number;
+            link: {
+                /** @enum {string} */
+                relation: "self" | "next";
+                /** Format: uri */
+                url: string;
+            }[];
+            entry: {
+                /** Format: uri */
+                fullUrl: string;
+                resource: components["schemas"]["FhirPatient"] | components["schemas"]["FhirCoverage"] | components["schemas"]["FhirObservation"] | components["schemas"]["FhirAllergyIntolerance"];
+                search: {
+                    /** @constant */
+                    mode?: "match";
+                };
+            }[];
+        };
+        /** @description FHIR R4 CapabilityStatement of the R4 view (the subset ofctx sends). */
+        FhirCapabilityStatement: {
+            /** @constant */
+            resourceType: "CapabilityStatement";
+            /** @constant */
+            status: "active";
+            date: string;
+            /** @constant */
+            kind: "instance";
+            /** @constant */
+            fhirVersion: "4.0.1";
+            format: string[];
+            rest: {
+                /** @constant */
+                mode: "server";
+                resource: {
+                    type: string;
+                    interaction: {
+                        code: string;
+                    }[];
+                    searchParam: {
+                        name: string;
+                        type: string;
+                        definition?: string;
+                    }[];
+                }[];
+            }[];
+        };
         /**
          * @description A versioned event type.
          * @enum {string}
@@ -1307,6 +1734,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description Not modified: the `If-None-Match` ETag still matches. No body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description `subscription_not_active` or `subscription_limit_reached`. */
         Conflict: {
             headers: {
@@ -1454,6 +1890,57 @@ export interface components {
                 "application/fhir+json": components["schemas"]["OperationOutcome"];
             };
         };
+        /** @description A parameter is malformed or out of range. */
+        FhirBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/fhir+json": components["schemas"]["OperationOutcome"];
+            };
+        };
+        /** @description No token, or an invalid, expired or revoked one (`WWW-Authenticate` says which). */
+        FhirUnauthorized: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate-Bearer"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/fhir+json": components["schemas"]["OperationOutcome"];
+            };
+        };
+        /** @description The token lacks the scope, or the organization or facility is not one the credential holds. */
+        FhirForbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/fhir+json": components["schemas"]["OperationOutcome"];
+            };
+        };
+        /** @description No such resource in this facility. */
+        FhirNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/fhir+json": components["schemas"]["OperationOutcome"];
+            };
+        };
+        /** @description An unexpected failure; quote the request id in `diagnostics`. */
+        FhirInternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/fhir+json": components["schemas"]["OperationOutcome"];
+            };
+        };
         /** @description Any 2xx answer within 15 seconds acknowledges the delivery; the body is ignored. */
         DeliveryAccepted: {
             headers: {
@@ -1490,6 +1977,39 @@ export interface components {
         Page: number;
         /** @description Rows per page. */
         PageSize: number;
+        /**
+         * @description Incremental sync: rows whose `meta.lastUpdated` matches, with a FHIR prefix `gt`, `ge`,
+         *     `lt` or `le` and a date (`2026-11-20`, a whole UTC day) or an instant with a zone
+         *     (`2026-11-20T10:00:00Z`, `2026-11-20T10:00:00.123Z`). Give it twice for a range. With
+         *     it the order is (lastUpdated, id) and pages are followed with `meta.page.next`.
+         * @example [
+         *       "gt2026-11-20T10:00:00Z"
+         *     ]
+         */
+        LastUpdated: string[];
+        /** @description The opaque `meta.page.next` of the previous page, sent back unchanged. It carries its filter (`_lastUpdated`, `resident_id`) and position; `page` is then ignored. */
+        Cursor: string;
+        /**
+         * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+         * @example W/"3"
+         */
+        IfNoneMatch: string;
+        /** @description The resource's logical id, a UUID. */
+        FhirId: string;
+        /** @description Resources per page. */
+        FhirCount: number;
+        /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+        FhirFormat: "json" | "application/json" | "application/fhir+json";
+        /** @description One logical id, or several separated by commas (at most 200). */
+        FhirIdSearch: string;
+        /** @description Set by the server in the `next` link; follow the link as it is. */
+        FhirCursor: string;
+        /** @description The resident, as `Patient/<id>` or `<id>`. */
+        FhirPatient: string;
+        /** @description The resident, as `Patient/<id>` or `<id>`. */
+        FhirSubject: string;
+        /** @description The resident, as `Patient/<id>` or `<id>`. */
+        FhirBeneficiary: string;
         /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
         DeliverySignature: string;
         /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
@@ -1546,6 +2066,11 @@ export interface components {
          * @example Bearer realm="ofctx", error="insufficient_scope", scope="coverage.read"
          */
         "WWW-Authenticate-Scope": string;
+        /**
+         * @description Weak entity tag. A read's is `W/"<versionId>"`; a list's is a digest of the page. Send it back as `If-None-Match`.
+         * @example W/"3"
+         */
+        ETag: string;
     };
     pathItems: never;
 }
@@ -1882,8 +2407,26 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Rows per page. */
                 page_size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Incremental sync: rows whose `meta.lastUpdated` matches, with a FHIR prefix `gt`, `ge`,
+                 *     `lt` or `le` and a date (`2026-11-20`, a whole UTC day) or an instant with a zone
+                 *     (`2026-11-20T10:00:00Z`, `2026-11-20T10:00:00.123Z`). Give it twice for a range. With
+                 *     it the order is (lastUpdated, id) and pages are followed with `meta.page.next`.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["LastUpdated"];
+                /** @description The opaque `meta.page.next` of the previous page, sent back unchanged. It carries its filter (`_lastUpdated`, `resident_id`) and position; `page` is then ignored. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The organization id. Must be the organization bound to the credential.
@@ -1903,6 +2446,7 @@ export interface operations {
             /** @description A page of residents. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1958,6 +2502,7 @@ export interface operations {
                     "application/json": components["schemas"]["PatientList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -1967,7 +2512,13 @@ export interface operations {
     getResident: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The organization id. Must be the organization bound to the credential.
@@ -1989,6 +2540,7 @@ export interface operations {
             /** @description The resident. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1996,6 +2548,7 @@ export interface operations {
                     "application/json": components["schemas"]["PatientRead"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -2012,8 +2565,26 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Rows per page. */
                 page_size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Incremental sync: rows whose `meta.lastUpdated` matches, with a FHIR prefix `gt`, `ge`,
+                 *     `lt` or `le` and a date (`2026-11-20`, a whole UTC day) or an instant with a zone
+                 *     (`2026-11-20T10:00:00Z`, `2026-11-20T10:00:00.123Z`). Give it twice for a range. With
+                 *     it the order is (lastUpdated, id) and pages are followed with `meta.page.next`.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["LastUpdated"];
+                /** @description The opaque `meta.page.next` of the previous page, sent back unchanged. It carries its filter (`_lastUpdated`, `resident_id`) and position; `page` is then ignored. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The organization id. Must be the organization bound to the credential.
@@ -2033,6 +2604,7 @@ export interface operations {
             /** @description A page of coverage records. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2076,6 +2648,7 @@ export interface operations {
                     "application/json": components["schemas"]["CoverageList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -2085,7 +2658,13 @@ export interface operations {
     getCoverage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The organization id. Must be the organization bound to the credential.
@@ -2107,6 +2686,7 @@ export interface operations {
             /** @description The coverage record. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2142,6 +2722,7 @@ export interface operations {
                     "application/json": components["schemas"]["CoverageRead"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -2158,8 +2739,26 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Rows per page. */
                 page_size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Incremental sync: rows whose `meta.lastUpdated` matches, with a FHIR prefix `gt`, `ge`,
+                 *     `lt` or `le` and a date (`2026-11-20`, a whole UTC day) or an instant with a zone
+                 *     (`2026-11-20T10:00:00Z`, `2026-11-20T10:00:00.123Z`). Give it twice for a range. With
+                 *     it the order is (lastUpdated, id) and pages are followed with `meta.page.next`.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["LastUpdated"];
+                /** @description The opaque `meta.page.next` of the previous page, sent back unchanged. It carries its filter (`_lastUpdated`, `resident_id`) and position; `page` is then ignored. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The organization id. Must be the organization bound to the credential.
@@ -2179,6 +2778,7 @@ export interface operations {
             /** @description A page of observations. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2247,6 +2847,7 @@ export interface operations {
                     "application/json": components["schemas"]["ObservationList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -2256,7 +2857,13 @@ export interface operations {
     getObservation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The organization id. Must be the organization bound to the credential.
@@ -2278,6 +2885,7 @@ export interface operations {
             /** @description The observation. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2316,6 +2924,7 @@ export interface operations {
                     "application/json": components["schemas"]["ObservationRead"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -2332,8 +2941,26 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Rows per page. */
                 page_size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Incremental sync: rows whose `meta.lastUpdated` matches, with a FHIR prefix `gt`, `ge`,
+                 *     `lt` or `le` and a date (`2026-11-20`, a whole UTC day) or an instant with a zone
+                 *     (`2026-11-20T10:00:00Z`, `2026-11-20T10:00:00.123Z`). Give it twice for a range. With
+                 *     it the order is (lastUpdated, id) and pages are followed with `meta.page.next`.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["LastUpdated"];
+                /** @description The opaque `meta.page.next` of the previous page, sent back unchanged. It carries its filter (`_lastUpdated`, `resident_id`) and position; `page` is then ignored. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The organization id. Must be the organization bound to the credential.
@@ -2353,6 +2980,7 @@ export interface operations {
             /** @description A page of allergies. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2391,6 +3019,7 @@ export interface operations {
                     "application/json": components["schemas"]["AllergyIntoleranceList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -2400,7 +3029,13 @@ export interface operations {
     getAllergy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The organization id. Must be the organization bound to the credential.
@@ -2422,6 +3057,7 @@ export interface operations {
             /** @description The allergy. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2452,11 +3088,479 @@ export interface operations {
                     "application/json": components["schemas"]["AllergyIntoleranceRead"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    getFhirCapabilityStatement: {
+        parameters: {
+            query?: {
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CapabilityStatement. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirCapabilityStatement"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    searchFhirPatient: {
+        parameters: {
+            query?: {
+                /** @description Resources per page. */
+                _count?: components["parameters"]["FhirCount"];
+                /** @description One logical id, or several separated by commas (at most 200). */
+                _id?: components["parameters"]["FhirIdSearch"];
+                /**
+                 * @description Incremental sync: rows whose `meta.lastUpdated` matches, with a FHIR prefix `gt`, `ge`,
+                 *     `lt` or `le` and a date (`2026-11-20`, a whole UTC day) or an instant with a zone
+                 *     (`2026-11-20T10:00:00Z`, `2026-11-20T10:00:00.123Z`). Give it twice for a range. With
+                 *     it the order is (lastUpdated, id) and pages are followed with `meta.page.next`.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["LastUpdated"];
+                /** @description Set by the server in the `next` link; follow the link as it is. */
+                _cursor?: components["parameters"]["FhirCursor"];
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset Bundle of Patient resources. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchset"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    readFhirPatient: {
+        parameters: {
+            query?: {
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+            };
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Patient. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirPatient"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    searchFhirCoverage: {
+        parameters: {
+            query?: {
+                /** @description Resources per page. */
+                _count?: components["parameters"]["FhirCount"];
+                /** @description One logical id, or several separated by commas (at most 200). */
+                _id?: components["parameters"]["FhirIdSearch"];
+                /**
+                 * @description Incremental sync: rows whose `meta.lastUpdated` matches, with a FHIR prefix `gt`, `ge`,
+                 *     `lt` or `le` and a date (`2026-11-20`, a whole UTC day) or an instant with a zone
+                 *     (`2026-11-20T10:00:00Z`, `2026-11-20T10:00:00.123Z`). Give it twice for a range. With
+                 *     it the order is (lastUpdated, id) and pages are followed with `meta.page.next`.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["LastUpdated"];
+                /** @description Set by the server in the `next` link; follow the link as it is. */
+                _cursor?: components["parameters"]["FhirCursor"];
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+                /** @description The resident, as `Patient/<id>` or `<id>`. */
+                beneficiary?: components["parameters"]["FhirBeneficiary"];
+                /** @description The resident, as `Patient/<id>` or `<id>`. */
+                patient?: components["parameters"]["FhirPatient"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset Bundle of Coverage resources. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchset"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    readFhirCoverage: {
+        parameters: {
+            query?: {
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+            };
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Coverage. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirCoverage"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    searchFhirObservation: {
+        parameters: {
+            query?: {
+                /** @description Resources per page. */
+                _count?: components["parameters"]["FhirCount"];
+                /** @description One logical id, or several separated by commas (at most 200). */
+                _id?: components["parameters"]["FhirIdSearch"];
+                /**
+                 * @description Incremental sync: rows whose `meta.lastUpdated` matches, with a FHIR prefix `gt`, `ge`,
+                 *     `lt` or `le` and a date (`2026-11-20`, a whole UTC day) or an instant with a zone
+                 *     (`2026-11-20T10:00:00Z`, `2026-11-20T10:00:00.123Z`). Give it twice for a range. With
+                 *     it the order is (lastUpdated, id) and pages are followed with `meta.page.next`.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["LastUpdated"];
+                /** @description Set by the server in the `next` link; follow the link as it is. */
+                _cursor?: components["parameters"]["FhirCursor"];
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+                /** @description The resident, as `Patient/<id>` or `<id>`. */
+                patient?: components["parameters"]["FhirPatient"];
+                /** @description The resident, as `Patient/<id>` or `<id>`. */
+                subject?: components["parameters"]["FhirSubject"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset Bundle of Observation resources. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchset"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    readFhirObservation: {
+        parameters: {
+            query?: {
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+            };
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Observation. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirObservation"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    searchFhirAllergyIntolerance: {
+        parameters: {
+            query?: {
+                /** @description Resources per page. */
+                _count?: components["parameters"]["FhirCount"];
+                /** @description One logical id, or several separated by commas (at most 200). */
+                _id?: components["parameters"]["FhirIdSearch"];
+                /**
+                 * @description Incremental sync: rows whose `meta.lastUpdated` matches, with a FHIR prefix `gt`, `ge`,
+                 *     `lt` or `le` and a date (`2026-11-20`, a whole UTC day) or an instant with a zone
+                 *     (`2026-11-20T10:00:00Z`, `2026-11-20T10:00:00.123Z`). Give it twice for a range. With
+                 *     it the order is (lastUpdated, id) and pages are followed with `meta.page.next`.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["LastUpdated"];
+                /** @description Set by the server in the `next` link; follow the link as it is. */
+                _cursor?: components["parameters"]["FhirCursor"];
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+                /** @description The resident, as `Patient/<id>` or `<id>`. */
+                patient?: components["parameters"]["FhirPatient"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset Bundle of AllergyIntolerance resources. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchset"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    readFhirAllergyIntolerance: {
+        parameters: {
+            query?: {
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+            };
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The AllergyIntolerance. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirAllergyIntolerance"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            500: components["responses"]["FhirInternalError"];
         };
     };
     ingestFhir: {

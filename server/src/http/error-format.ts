@@ -1,0 +1,24 @@
+// Which body an error gets, decided in one place. The contract says it per operation with
+// `x-ofctx-error-format: operation-outcome` (the FHIR R4 view). A request that matched no
+// operation under the FHIR base (an unknown type, a wrong method) is answered as FHIR too,
+// and so is the ingest endpoint (whose body errors arise before routing). Everything else
+// gets the `{ data, meta, error }` envelope.
+import type { Context } from 'koa';
+import { isIngestRequest } from '../ingest/operation-outcome.js';
+
+export const FHIR_BASE_PREFIX = '/api/v1/fhir/R4/';
+export const ERROR_FORMAT_EXTENSION = 'x-ofctx-error-format';
+
+export type ErrorFormat = 'envelope' | 'operation-outcome';
+
+/** Remembered at routing (api-backend's postRoutingHandler), from the matched operation. */
+export function rememberErrorFormat(ctx: Context, operation: Record<string, unknown> | undefined): void {
+  if (operation) ctx.state.errorFormat = operation[ERROR_FORMAT_EXTENSION] === 'operation-outcome' ? 'operation-outcome' : 'envelope';
+}
+
+export function errorFormatOf(ctx: Context): ErrorFormat {
+  if (isIngestRequest(ctx.method, ctx.path)) return 'operation-outcome';
+  const routed = ctx.state.errorFormat as ErrorFormat | undefined;
+  if (routed !== undefined) return routed;
+  return ctx.path.startsWith(FHIR_BASE_PREFIX) ? 'operation-outcome' : 'envelope';
+}

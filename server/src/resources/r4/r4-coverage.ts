@@ -1,0 +1,18 @@
+// Coverage row -> FHIR R4 Coverage. The payer is known by name only, so payor is a Reference
+// with `display` (R4 allows a display-only Reference; a name is not a resource id).
+import type { CoverageRow } from '../fhir-coverage.js';
+import { fhirMeta } from '../fhir-meta.js';
+
+export function toR4Coverage(row: CoverageRow & { version_id: number | string; last_updated: string }) {
+  return {
+    resourceType: 'Coverage' as const,
+    id: row.id,
+    meta: fhirMeta(row),
+    status: row.status,
+    subscriberId: row.subscriber_id,
+    beneficiary: { reference: `Patient/${row.resident_id}` },
+    period: { start: row.period_start },
+    payor: [{ display: row.payor_name }],
+    order: row.coverage_order,
+  };
+}
