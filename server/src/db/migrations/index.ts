@@ -5,6 +5,7 @@ import * as core from './001_core.js';
 import * as webhooks from './002_webhooks.js';
 import * as versionedRecords from './003_versioned_records.js';
 import * as ingestion from './004_ingestion.js';
+import * as feeds from './007_feeds.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -16,4 +17,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['002_webhooks', webhooks],
   ['003_versioned_records', versionedRecords],
   ['004_ingestion', ingestion],
+  ['007_feeds', feeds],
 ];
