@@ -17,6 +17,7 @@ import { answerMalformedRequests } from './http/malformed-request.js';
 import { operations } from './operations.js';
 import type { AppContext } from './app-context.js';
 import { Webhooks, type WebhooksOptions } from './webhooks/webhooks.js';
+import { MllpListener } from './hl7/mllp-listener.js';
 
 export interface RunningService {
   url: string;
@@ -25,6 +26,8 @@ export interface RunningService {
   server: Server;
   /** The webhooks subsystem: emitEvent for in-process callers and tests. */
   webhooks: Webhooks;
+  /** The HL7 v2 MLLP listener, when MLLP_PORT is set. */
+  mllp: MllpListener | undefined;
   close(): Promise<void>;
 }
 
@@ -77,6 +80,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
   await webhooks.start();
+  const mllp = config.mllp ? await MllpListener.start(config.mllp, db, logger) : undefined;
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -86,12 +90,13 @@ export async function startService(config: Config, options: { logger?: Logger; d
       // Stop accepting, let in-flight requests finish, then drop idle keep-alive sockets.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      // The delivery worker records its last attempts, so it stops before the database closes.
-      await Promise.all([closed, webhooks.stop()]);
+      // The delivery worker records its last attempts, and HL7 messages being applied get
+      // their ACK, before the database closes.
+      await Promise.all([closed, webhooks.stop(), mllp?.close()]);
       if (!options.db) await db.destroy();
     })();
     return closing;
   };
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  return { url: `http://${host}:${port}`, port, app, server, webhooks, close };
+  return { url: `http://${host}:${port}`, port, app, server, webhooks, mllp, close };
 }
