@@ -7,8 +7,9 @@ import { apiReferenceOperations } from './http/api-reference-operations.js';
 import { resourceOperations } from './resources/resource-operations.js';
 import { webhookOperations } from './webhooks/webhook-operations.js';
 import { ingestOperations } from './ingest/ingest-operations.js';
+import { x12Operations } from './x12/x12-operations.js';
 
 export const operations: OperationRegistry = {
   public: { ...healthOperations, ...apiReferenceOperations, createToken },
-  secured: { ...resourceOperations, ...webhookOperations, ...ingestOperations },
+  secured: { ...resourceOperations, ...webhookOperations, ...ingestOperations, ...x12Operations },
 };
