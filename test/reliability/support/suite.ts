@@ -15,7 +15,7 @@ export const TOKEN_PATH = '/api/v1/oauth/token';
 let shared: Promise<TestService> | undefined;
 
 export function suiteService(): Promise<TestService> {
-  shared ??= startTestService({ env: { TOKEN_RATE_LIMIT: '30', TOKEN_RATE_LIMIT_WINDOW: '60' } });
+  shared ??= startTestService({ env: { TOKEN_RATE_LIMIT: '30', TOKEN_RATE_LIMIT_WINDOW: '60', MLLP_PORT: '0', MLLP_MAX_MESSAGE_BYTES: '65536' } });
   return shared;
 }
 
