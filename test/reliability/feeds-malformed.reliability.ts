@@ -71,7 +71,7 @@ describe('feeds reliability: generated malformed HL7 v2 over MLLP and X12 271', 
     facility = (await createFacility(db, org, 'Home')).id;
     await setFacilityHl7Code(db, facility, 'REL-HOME');
     const source = await createClient(db, { orgId: org, facilityIds: [facility], scopes: ['ingest.write'], name: 'feeds', kind: 'ingest' });
-    rememberSecret(source.client_secret);
+    rememberSecret('client_secret', source.client_secret);
     token = await issueToken(service, source);
     const url = 'urn:uuid:9b7d2c10-1b2e-4c5f-8a9b-0c1d2e3f4a5b';
     const seeded = await applyChangeSet(db, { orgId: org, facilityId: facility, mode: 'transaction', actor: 'seed', emitEvents: false, changes: [
@@ -185,7 +185,7 @@ describe('feeds reliability: generated malformed HL7 v2 over MLLP and X12 271', 
       ['payer without name', (t) => t.replace('NM1*PR*2*REL PAYER', 'NM1*PR*2*')],
       ['garbage', () => 'ISA garbage that is not X12 at all'],
       ['empty', () => ' '],
-      ['binary', (t) => Buffer.from(t).map((b, i) => (i % 7 === 3 ? 0xfe : b)).toString('latin1')],
+      ['binary', (t) => Buffer.from(Buffer.from(t).map((b, i) => (i % 7 === 3 ? 0xfe : b))).toString('latin1')],
     ];
     const coverageNow = async () => db('coverage').where({ id: coverageId }).first('version_id', 'status', 'payor_name', 'period_start');
     const before = await coverageNow();
