@@ -6,7 +6,7 @@ import { Hl7Message } from '@medplum/core';
 import type { Knex } from 'knex';
 import { applyChangeSet } from '../ingest/apply-change-set.js';
 import type { ChangeIssue } from '../ingest/change-set.js';
-import { findFacilityByHl7Code } from '../organizations/organizations.js';
+import { findFacilityByHl7Code, type Hl7Facility } from '../organizations/organizations.js';
 import { nowIso } from '../db/clock.js';
 import { translateAdt, type AdtTranslation } from './adt-translator.js';
 import { ackOf, nakWithoutMessage } from './hl7-ack.js';
@@ -63,28 +63,47 @@ async function currentResident(trx: Knex.Transaction, orgId: string, t: AdtTrans
   return row ? { facility_id: row.facility_id as string, active: Boolean(row.active) } : undefined;
 }
 
-export async function applyAdtText(db: Knex, text: string, onError?: (error: Error) => void): Promise<AdtOutcome> {
+type Prepared =
+  | { done: AdtOutcome }
+  | { done?: undefined; message: Hl7Message; translation: AdtTranslation; facility: Hl7Facility };
+
+const refused = (ack: Hl7Message): AdtOutcome => ({ ack, result: 'refused', events: [] });
+const controlKey = (orgId: string, t: AdtTranslation) => `${orgId}|${t.sendingApplication.slice(0, 227)}|${t.controlId.slice(0, 199)}`;
+const appliedRow = (orgId: string, t: AdtTranslation) => ({ org_id: orgId, sending_application: t.sendingApplication.slice(0, 227), control_id: t.controlId.slice(0, 199), applied_at: nowIso() });
+
+/** Reads, translates and finds the facility of one message; a refusal is answered here. */
+async function prepare(db: Knex, text: string, facilities: Map<string, Promise<Hl7Facility | undefined>>): Promise<Prepared> {
   let message: Hl7Message;
   try {
     message = readMessage(text);
   } catch (error) {
     const failure = error instanceof Hl7Failure ? error : new Hl7Failure('AR', 'segment_sequence', { segment: 'MSH', sequence: 1 }, 'the message could not be read as HL7 v2');
-    return { ack: nakWithoutMessage(failure, controlIdGuess(text)), result: 'refused', events: [] };
+    return { done: refused(nakWithoutMessage(failure, controlIdGuess(text))) };
   }
   let translation: AdtTranslation;
   try {
     translation = translateAdt(message);
   } catch (error) {
     if (!(error instanceof Hl7Failure)) throw error;
-    return { ack: ackOf(message, error), result: 'refused', events: [] };
+    return { done: refused(ackOf(message, error)) };
   }
+  if (!facilities.has(translation.facilityCode)) facilities.set(translation.facilityCode, findFacilityByHl7Code(db, translation.facilityCode));
+  const facility = await facilities.get(translation.facilityCode)!;
+  if (!facility) {
+    const [segment, field, comp] = translation.facilityCodeAt === 'PV1-3.4' ? ['PV1', 3, 4] : ['MSH', 4, 1];
+    const failure = new Hl7Failure('AE', 'unknown_key_identifier', { segment: segment as string, sequence: 1, field: field as number, component: comp as number }, `no facility has HL7 code ${JSON.stringify(translation.facilityCode)} (${translation.facilityCodeAt}); the operator sets it with ops facility update FAC --hl7-code CODE`);
+    return { done: refused(ackOf(message, failure)) };
+  }
+  return { message, translation, facility };
+}
+
+const internalFailure = () => new Hl7Failure('AE', 'internal_error', undefined, 'the message could not be applied now (nothing was written); send it again');
+
+/** One message in its own transaction: the Patient and its control id together. */
+async function applyOne(db: Knex, p: Exclude<Prepared, { done: AdtOutcome }>, onError?: (error: Error) => void): Promise<AdtOutcome> {
+  const { message, translation, facility } = p;
+  const orgId = facility.org_id;
   try {
-    const facility = await findFacilityByHl7Code(db, translation.facilityCode);
-    if (!facility) {
-      const [segment, field, comp] = translation.facilityCodeAt === 'PV1-3.4' ? ['PV1', 3, 4] : ['MSH', 4, 1];
-      throw new Hl7Failure('AE', 'unknown_key_identifier', { segment: segment as string, sequence: 1, field: field as number, component: comp as number }, `no facility has HL7 code ${JSON.stringify(translation.facilityCode)} (${translation.facilityCodeAt}); the operator sets it with ops facility update FAC --hl7-code CODE`);
-    }
-    const orgId = facility.org_id;
     if (await alreadyApplied(db, orgId, translation)) return { ack: ackOf(message), result: 'duplicate', events: [] };
     const events = await db.transaction(async (trx) => {
       let facilityId = facility.id;
@@ -98,17 +117,86 @@ export async function applyAdtText(db: Knex, text: string, onError?: (error: Err
       const result = await applyChangeSet(trx, { orgId, facilityId, mode: 'transaction', actor: HL7_ACTOR, emitEvents: true, changes: [{ resource: patient, match: { identifier: translation.match }, at: 'PID' }] }, { requestId: `hl7:${translation.controlId}`.slice(0, 64) });
       const outcome = result.outcomes[0]!;
       if (outcome.outcome === 'rejected') throw failureOf(outcome.issue);
-      await trx('hl7_applied_messages').insert({ org_id: orgId, sending_application: translation.sendingApplication.slice(0, 227), control_id: translation.controlId.slice(0, 199), applied_at: nowIso() });
+      await trx('hl7_applied_messages').insert(appliedRow(orgId, translation));
       return outcome.events;
     });
     return { ack: ackOf(message), result: 'applied', events };
   } catch (error) {
-    if (error instanceof Hl7Failure) return { ack: ackOf(message, error), result: 'refused', events: [] };
+    if (error instanceof Hl7Failure) return refused(ackOf(message, error));
     // Another connection applied the same control id first: it is applied, once.
-    const facility = await findFacilityByHl7Code(db, translation.facilityCode).catch(() => undefined);
-    if (facility && (await alreadyApplied(db, facility.org_id, translation).catch(() => false))) return { ack: ackOf(message), result: 'duplicate', events: [] };
+    if (await alreadyApplied(db, orgId, translation).catch(() => false)) return { ack: ackOf(message), result: 'duplicate', events: [] };
     onError?.(error as Error);
-    const failure = new Hl7Failure('AE', 'internal_error', undefined, 'the message could not be applied now (nothing was written); send it again');
-    return { ack: ackOf(message, failure), result: 'failed', events: [] };
+    return { ack: ackOf(message, internalFailure()), result: 'failed', events: [] };
   }
+}
+
+/**
+ * Consecutive messages for one facility, queued on a connection (a sender that does not wait
+ * for each ACK): applied in one transaction as a batch ChangeSet, so each message still
+ * succeeds or fails on its own, in order, with its control id recorded beside it.
+ */
+async function applyRun(db: Knex, run: Array<Exclude<Prepared, { done: AdtOutcome }>>, onError?: (error: Error) => void): Promise<AdtOutcome[]> {
+  const { org_id: orgId, id: facilityId } = run[0]!.facility;
+  try {
+    return await db.transaction(async (trx) => {
+      const stored = (await trx('hl7_applied_messages').where({ org_id: orgId }).whereIn('control_id', run.map((p) => p.translation.controlId.slice(0, 199))).select('sending_application', 'control_id')) as Array<{ sending_application: string; control_id: string }>;
+      const seen = new Set(stored.map((r) => `${orgId}|${r.sending_application}|${r.control_id}`));
+      const todo = run.filter((p) => !seen.has(controlKey(orgId, p.translation)));
+      const result = todo.length
+        ? await applyChangeSet(trx, { orgId, facilityId, mode: 'batch', actor: HL7_ACTOR, emitEvents: true, changes: todo.map((p) => ({ resource: p.translation.patient, match: { identifier: p.translation.match }, at: 'PID' })) }, { requestId: `hl7:${todo[0]!.translation.controlId}`.slice(0, 64) })
+        : { outcomes: [] };
+      const byKey = new Map(todo.map((p, i) => [controlKey(orgId, p.translation), result.outcomes[i]!]));
+      const applied = todo.filter((p) => byKey.get(controlKey(orgId, p.translation))!.outcome !== 'rejected');
+      for (let i = 0; i < applied.length; i += 200) await trx('hl7_applied_messages').insert(applied.slice(i, i + 200).map((p) => appliedRow(orgId, p.translation)));
+      return run.map((p): AdtOutcome => {
+        const outcome = byKey.get(controlKey(orgId, p.translation));
+        if (!outcome) return { ack: ackOf(p.message), result: 'duplicate', events: [] };
+        if (outcome.outcome === 'rejected') return refused(ackOf(p.message, failureOf(outcome.issue)));
+        return { ack: ackOf(p.message), result: 'applied', events: outcome.events };
+      });
+    });
+  } catch {
+    // Whatever failed the run, each message gets its own chance (and its own answer).
+    const outcomes: AdtOutcome[] = [];
+    for (const p of run) outcomes.push(await applyOne(db, p, onError));
+    return outcomes;
+  }
+}
+
+/** Messages of one connection, in the order received: each answered, in that order. */
+export async function applyAdtTexts(db: Knex, texts: string[], onError?: (error: Error) => void): Promise<AdtOutcome[]> {
+  const facilities = new Map<string, Promise<Hl7Facility | undefined>>();
+  const prepared: Prepared[] = [];
+  for (const text of texts) prepared.push(await prepare(db, text, facilities));
+  const outcomes: AdtOutcome[] = [];
+  let i = 0;
+  while (i < prepared.length) {
+    const p = prepared[i]!;
+    if (p.done) {
+      outcomes.push(p.done);
+      i++;
+      continue;
+    }
+    // A run: same facility, no A08 (it reads the resident first), no control id twice.
+    const keys = new Set<string>();
+    let j = i;
+    while (j < prepared.length) {
+      const q = prepared[j]!;
+      if (q.done || q.translation.active === 'keep' || q.facility.id !== p.facility.id || keys.has(controlKey(q.facility.org_id, q.translation))) break;
+      keys.add(controlKey(q.facility.org_id, q.translation));
+      j++;
+    }
+    if (j - i <= 1) {
+      outcomes.push(await applyOne(db, p, onError));
+      i++;
+    } else {
+      outcomes.push(...(await applyRun(db, prepared.slice(i, j) as Array<Exclude<Prepared, { done: AdtOutcome }>>, onError)));
+      i = j;
+    }
+  }
+  return outcomes;
+}
+
+export async function applyAdtText(db: Knex, text: string, onError?: (error: Error) => void): Promise<AdtOutcome> {
+  return (await applyAdtTexts(db, [text], onError))[0]!;
 }

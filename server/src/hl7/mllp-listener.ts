@@ -10,16 +10,19 @@
 import { readFileSync } from 'node:fs';
 import net, { BlockList, type AddressInfo, type Socket } from 'node:net';
 import tls from 'node:tls';
+import type { Hl7Message } from '@medplum/core';
 import { Hl7Connection } from '@medplum/hl7';
 import type { Knex } from 'knex';
 import type { MllpConfig } from '../config/config.js';
 import type { Logger } from '../logging/logger.js';
-import { applyAdtText } from './adt-applier.js';
+import { applyAdtTexts } from './adt-applier.js';
 import { nakWithoutMessage } from './hl7-ack.js';
 import { Hl7Failure } from './hl7-failure.js';
 import { FramedSocket, type FrameProblem } from './mllp-frames.js';
 
 const SHUTDOWN_GRACE_MS = 5000;
+/** At most this many queued messages are applied together. */
+const MAX_RUN = 200;
 
 /** MLLP_ALLOWED_SOURCES: addresses (10.1.2.3, ::1) and networks (10.0.0.0/8) separated by commas. */
 export function allowList(sources: string[]): BlockList | undefined {
@@ -118,14 +121,47 @@ export class MllpListener {
     const state = { idle: Promise.resolve() };
     this.sockets.set(socket, state);
     socket.on('close', () => this.sockets.delete(socket));
-    const enqueue = (work: () => Promise<void>) => {
-      state.idle = state.idle.then(work).catch((error: Error) => this.logger.error({ err: error.message }, 'MLLP message handling failed'));
-    };
+    // Frames waiting for their answer, in arrival order: a message's text, or a NAK already
+    // decided (broken framing, oversize). Drained by one loop per connection, so answers go
+    // out in order; what queued up while a message was applied is applied together.
+    const pending: Array<{ text: string } | { ack: Hl7Message }> = [];
+    let draining = false;
     let connection: Hl7Connection;
-    const framed = new FramedSocket(socket, config.maxMessageBytes, (problem) => enqueue(async () => connection.send(problemNak(problem, config.maxMessageBytes))));
+    const drain = async () => {
+      while (pending.length > 0) {
+        const items = pending.splice(0, MAX_RUN);
+        let texts: string[] = [];
+        const flushTexts = async () => {
+          if (texts.length === 0) return;
+          const outcomes = await applyAdtTexts(db, texts, (error) => this.logger.error({ err: error.message }, 'HL7 message could not be applied'));
+          texts = [];
+          for (const outcome of outcomes) if (!framed.closed) connection.send(outcome.ack);
+        };
+        for (const item of items) {
+          if ('text' in item) {
+            texts.push(item.text);
+            continue;
+          }
+          await flushTexts();
+          if (!framed.closed) connection.send(item.ack);
+        }
+        await flushTexts();
+      }
+    };
+    const enqueue = (item: { text: string } | { ack: Hl7Message }) => {
+      pending.push(item);
+      if (draining) return;
+      draining = true;
+      state.idle = drain()
+        .catch((error: Error) => this.logger.error({ err: error.message }, 'MLLP message handling failed'))
+        .finally(() => {
+          draining = false;
+        });
+    };
+    const framed = new FramedSocket(socket, config.maxMessageBytes, (problem) => enqueue({ ack: problemNak(problem, config.maxMessageBytes) }));
     connection = new Hl7Connection(framed as unknown as Socket, 'utf-8');
     // Every frame is answered: a message @medplum/core could parse, or (not starting with MSH)
-    // the frame's text, which applyAdtText NAKs naming why.
+    // the frame's text, which applyAdtTexts NAKs naming why.
     let delivered: string | undefined;
     connection.addEventListener('message', (event) => {
       delivered = event.message.toString();
@@ -136,10 +172,7 @@ export class MllpListener {
     framed.on('data', (frame: Buffer) => {
       const text = delivered ?? frame.subarray(1, frame.length - 2).toString('utf8');
       delivered = undefined;
-      enqueue(async () => {
-        const outcome = await applyAdtText(db, text, (error) => this.logger.error({ err: error.message }, 'HL7 message could not be applied'));
-        if (!framed.closed) connection.send(outcome.ack);
-      });
+      enqueue({ text });
     });
   }
 

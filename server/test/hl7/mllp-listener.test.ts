@@ -127,6 +127,27 @@ describe('MLLP listener', function () {
     client.close();
   });
 
+  it('applies a pipelined burst in order, each message on its own: a rejected one in the middle, the same resident twice, a control id repeated', async () => {
+    const client = await mllpClient(port);
+    const messages = [
+      adtMessage({ event: 'A01', controlId: 'RUN-1', mrn: 'R1', facility: 'MAPLE' }),
+      adtMessage({ event: 'A01', controlId: 'RUN-2', mrn: 'R2', facility: 'MAPLE', family: 'Nul\u0000l' }),
+      adtMessage({ event: 'A03', controlId: 'RUN-3', mrn: 'R1', facility: 'MAPLE' }),
+      adtMessage({ event: 'A01', controlId: 'RUN-1', mrn: 'R1', facility: 'MAPLE' }),
+      adtMessage({ event: 'A01', controlId: 'RUN-4', mrn: 'R3', facility: 'RIVERSIDE' }),
+    ];
+    client.write(Buffer.concat(Array.from({ length: 4 }, (_, k) => frame(adtMessage({ event: 'A01', controlId: `RUN-W${k}`, mrn: `RW${k}`, facility: 'MAPLE' }))).concat(messages.map(frame))));
+    const acks = (await client.acks(9)).slice(4).map(msa);
+    expect(acks.map((a) => [a.controlId, a.code])).to.deep.equal([['RUN-1', 'AA'], ['RUN-2', 'AE'], ['RUN-3', 'AA'], ['RUN-1', 'AA'], ['RUN-4', 'AA']]);
+    expect(acks[1]!.err).to.include('PID');
+    expect(await resident('R2')).to.equal(undefined);
+    const r1 = await resident('R1');
+    expect(Boolean(r1.active)).to.equal(false);
+    expect((await events(r1.id)).map((e) => e.event_type)).to.deep.equal(['resident.admitted', 'resident.discharged']);
+    expect((await resident('R3')).facility_id).to.equal(riverside);
+    client.close();
+  });
+
   it('NAKs (AR) broken framing, a frame without MSH, wrong encoding characters and an oversize message, and keeps the connection', async () => {
     const client = await mllpClient(port);
     client.write(Buffer.from('MSH|^~\\&|X|MAPLE|||||ADT^A01|NOVT-1|P|2.5.1\r\x1c\r'));
