@@ -9,6 +9,7 @@
 // - 271 subscriber loops/s: one interchange, each loop matched by TRN02 to a Coverage and
 //   cancelling it (EB01 6) with coverage.updated, POSTed to the x12 endpoint. Baseline, same
 //   run: plain UPDATEs of the same Coverages' status in one transaction.
+//   Also: the same ADT stream with up to 64 messages in flight on that connection.
 //   BENCH_FEEDS_ADT=3000 BENCH_FEEDS_LOOPS=3000 BENCH_ONLY=feeds npm run bench
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,10 +32,11 @@ import type { BenchSettings } from './settings.js';
 
 const DEFAULT_ADT = 3000;
 const DEFAULT_LOOPS = 3000;
+const WINDOW = 64;
 
 export interface FeedsRun {
   database: string;
-  adt: { messages: number; seconds: number; messagesPerSecond: number; events: number; baselinePerSecond: number };
+  adt: { messages: number; seconds: number; messagesPerSecond: number; windowed: { window: number; seconds: number; messagesPerSecond: number }; events: number; baselinePerSecond: number };
   x12: { loops: number; seconds: number; loopsPerSecond: number; updated: number; events: number; baselinePerSecond: number };
 }
 
@@ -105,10 +107,25 @@ async function measureOn(label: string, url: string, baselineUrl: string, settin
       if (code !== 'AA') throw new Error(`ADT ${i} answered ${ack!.toString()}`);
     };
     for (let i = 0; i < 100; i++) await send(1_000_000 + i); // warm-up
-    settings.log(`  ${label}: ${adtCount} ADT^A01 over one MLLP connection`);
+    settings.log(`  ${label}: ${adtCount} ADT^A01 over one MLLP connection, each after the previous ACK`);
     const adtStarted = performance.now();
     for (let i = 0; i < adtCount; i++) await send(i);
     const adtSeconds = (performance.now() - adtStarted) / 1000;
+    // The same over the same connection with up to WINDOW messages unacknowledged (the
+    // listener applies what queued up together, each message still on its own).
+    settings.log(`  ${label}: ${adtCount} ADT^A01 over one MLLP connection, ${WINDOW} in flight`);
+    const windowStarted = performance.now();
+    let sent = 0;
+    let acked = 0;
+    while (acked < adtCount) {
+      const burst: Buffer[] = [];
+      while (sent < adtCount && sent - acked < WINDOW) burst.push(frame(adtMessage({ event: 'A01', controlId: `W-${sent}`, mrn: `W-${sent++}`, facility: 'BENCH' })));
+      if (burst.length) client.write(Buffer.concat(burst));
+      const acks = await client.acks(Math.min(WINDOW / 2, sent - acked));
+      for (const ack of acks) if (ack.getSegment('MSA')?.getField(1)?.toString() !== 'AA') throw new Error(`ADT answered ${ack.toString()}`);
+      acked += acks.length;
+    }
+    const windowSeconds = (performance.now() - windowStarted) / 1000;
     client.close();
     const adtEvents = Number((await db('webhook_events').where({ org_id: org.id, event_type: 'resident.admitted' }).count({ n: '*' }).first())!.n);
 
@@ -142,10 +159,10 @@ async function measureOn(label: string, url: string, baselineUrl: string, settin
     }
     const run: FeedsRun = {
       database: label,
-      adt: { messages: adtCount, seconds: adtSeconds, messagesPerSecond: adtCount / adtSeconds, events: adtEvents, baselinePerSecond: adtCount / admissionsSeconds },
+      adt: { messages: adtCount, seconds: adtSeconds, messagesPerSecond: adtCount / adtSeconds, windowed: { window: WINDOW, seconds: windowSeconds, messagesPerSecond: adtCount / windowSeconds }, events: adtEvents, baselinePerSecond: adtCount / admissionsSeconds },
       x12: { loops: coverageIds.length, seconds: x12Seconds, loopsPerSecond: coverageIds.length / x12Seconds, updated: body.data.updated, events: body.data.events, baselinePerSecond: coverageIds.length / updatesSeconds },
     };
-    settings.log(`    ADT ${run.adt.messagesPerSecond.toFixed(0)} messages/s (plain one-resident transactions ${run.adt.baselinePerSecond.toFixed(0)}/s); 271 ${run.x12.loopsPerSecond.toFixed(0)} loops/s (plain UPDATEs ${run.x12.baselinePerSecond.toFixed(0)}/s)`);
+    settings.log(`    ADT ${run.adt.messagesPerSecond.toFixed(0)} messages/s one at a time, ${run.adt.windowed.messagesPerSecond.toFixed(0)}/s with ${WINDOW} in flight (plain one-resident transactions ${run.adt.baselinePerSecond.toFixed(0)}/s); 271 ${run.x12.loopsPerSecond.toFixed(0)} loops/s (plain UPDATEs ${run.x12.baselinePerSecond.toFixed(0)}/s)`);
     return run;
   } finally {
     await service?.stop();
