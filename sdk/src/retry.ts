@@ -8,9 +8,9 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 502, 5
 type PathWithPost = { [P in keyof paths]: paths[P] extends { post: object } ? P : never }[keyof paths];
 
 /**
- * POST operations that are safe to send twice. Every other POST (today only
- * registerWebhook, which creates a subscription) is sent once: a retry after a timeout
- * could register a second subscription. Typed against the contract, so renaming a path
+ * POST operations that are safe to send twice. Every other POST (registerWebhook, which
+ * creates a subscription, and ingestFhir, the system of record's write that partners never
+ * call) is sent once: a retry after a timeout could register a second subscription. Typed against the contract, so renaming a path
  * breaks the build instead of silently disabling retries.
  */
 const RETRY_SAFE_POSTS: readonly PathWithPost[] = [

@@ -18,11 +18,11 @@ const operations = Object.entries(document.paths as AnyRecord).flatMap(([path, i
 );
 
 describe('the OpenAPI document', () => {
-  it('is OpenAPI 3.1 with an oauth2 client-credentials scheme for the four scopes', () => {
+  it('is OpenAPI 3.1 with an oauth2 client-credentials scheme for the four partner scopes and ingest.write', () => {
     expect(document.openapi).to.match(/^3\.1\./);
     const flow = document.components.securitySchemes.oauth2.flows.clientCredentials;
     expect(flow.tokenUrl).to.equal('/api/v1/oauth/token');
-    expect(Object.keys(flow.scopes)).to.have.members(['residents.read', 'coverage.read', 'clinical.read', 'webhooks.manage']);
+    expect(Object.keys(flow.scopes)).to.have.members(['residents.read', 'coverage.read', 'clinical.read', 'webhooks.manage', 'ingest.write']);
   });
 
   it('describes every operation of the spec', () => {

@@ -2511,7 +2511,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "resourceType": "Bundle",
+                     *       "type": "transaction-response",
+                     *       "entry": [
+                     *         {
+                     *           "response": {
+                     *             "status": "201 Created",
+                     *             "location": "Patient/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a",
+                     *             "etag": "W/\"1\"",
+                     *             "lastModified": "2026-01-31T08:15:00.000Z"
+                     *           }
+                     *         },
+                     *         {
+                     *           "response": {
+                     *             "status": "200 OK",
+                     *             "location": "Coverage/3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f",
+                     *             "etag": "W/\"2\"",
+                     *             "lastModified": "2026-01-31T08:15:00.000Z"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/fhir+json": components["schemas"]["IngestResponseBundle"];
+                    /**
+                     * @example {
+                     *       "created": 1200,
+                     *       "updated": 3,
+                     *       "unchanged": 0,
+                     *       "rejected": [
+                     *         {
+                     *           "line": 17,
+                     *           "code": "value",
+                     *           "issue": "Patient.birthDate must be a full date YYYY-MM-DD; got \"1941\"",
+                     *           "expression": [
+                     *             "Patient.birthDate"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "rejected_count": 1,
+                     *       "events": 402
+                     *     }
+                     */
                     "application/json": components["schemas"]["IngestSummary"];
                 };
             };

@@ -116,10 +116,14 @@ function indexIdentifiers(item: Prepared): BusinessIdentifier[] {
   });
 }
 
-/** Multi-row INSERTs, as few as the bound-parameter limits allow (SQLite 32,766; PostgreSQL 65,535). */
+/**
+ * Multi-row INSERTs, as few as the limits allow: bound parameters (SQLite 32,766; PostgreSQL
+ * 65,535) and, on SQLite, 500 rows (knex writes them as one compound SELECT, which SQLite
+ * caps at 500 terms).
+ */
 async function insertAll(trx: Knex.Transaction, table: string, rows: Record<string, unknown>[]): Promise<void> {
   if (rows.length === 0) return;
-  const perInsert = Math.max(1, Math.floor(30_000 / Object.keys(rows[0]!).length));
+  const perInsert = Math.max(1, Math.min(500, Math.floor(30_000 / Object.keys(rows[0]!).length)));
   for (let i = 0; i < rows.length; i += perInsert) await trx(table).insert(rows.slice(i, i + perInsert));
 }
 
