@@ -119,6 +119,7 @@ export class FramedSocket extends EventEmitter {
       this.onProblem({ kind: 'framing', head: frame.subarray(0, HEAD_BYTES) });
       return;
     }
-    this.emit('data', frame);
+    // The listener hands it on to Hl7Connection (as 'data') when it starts like a message.
+    this.emit('frame', frame);
   }
 }

@@ -167,9 +167,13 @@ export class MllpListener {
       delivered = event.message.toString();
     });
     connection.addEventListener('error', () => {
-      // Parse failures are answered below; socket errors (a peer gone) end the connection.
+      // Hl7Connection keeps the bytes of a frame it failed to parse and would prepend them to
+      // every later frame; start it afresh. (The frame itself is answered below.)
+      (connection as unknown as { resetBuffer(): void }).resetBuffer();
     });
-    framed.on('data', (frame: Buffer) => {
+    framed.on('frame', (frame: Buffer) => {
+      // Only what starts like a message goes to Hl7Connection; the rest is answered from its text.
+      if (frame.subarray(1, 4).toString('latin1') === 'MSH') framed.emit('data', frame);
       const text = delivered ?? frame.subarray(1, frame.length - 2).toString('utf8');
       delivered = undefined;
       enqueue({ text });

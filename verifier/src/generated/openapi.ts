@@ -2599,6 +2599,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "matched": 2,
+                     *         "updated": 1,
+                     *         "unchanged": 1,
+                     *         "unmatched": [
+                     *           {
+                     *             "at": "2000D loop HL*7",
+                     *             "trace": "X-1",
+                     *             "member_id": null,
+                     *             "issue": "no Coverage of this facility has the id or source identifier TRN02 \"X-1\""
+                     *           }
+                     *         ],
+                     *         "rejected": [
+                     *           {
+                     *             "at": "2000C loop HL*5",
+                     *             "trace": "6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60",
+                     *             "member_id": "3ZZ4TE5MK75",
+                     *             "issue": "AAA 72: Invalid/missing subscriber/insured ID"
+                     *           }
+                     *         ],
+                     *         "events": 1
+                     *       },
+                     *       "meta": null,
+                     *       "error": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["EligibilitySummary"];
                         meta: null;
