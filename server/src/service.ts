@@ -80,7 +80,16 @@ export async function startService(config: Config, options: { logger?: Logger; d
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
   await webhooks.start();
-  const mllp = config.mllp ? await MllpListener.start(config.mllp, db, logger) : undefined;
+  let mllp: MllpListener | undefined;
+  try {
+    mllp = config.mllp ? await MllpListener.start(config.mllp, db, logger) : undefined;
+  } catch (error) {
+    // The MLLP port is taken or a TLS file is unreadable: nothing is left running.
+    clearInterval(housekeeping);
+    await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), webhooks.stop()]);
+    if (!options.db) await db.destroy();
+    throw error;
+  }
 
   let closing: Promise<void> | undefined;
   const close = () => {
