@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import type { DeliveryThroughputResult } from './delivery-throughput.js';
 import type { GrowthResult } from './growth.js';
 import type { IngestThroughputResult } from './ingest-throughput.js';
+import type { FeedsThroughputResult } from './feeds-throughput.js';
 import type { ListThroughputResult } from './list-throughput.js';
 import type { Machine } from './machine.js';
 import { ROOT } from './service-process.js';
@@ -28,6 +29,7 @@ export interface BenchResults {
   verifier?: Measured<VerifierResult>;
   startup?: Measured<StartupResult>;
   ingest?: Measured<IngestThroughputResult>;
+  feeds?: Measured<FeedsThroughputResult>;
 }
 
 export const RESULTS_FILE = join(ROOT, '.bench', 'results.json');

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { deliveryThroughput } from './delivery-throughput.js';
 import { growth } from './growth.js';
 import { ingestThroughput } from './ingest-throughput.js';
+import { feedsThroughput } from './feeds-throughput.js';
 import { listThroughput } from './list-throughput.js';
 import { describeMachine } from './machine.js';
 import { renderReport } from './report.js';
@@ -23,6 +24,7 @@ const BENCHMARKS = {
   verifier: verifierThroughput,
   startup: startupTime,
   ingest: ingestThroughput,
+  feeds: feedsThroughput,
 } satisfies Record<keyof BenchResults, (settings: BenchSettings) => Promise<unknown>>;
 
 type Name = keyof typeof BENCHMARKS;

@@ -9,7 +9,7 @@ type PathWithPost = { [P in keyof paths]: paths[P] extends { post: object } ? P 
 
 /**
  * POST operations that are safe to send twice. Every other POST (registerWebhook, which
- * creates a subscription, and ingestFhir, the system of record's write that partners never
+ * creates a subscription, and ingestFhir and ingestX12, the system of record's writes that partners never
  * call) is sent once: a retry after a timeout could register a second subscription. Typed against the contract, so renaming a path
  * breaks the build instead of silently disabling retries.
  */

@@ -9,8 +9,9 @@ import { webhookOperations } from './webhooks/webhook-operations.js';
 import { metricsOperations } from './metrics/metrics-endpoint.js';
 import { ingestOperations } from './ingest/ingest-operations.js';
 import { getFhirCapabilityStatement, r4Operations } from './resources/r4/r4-operations.js';
+import { x12Operations } from './x12/x12-operations.js';
 
 export const operations: OperationRegistry = {
   public: { ...healthOperations, ...apiReferenceOperations, ...metricsOperations, createToken, getFhirCapabilityStatement },
-  secured: { ...resourceOperations, ...webhookOperations, ...ingestOperations, ...r4Operations },
+  secured: { ...resourceOperations, ...webhookOperations, ...ingestOperations, ...r4Operations, ...x12Operations },
 };

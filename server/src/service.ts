@@ -20,6 +20,7 @@ import { Webhooks, type WebhooksOptions } from './webhooks/webhooks.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
 import { startMetricsListener } from './metrics/metrics-endpoint.js';
 import { RetentionPurger } from './retention/retention-purger.js';
+import { MllpListener } from './hl7/mllp-listener.js';
 
 export interface RunningService {
   url: string;
@@ -30,6 +31,8 @@ export interface RunningService {
   webhooks: Webhooks;
   /** The dedicated metrics listener's port, when METRICS_PORT is set. */
   metricsPort: number | undefined;
+  /** The HL7 v2 MLLP listener, when MLLP_PORT is set. */
+  mllp: MllpListener | undefined;
   close(): Promise<void>;
 }
 
@@ -100,6 +103,17 @@ export async function startService(config: Config, options: { logger?: Logger; d
   const purger = new RetentionPurger(db, config.retention, logger, metrics);
   purger.start();
   await webhooks.start();
+  let mllp: MllpListener | undefined;
+  try {
+    mllp = config.mllp ? await MllpListener.start(config.mllp, db, logger, metrics) : undefined;
+  } catch (error) {
+    // The MLLP port is taken or a TLS file is unreadable: nothing is left running.
+    clearInterval(housekeeping);
+    await purger.stop();
+    await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), webhooks.stop(), metricsListener?.close()]);
+    if (!options.db) await db.destroy();
+    throw error;
+  }
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -110,12 +124,13 @@ export async function startService(config: Config, options: { logger?: Logger; d
       // Stop accepting, let in-flight requests finish, then drop idle keep-alive sockets.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      // The delivery worker records its last attempts, so it stops before the database closes.
-      await Promise.all([closed, webhooks.stop(), metricsListener?.close()]);
+      // The delivery worker records its last attempts, and HL7 messages being applied get
+      // their ACK, before the database closes.
+      await Promise.all([closed, webhooks.stop(), metricsListener?.close(), mllp?.close()]);
       if (!options.db) await db.destroy();
     })();
     return closing;
   };
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  return { url: `http://${host}:${port}`, port, metricsPort: metricsListener?.port, app, server, webhooks, close };
+  return { url: `http://${host}:${port}`, port, metricsPort: metricsListener?.port, app, server, webhooks, mllp, close };
 }

@@ -19,6 +19,8 @@ const FILES = [
   'test/reliability/client-authentication-indistinguishable.reliability.ts',
   // Generated malformed FHIR Bundles and NDJSON lines at the ingest endpoint.
   'test/reliability/ingest-malformed.reliability.ts',
+  // Generated malformed HL7 v2 over MLLP and X12 271 interchanges.
+  'test/reliability/feeds-malformed.reliability.ts',
   // Webhook faults (generated fault schedules, SIGKILL, two instances) and the SSRF table.
   'test/reliability/webhooks/fault-schedule.reliability.ts',
   'test/reliability/webhooks/isolation.reliability.ts',
@@ -79,6 +81,10 @@ console.log(
 console.log(
   `ingest reliability: malformed Bundles ${sum((f) => f.ingest?.bundles ?? 0)}, malformed NDJSON lines ${sum((f) => f.ingest?.lines ?? 0)}, ` +
     `5xx ${sum((f) => f.ingest?.responses5xx ?? 0)}, partial writes ${sum((f) => f.ingest?.partialWrites ?? 0)}`,
+);
+console.log(
+  `feeds reliability: malformed HL7 messages ${sum((f) => f.feeds?.hl7 ?? 0)}, malformed X12 interchanges ${sum((f) => f.feeds?.x12 ?? 0)}, ` +
+    `unanswered ${sum((f) => f.feeds?.unanswered ?? 0)}, partial writes ${sum((f) => f.feeds?.partialWrites ?? 0)}, abrupt disconnects survived ${sum((f) => f.feeds?.disconnects ?? 0)}`,
 );
 const wh = (pick) => results.reduce((total, r) => total + (r.webhooks ? pick(r.webhooks) : 0), 0);
 const faults = (w) => Object.values(w.faults ?? {}).reduce((a, b) => a + b, 0);

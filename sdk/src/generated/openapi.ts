@@ -789,6 +789,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ingest/{org_id}/{facility_id}/x12": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply an X12 271 eligibility response (system of record)
+         * @description An X12 005010X279A1 271 interchange (`Content-Type: application/edi-x12`, at most
+         *     `INGEST_MAX_BUNDLE_BYTES`), sent with an ingest credential (scope `ingest.write`), the
+         *     same as `npm run -s ops -- import --org ORG --facility FAC FILE`.
+         *
+         *     Each subscriber (2000C) and dependent (2000D) loop is matched to a Coverage of the
+         *     facility by its trace number TRN02 (the ofctx Coverage id, or an identifier the
+         *     Coverage was ingested with), else by its member id NM109 against those identifiers.
+         *     A matched Coverage changes as the 271 says, through the same change path as FHIR
+         *     ingestion (a real change bumps `meta.versionId` and emits `coverage.updated` in the same
+         *     transaction; the same answer again changes nothing):
+         *
+         *     | in the loop | Coverage |
+         *     |---|---|
+         *     | `EB01` `1` (active coverage) | `status: active` |
+         *     | `EB01` `6` (inactive) and no `EB01` `1` | `status: cancelled` |
+         *     | a plan end date in the past (`DTP*291` `RD8`, `DTP*347`) | `status: cancelled` |
+         *     | `NM1*PR` (loop 2120, else 2100A) | `payor` |
+         *     | `DTP*291` / `DTP*346` plan begin | `period.start` |
+         *     | `AAA` (request rejected by the payer) | nothing; listed in `rejected` |
+         *
+         *     The answer counts `matched`, `updated` and `unchanged` loops and lists every loop not
+         *     applied, `unmatched` or `rejected`, with its location, trace, member id and reason. An
+         *     interchange that is not well-formed (envelope, SE/GE/IEA counts, control numbers, an
+         *     unknown qualifier or a bad date) is `400 invalid_x12` naming the segment and element,
+         *     and nothing of it is written.
+         */
+        post: operations["ingestX12"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ofctx/{org_id}/webhooks": {
         parameters: {
             query?: never;
@@ -1071,7 +1126,7 @@ export interface components {
          * @description Stable machine code of an error. New codes may be added; treat unknown ones by status.
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "invalid_body" | "callback_url_not_allowed" | "invalid_fhir" | "unprocessable_resource" | "missing_token" | "invalid_token" | "insufficient_scope" | "organization_forbidden" | "facility_forbidden" | "not_found" | "method_not_allowed" | "subscription_not_active" | "subscription_limit_reached" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_parameter" | "invalid_body" | "callback_url_not_allowed" | "invalid_fhir" | "invalid_x12" | "unprocessable_resource" | "missing_token" | "invalid_token" | "insufficient_scope" | "organization_forbidden" | "facility_forbidden" | "not_found" | "method_not_allowed" | "subscription_not_active" | "subscription_limit_reached" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable";
         ErrorDetail: {
             /** @description Where the problem is, such as `query.page_size`, `path.org_id` or `body.callback_url`. */
             field: string;
@@ -1331,6 +1386,28 @@ export interface components {
             }[];
             rejected_count: number;
             /** @description Events queued by the changes. */
+            events: number;
+        };
+        EligibilityLoopReport: {
+            /** @description The loop, such as `2000C loop HL*3`. */
+            at: string;
+            /** @description Its TRN02. */
+            trace: string | null;
+            /** @description Its NM109. */
+            member_id: string | null;
+            /** @description Why it was not applied. */
+            issue: string;
+        };
+        EligibilitySummary: {
+            /** @description Loops matched to a Coverage and applied. */
+            matched: number;
+            updated: number;
+            /** @description Matched loops that changed nothing (no version, no event). */
+            unchanged: number;
+            unmatched: components["schemas"]["EligibilityLoopReport"][];
+            /** @description Loops the payer rejected (AAA), or that could not be applied. */
+            rejected: components["schemas"]["EligibilityLoopReport"][];
+            /** @description coverage.updated events queued. */
             events: number;
         };
         /** @description FHIR R4 OperationOutcome. */
@@ -3650,6 +3727,80 @@ export interface operations {
             422: components["responses"]["IngestFailure"];
             500: components["responses"]["IngestFailure"];
             503: components["responses"]["IngestFailure"];
+        };
+    };
+    ingestX12: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/edi-x12": string;
+            };
+        };
+        responses: {
+            /** @description The interchange was read; each loop is counted or listed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "matched": 2,
+                     *         "updated": 1,
+                     *         "unchanged": 1,
+                     *         "unmatched": [
+                     *           {
+                     *             "at": "2000D loop HL*7",
+                     *             "trace": "X-1",
+                     *             "member_id": null,
+                     *             "issue": "no Coverage of this facility has the id or source identifier TRN02 \"X-1\""
+                     *           }
+                     *         ],
+                     *         "rejected": [
+                     *           {
+                     *             "at": "2000C loop HL*5",
+                     *             "trace": "6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60",
+                     *             "member_id": "3ZZ4TE5MK75",
+                     *             "issue": "AAA 72: Invalid/missing subscriber/insured ID"
+                     *           }
+                     *         ],
+                     *         "events": 1
+                     *       },
+                     *       "meta": null,
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["EligibilitySummary"];
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
         };
     };
     listWebhooks: {

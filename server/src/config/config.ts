@@ -23,6 +23,23 @@ export interface Config {
   metrics: MetricsConfig;
   /** How long history is kept (server/src/retention). */
   retention: RetentionConfig;
+  /** The HL7 v2 MLLP listener (server/src/hl7); off unless MLLP_PORT is set. */
+  mllp: MllpConfig | undefined;
+}
+
+export interface MllpConfig {
+  port: number;
+  /** Loopback by default: MLLP has no authentication. */
+  host: string;
+  /** Addresses and networks (CIDR) allowed to connect; empty: any that reaches the host. */
+  allowedSources: string[];
+  /** A frame larger than this is NAKed (AR) and skipped. */
+  maxMessageBytes: number;
+  /** A connection that sends nothing for this long is closed. */
+  idleTimeoutMs: number;
+  maxConnections: number;
+  /** PEM files; with caFile, clients must present a certificate it signed. */
+  tls: { certFile: string; keyFile: string; caFile?: string } | undefined;
 }
 
 export interface MetricsConfig {
@@ -116,6 +133,23 @@ function metricsConfig(env: Env, host: string): MetricsConfig {
   return { port, host: env.METRICS_HOST || host, token };
 }
 
+function mllpConfig(env: Env): MllpConfig | undefined {
+  if (env.MLLP_PORT === undefined || env.MLLP_PORT === '') return undefined;
+  const certFile = env.MLLP_TLS_CERT || undefined;
+  const keyFile = env.MLLP_TLS_KEY || undefined;
+  if (Boolean(certFile) !== Boolean(keyFile)) throw new Error('MLLP_TLS_CERT and MLLP_TLS_KEY go together: set both for TLS, or neither');
+  if (env.MLLP_TLS_CA && !certFile) throw new Error('MLLP_TLS_CA needs MLLP_TLS_CERT and MLLP_TLS_KEY');
+  return {
+    port: integer(env, 'MLLP_PORT', 0),
+    host: env.MLLP_HOST || '127.0.0.1',
+    allowedSources: (env.MLLP_ALLOWED_SOURCES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    maxMessageBytes: integer(env, 'MLLP_MAX_MESSAGE_BYTES', 1024 * 1024, 1024),
+    idleTimeoutMs: integer(env, 'MLLP_IDLE_TIMEOUT_MS', 5 * 60 * 1000, 1000),
+    maxConnections: integer(env, 'MLLP_MAX_CONNECTIONS', 64, 1),
+    tls: certFile && keyFile ? { certFile, keyFile, ...(env.MLLP_TLS_CA ? { caFile: env.MLLP_TLS_CA } : {}) } : undefined,
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const requestTimeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', 15000, 1);
   const host = env.HOST || '0.0.0.0';
@@ -150,6 +184,7 @@ export function loadConfig(env: Env = process.env): Config {
       batchSize: integer(env, 'RETENTION_BATCH_SIZE', 500, 1),
       intervalMs: integer(env, 'RETENTION_INTERVAL_MINUTES', 60) * 60_000,
     },
+    mllp: mllpConfig(env),
   };
 }
 

@@ -9,6 +9,7 @@ export const errorCatalogue: Record<ErrorCode, { status: number; message: string
   invalid_body: { status: 400, message: 'The request body is invalid.' },
   callback_url_not_allowed: { status: 400, message: 'The callback URL is not allowed.' },
   invalid_fhir: { status: 400, message: 'The body is not a FHIR R4 Bundle of type transaction or batch, or an entry is not valid FHIR R4.' },
+  invalid_x12: { status: 400, message: 'The body is not a well-formed X12 005010X279A1 271 interchange; see error.details.' },
   missing_token: { status: 401, message: 'Send an access token: Authorization: Bearer <ACCESS_TOKEN>. Get one at /api/v1/oauth/token.' },
   invalid_token: { status: 401, message: 'The access token is invalid, expired or revoked; request a new one at /api/v1/oauth/token.' },
   insufficient_scope: { status: 403, message: 'The access token lacks the scope this operation needs.' },

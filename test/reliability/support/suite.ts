@@ -20,7 +20,7 @@ let shared: Promise<TestService> | undefined;
 let scraper: MetricsScraper | undefined;
 
 export function suiteService(): Promise<TestService> {
-  shared ??= startTestService({ env: { TOKEN_RATE_LIMIT: '30', TOKEN_RATE_LIMIT_WINDOW: '60', METRICS_TOKEN: SUITE_METRICS_TOKEN } }).then((service) => {
+  shared ??= startTestService({ env: { TOKEN_RATE_LIMIT: '30', TOKEN_RATE_LIMIT_WINDOW: '60', METRICS_TOKEN: SUITE_METRICS_TOKEN, MLLP_PORT: '0', MLLP_MAX_MESSAGE_BYTES: '65536' } }).then((service) => {
     rememberSecret('metrics_token', SUITE_METRICS_TOKEN);
     scraper = startMetricsScraper(service.baseUrl, SUITE_METRICS_TOKEN, () => rememberedSecrets().map((s) => s.value));
     return service;

@@ -1,7 +1,7 @@
 // Every ops CLI command. Webhook commands live beside the webhook code.
 import type { Command } from '../command.js';
 import { migrate } from './migrate.js';
-import { facilityCreate, orgCreate } from './organizations.js';
+import { facilityCreate, facilityUpdate, orgCreate } from './organizations.js';
 import { clientCreate, clientGrant, clientList, clientRevoke } from './clients.js';
 import { seed } from './seed.js';
 import { audit } from './audit.js';
@@ -14,4 +14,4 @@ import { purge } from './retention.js';
 import { backup } from './backup.js';
 import { keysRotate } from './keys.js';
 
-export const commands: Command[] = [migrate, orgCreate, facilityCreate, clientCreate, clientList, clientRevoke, clientGrant, sourceCreate, sourceList, sourceRevoke, importCommand, seed, audit, auditWrites, eventEmit, deliveriesList, deliveriesShow, deliveriesRedeliver, purge, backup, keysRotate];
+export const commands: Command[] = [migrate, orgCreate, facilityCreate, facilityUpdate, clientCreate, clientList, clientRevoke, clientGrant, sourceCreate, sourceList, sourceRevoke, importCommand, seed, audit, auditWrites, eventEmit, deliveriesList, deliveriesShow, deliveriesRedeliver, purge, backup, keysRotate];

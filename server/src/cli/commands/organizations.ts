@@ -1,4 +1,6 @@
-import { createFacility, createOrganization, findOrganization } from '../../organizations/organizations.js';
+import type { Knex } from 'knex';
+import { createFacility, createOrganization, findOrganization, setFacilityHl7Code, type Hl7Facility } from '../../organizations/organizations.js';
+import { isUuid } from '../../db/uuid.js';
 import { required, uuidOption, UsageError, type Command } from '../command.js';
 
 export const orgCreate: Command = {
@@ -15,13 +17,51 @@ export const orgCreate: Command = {
 export const facilityCreate: Command = {
   name: 'facility create',
   summary: 'Create a facility of an organization.',
-  usage: 'facility create --org ORG --name NAME [--json]',
-  options: { org: { type: 'string' }, name: { type: 'string' } },
+  usage: 'facility create --org ORG --name NAME [--hl7-code CODE] [--json]',
+  options: { org: { type: 'string' }, name: { type: 'string' }, 'hl7-code': { type: 'string' } },
   async run(args, cli) {
     const db = await cli.db();
     const orgId = uuidOption(args, 'org');
     if (!(await findOrganization(db, orgId))) throw new UsageError(`no organization ${orgId}`);
-    return createFacility(db, orgId, required(args, 'name'));
+    const code = args.values['hl7-code'] === undefined ? undefined : required(args, 'hl7-code');
+    if (code !== undefined) await checkHl7CodeFree(db, code);
+    const facility = await createFacility(db, orgId, required(args, 'name'));
+    if (code === undefined) return facility;
+    return withHl7Code(db, facility.id, code);
   },
-  format: (f: { id: string; name: string; org_id: string }) => `facility ${f.id} (${f.name}) of organization ${f.org_id}`,
+  format: (f: { id: string; name: string; org_id: string; hl7_code?: string | null }) => `facility ${f.id} (${f.name}) of organization ${f.org_id}${f.hl7_code ? `, HL7 code ${f.hl7_code}` : ''}`,
 };
+
+async function checkHl7CodeFree(db: Knex, code: string): Promise<void> {
+  const holder = (await db('facilities').where({ hl7_code: code }).first('id')) as { id: string } | undefined;
+  if (holder) throw new UsageError(`HL7 code ${code} already names facility ${holder.id}; codes are unique`);
+}
+
+async function withHl7Code(db: Knex, facilityId: string, code: string | null): Promise<Hl7Facility> {
+  try {
+    const facility = await setFacilityHl7Code(db, facilityId, code);
+    if (!facility) throw new UsageError(`no facility ${facilityId}`);
+    return facility;
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError((error as Error).message);
+  }
+}
+
+export const facilityUpdate: Command = {
+  name: 'facility update',
+  summary: 'Set the HL7 code an ADT feed names the facility by (PV1-3.4 or MSH-4); --hl7-code "" clears it.',
+  usage: 'facility update FAC --hl7-code CODE [--json]',
+  options: { 'hl7-code': { type: 'string' } },
+  positionals: 1,
+  async run(args, cli) {
+    const facilityId = args.positionals[0]!.trim().toLowerCase();
+    if (!isUuid(facilityId)) throw new UsageError(`FAC must be a facility id (a UUID), got "${args.positionals[0]}"`);
+    const raw = args.values['hl7-code'];
+    if (typeof raw !== 'string') throw new UsageError('--hl7-code is required');
+    const code = raw.trim() === '' ? null : raw.trim();
+    return withHl7Code(await cli.db(), facilityId, code);
+  },
+  format: (f: Hl7Facility) => `facility ${f.id} (${f.name}) of organization ${f.org_id}: HL7 code ${f.hl7_code ?? '(none)'}`,
+};
+

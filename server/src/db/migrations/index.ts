@@ -6,6 +6,7 @@ import * as webhooks from './002_webhooks.js';
 import * as versionedRecords from './003_versioned_records.js';
 import * as ingestion from './004_ingestion.js';
 import * as retention from './006_retention.js';
+import * as feeds from './007_feeds.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -18,4 +19,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['003_versioned_records', versionedRecords],
   ['004_ingestion', ingestion],
   ['006_retention', retention],
+  ['007_feeds', feeds],
 ];

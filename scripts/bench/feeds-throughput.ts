@@ -1,0 +1,204 @@
+// The feeds a facility runs, measured against the service in its own process (`npm start`'s
+// bundle), events on (one subscription), on SQLite and PostgreSQL:
+// - ADT messages/s over ONE MLLP connection, the way an interface engine sends in original
+//   mode: each A01 (a new resident: Patient, version, audit, control id, resident.admitted)
+//   sent after the previous ACK. Baseline, same run: the same number of one-resident
+//   transactions written with plain INSERTs (the resident row and its event row), one
+//   transaction each, into a fresh database of the same kind: hand-written SQL, no matching,
+//   versioning, audit or de-duplication.
+// - 271 subscriber loops/s: one interchange, each loop matched by TRN02 to a Coverage and
+//   cancelling it (EB01 6) with coverage.updated, POSTed to the x12 endpoint. Baseline, same
+//   run: plain UPDATEs of the same Coverages' status in one transaction.
+//   Also: the same ADT stream with up to 64 messages in flight on that connection.
+//   BENCH_FEEDS_ADT=3000 BENCH_FEEDS_LOOPS=3000 BENCH_ONLY=feeds npm run bench
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { Knex } from 'knex';
+import { openDatabase } from '../../server/src/db/database.js';
+import { migrateToLatest } from '../../server/src/db/migrate.js';
+import { createFacility, createOrganization, setFacilityHl7Code } from '../../server/src/organizations/organizations.js';
+import { createClient } from '../../server/src/auth/clients.js';
+import { PARTNER_SCOPES } from '../../server/src/auth/scopes.js';
+import { applyChangeSet } from '../../server/src/ingest/apply-change-set.js';
+import { adtMessage } from '../../test/support/adt-messages.js';
+import { mllpClient, frame } from '../../test/support/mllp.js';
+import { interchange271 } from '../../test/support/x12.js';
+import { accessToken, startServiceProcess } from './service-process.js';
+import { freePort } from './ports.js';
+import type { BenchSettings } from './settings.js';
+
+const DEFAULT_ADT = 3000;
+const DEFAULT_LOOPS = 3000;
+const WINDOW = 64;
+
+export interface FeedsRun {
+  database: string;
+  adt: { messages: number; seconds: number; messagesPerSecond: number; windowed: { window: number; seconds: number; messagesPerSecond: number }; events: number; baselinePerSecond: number };
+  x12: { loops: number; seconds: number; loopsPerSecond: number; updated: number; events: number; baselinePerSecond: number };
+}
+
+export interface FeedsThroughputResult {
+  runs: FeedsRun[];
+  skipped: string[];
+}
+
+async function tenant(db: Knex) {
+  await migrateToLatest(db);
+  const org = await createOrganization(db, 'Feeds benchmark');
+  const facility = await createFacility(db, org.id, 'Feeds benchmark facility');
+  return { org, facility };
+}
+
+/** One-resident transactions with plain INSERTs: the resident row and its event row. */
+async function plainAdmissions(db: Knex, orgId: string, facilityId: string, n: number): Promise<number> {
+  const now = new Date().toISOString();
+  const started = performance.now();
+  for (let i = 0; i < n; i++) {
+    await db.transaction(async (trx) => {
+      const id = randomUUID();
+      await trx('residents').insert({ id, org_id: orgId, facility_id: facilityId, identifiers: JSON.stringify([{ system: 'urn:oid:2.16.840.1.113883.19.5', value: `BASE-${i}` }]), family_name: 'Okafor', given_names: '["Adaeze"]', gender: 'female', birth_date: '1941-03-17', active: true, version_id: 1, last_updated: now, created_at: now });
+      await trx('webhook_events').insert({ id: randomUUID(), org_id: orgId, facility_id: facilityId, resident_id: id, event_type: 'resident.admitted', occurred_at: now, created_at: now });
+    });
+  }
+  return (performance.now() - started) / 1000;
+}
+
+async function seedCoverages(db: Knex, orgId: string, facilityId: string, n: number, prefix: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let start = 0; start < n; start += 250) {
+    const changes = [];
+    for (let i = start; i < Math.min(n, start + 250); i++) {
+      const url = `urn:uuid:${randomUUID()}`;
+      changes.push({ resource: { resourceType: 'Patient' as const, identifier: [{ system: 'https://ehr.example/mrn', value: `${prefix}-${i}` }], name: [{ family: 'Okafor' }], gender: 'female', birthDate: '1941-03-17' }, fullUrl: url, match: { identifier: { system: 'https://ehr.example/mrn', value: `${prefix}-${i}` } }, at: `p${i}` });
+      changes.push({ resource: { resourceType: 'Coverage' as const, identifier: [{ system: 'https://ehr.example/coverage', value: `${prefix}-C-${i}` }], status: 'active', beneficiary: { reference: url }, payor: [{ display: 'Medicare Part A' }], subscriberId: `S${i}`, period: { start: '2024-01-01' }, order: 1 }, at: `c${i}` });
+    }
+    const result = await applyChangeSet(db, { orgId, facilityId, mode: 'transaction', actor: 'seed', emitEvents: false, changes });
+    for (const o of result.outcomes) if (o.outcome !== 'rejected' && o.resourceType === 'Coverage') ids.push(o.id);
+  }
+  return ids;
+}
+
+async function measureOn(label: string, url: string, baselineUrl: string, settings: BenchSettings): Promise<FeedsRun> {
+  const adtCount = Number(process.env.BENCH_FEEDS_ADT ?? DEFAULT_ADT);
+  const loopCount = Number(process.env.BENCH_FEEDS_LOOPS ?? DEFAULT_LOOPS);
+  const db = openDatabase(url);
+  let service;
+  try {
+    const { org, facility } = await tenant(db);
+    await setFacilityHl7Code(db, facility.id, 'BENCH');
+    const source = await createClient(db, { orgId: org.id, facilityIds: [facility.id], scopes: ['ingest.write'], name: 'bench clearinghouse', kind: 'ingest' });
+    const partner = await createClient(db, { orgId: org.id, facilityIds: [facility.id], scopes: [...PARTNER_SCOPES], name: 'bench partner' });
+    const coverageIds = await seedCoverages(db, org.id, facility.id, loopCount, 'X');
+    const mllpPort = await freePort();
+    service = await startServiceProcess({ databaseUrl: url, env: { MLLP_PORT: String(mllpPort), WEBHOOK_WORKER: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('base64') } });
+    const partnerToken = await accessToken(service.url, partner);
+    const subscribed = await fetch(`${service.url}/api/v1/ofctx/${org.id}/webhooks`, { method: 'POST', headers: { authorization: `Bearer ${partnerToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ callback_url: 'http://127.0.0.1:9/hooks', event_types: ['resident.admitted', 'coverage.updated'] }) });
+    if (subscribed.status !== 201) throw new Error(`subscription failed: ${subscribed.status}`);
+
+    // ADT over one connection, each message after the previous ACK.
+    const client = await mllpClient(mllpPort);
+    const send = async (i: number) => {
+      client.write(frame(adtMessage({ event: 'A01', controlId: `B-${i}`, mrn: `B-${i}`, facility: 'BENCH' })));
+      const [ack] = await client.acks(1);
+      const code = ack!.getSegment('MSA')?.getField(1)?.toString();
+      if (code !== 'AA') throw new Error(`ADT ${i} answered ${ack!.toString()}`);
+    };
+    for (let i = 0; i < 100; i++) await send(1_000_000 + i); // warm-up
+    settings.log(`  ${label}: ${adtCount} ADT^A01 over one MLLP connection, each after the previous ACK`);
+    const adtStarted = performance.now();
+    for (let i = 0; i < adtCount; i++) await send(i);
+    const adtSeconds = (performance.now() - adtStarted) / 1000;
+    // The same over the same connection with up to WINDOW messages unacknowledged (the
+    // listener applies what queued up together, each message still on its own).
+    settings.log(`  ${label}: ${adtCount} ADT^A01 over one MLLP connection, ${WINDOW} in flight`);
+    const windowStarted = performance.now();
+    let sent = 0;
+    let acked = 0;
+    while (acked < adtCount) {
+      const burst: Buffer[] = [];
+      while (sent < adtCount && sent - acked < WINDOW) burst.push(frame(adtMessage({ event: 'A01', controlId: `W-${sent}`, mrn: `W-${sent++}`, facility: 'BENCH' })));
+      if (burst.length) client.write(Buffer.concat(burst));
+      const acks = await client.acks(Math.min(WINDOW / 2, sent - acked));
+      for (const ack of acks) if (ack.getSegment('MSA')?.getField(1)?.toString() !== 'AA') throw new Error(`ADT answered ${ack.toString()}`);
+      acked += acks.length;
+    }
+    const windowSeconds = (performance.now() - windowStarted) / 1000;
+    client.close();
+    const adtEvents = Number((await db('webhook_events').where({ org_id: org.id, event_type: 'resident.admitted' }).count({ n: '*' }).first())!.n);
+
+    // One 271 with a loop per Coverage.
+    const token = await accessToken(service.url, source);
+    const post = (body: string) => fetch(`${service!.url}/api/v1/ingest/${org.id}/${facility.id}/x12`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/edi-x12' }, body });
+    await (await post(interchange271([{ trace: 'warm-up', memberId: 'W' }]))).arrayBuffer();
+    const interchange = interchange271(coverageIds.map((id, i) => ({ trace: id, memberId: `M${i}`, eligibility: ['6'] })));
+    settings.log(`  ${label}: one 271 with ${coverageIds.length} subscriber loops`);
+    const x12Started = performance.now();
+    const answer = await post(interchange);
+    const body = (await answer.json()) as { data: { matched: number; updated: number; events: number } };
+    const x12Seconds = (performance.now() - x12Started) / 1000;
+    if (answer.status !== 200 || body.data.updated !== coverageIds.length) throw new Error(`271 answered ${answer.status}: ${JSON.stringify(body).slice(0, 500)}`);
+
+    // Baselines, same run.
+    const baselineDb = openDatabase(baselineUrl);
+    let admissionsSeconds: number;
+    let updatesSeconds: number;
+    try {
+      const base = await tenant(baselineDb);
+      admissionsSeconds = await plainAdmissions(baselineDb, base.org.id, base.facility.id, adtCount);
+      const ids = await seedCoverages(baselineDb, base.org.id, base.facility.id, loopCount, 'Y');
+      const started = performance.now();
+      await baselineDb.transaction(async (trx) => {
+        for (const id of ids) await trx('coverage').where({ id }).update({ status: 'cancelled', version_id: 2, last_updated: new Date().toISOString() });
+      });
+      updatesSeconds = (performance.now() - started) / 1000;
+    } finally {
+      await baselineDb.destroy();
+    }
+    const run: FeedsRun = {
+      database: label,
+      adt: { messages: adtCount, seconds: adtSeconds, messagesPerSecond: adtCount / adtSeconds, windowed: { window: WINDOW, seconds: windowSeconds, messagesPerSecond: adtCount / windowSeconds }, events: adtEvents, baselinePerSecond: adtCount / admissionsSeconds },
+      x12: { loops: coverageIds.length, seconds: x12Seconds, loopsPerSecond: coverageIds.length / x12Seconds, updated: body.data.updated, events: body.data.events, baselinePerSecond: coverageIds.length / updatesSeconds },
+    };
+    settings.log(`    ADT ${run.adt.messagesPerSecond.toFixed(0)} messages/s one at a time, ${run.adt.windowed.messagesPerSecond.toFixed(0)}/s with ${WINDOW} in flight (plain one-resident transactions ${run.adt.baselinePerSecond.toFixed(0)}/s); 271 ${run.x12.loopsPerSecond.toFixed(0)} loops/s (plain UPDATEs ${run.x12.baselinePerSecond.toFixed(0)}/s)`);
+    return run;
+  } finally {
+    await service?.stop();
+    await db.destroy();
+  }
+}
+
+export async function feedsThroughput(settings: BenchSettings): Promise<FeedsThroughputResult> {
+  const runs: FeedsRun[] = [];
+  const skipped: string[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'ofctx-bench-feeds-'));
+  try {
+    runs.push(await measureOn('SQLite', `sqlite:${join(dir, 'feeds.db')}`, `sqlite:${join(dir, 'baseline.db')}`, settings));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const admin = new pg.Client({ connectionString: settings.postgresAdminUrl });
+  try {
+    await admin.connect();
+  } catch (error) {
+    skipped.push(`PostgreSQL: no server (${(error as Error).message}); set BENCH_PG_URL`);
+    return { runs, skipped };
+  }
+  const names = [`ofctx_bench_${randomBytes(4).toString('hex')}`, `ofctx_bench_${randomBytes(4).toString('hex')}`];
+  try {
+    const urls = [];
+    for (const name of names) {
+      await admin.query(`CREATE DATABASE "${name}"`);
+      const url = new URL(settings.postgresAdminUrl);
+      url.pathname = `/${name}`;
+      urls.push(url.toString());
+    }
+    runs.push(await measureOn('PostgreSQL', urls[0]!, urls[1]!, settings));
+  } finally {
+    for (const name of names) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
+    await admin.end();
+  }
+  return { runs, skipped };
+}

@@ -1,0 +1,189 @@
+// X12 005010X279A1 271 (eligibility response) -> one entry per subscriber (2000C) and dependent
+// (2000D) loop: its trace (TRN02), member id (NM109), payer (NM1*PR), plan dates (DTP*291,
+// 346, 347), eligibility codes (EB01) and rejections (AAA). node-x12 reads the interchange and
+// checks the SE/GE/IEA counts; this file checks what it leaves to the reader: the trailers
+// and control numbers, that the transaction is a 271, and the qualifiers it interprets.
+import { X12Parser, type X12Interchange, type X12Segment } from 'node-x12';
+import { X12Error } from './x12-error.js';
+
+export interface SubscriberLoop {
+  /** `2000C loop HL*3` */
+  at: string;
+  level: 'subscriber' | 'dependent';
+  trace?: string;
+  memberId?: string;
+  payer?: string;
+  /** FHIR dates (YYYY-MM-DD). */
+  planStart?: string;
+  planEnd?: string;
+  /** EB01 codes in order. */
+  eligibility: string[];
+  /** AAA rejections of this loop or of the payer/receiver above it. */
+  rejections: Array<{ code: string; reason: string }>;
+}
+
+/** HL03: 20 information source, 21 receiver, 22 subscriber, 23 dependent. */
+const HL_LEVELS = new Set(['20', '21', '22', '23']);
+/** EB01 eligibility or benefit information codes of 005010X279A1. */
+const EB01_CODES = new Set(['1', '2', '3', '4', '5', '6', '7', '8', 'A', 'B', 'C', 'CB', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'MC', 'N', 'O', 'P', 'Q', 'R', 'S', 'T', 'U', 'V', 'W', 'X', 'Y']);
+/** NM108 identification code qualifiers. */
+const NM108_CODES = new Set(['24', '34', '46', 'FI', 'II', 'MI', 'NI', 'PI', 'XV', 'XX', 'SV']);
+/** NM101 allowed right after each HL level. */
+const NM101_BY_LEVEL: Record<string, Set<string>> = {
+  '20': new Set(['2B', '36', 'GP', 'P5', 'PR']),
+  '21': new Set(['1P', '2B', '36', '80', 'FA', 'GP', 'P5', 'PR']),
+  '22': new Set(['IL']),
+  '23': new Set(['03']),
+};
+/** AAA03 reject reasons (the common ones named; others are reported by code). */
+const AAA_REASONS: Record<string, string> = {
+  '15': 'Required application data missing',
+  '42': 'Unable to respond at current time',
+  '43': 'Invalid/missing provider identification',
+  '58': 'Invalid/missing date of birth',
+  '71': 'Patient birth date does not match that for the patient on the database',
+  '72': 'Invalid/missing subscriber/insured ID',
+  '73': 'Invalid/missing subscriber/insured name',
+  '75': 'Subscriber/insured not found',
+  '76': 'Duplicate subscriber/insured ID number',
+  '79': 'Invalid participant identification',
+};
+
+function x12Date(value: string, where: string): string {
+  const m = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
+  const date = m ? `${m[1]}-${m[2]}-${m[3]}` : '';
+  if (!m || Number.isNaN(Date.parse(`${date}T00:00:00Z`)) || new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10) !== date) {
+    throw new X12Error(`${JSON.stringify(value)} is not a date CCYYMMDD`, where);
+  }
+  return date;
+}
+
+export function parseInterchange(text: string): X12Interchange {
+  const start = text.search(/\S/);
+  const body = start > 0 ? text.slice(start) : text;
+  if (!body.startsWith('ISA')) throw new X12Error('an X12 interchange starts with an ISA segment', 'ISA');
+  if (body.length < 106) throw new X12Error('the ISA segment is incomplete (it is 106 characters long)', 'ISA');
+  let interchange;
+  try {
+    interchange = new X12Parser(true).parse(body);
+  } catch (error) {
+    const message = (error as Error).message.replace(/^X12 Standard: /, '');
+    throw new X12Error(message, /\b(ISA|IEA|GS|GE|ST|SE)\d{2}\b/.exec(message)?.[1] ?? 'envelope');
+  }
+  if (!('functionalGroups' in interchange) || !interchange.header) throw new X12Error('not one interchange', 'ISA');
+  const x = interchange as X12Interchange;
+  const el = (s: X12Segment | undefined, i: number) => s?.elements[i - 1]?.value?.trim() ?? '';
+  if (!x.trailer) throw new X12Error('the interchange has no IEA trailer (truncated?)', 'IEA');
+  if (el(x.trailer, 2) !== el(x.header, 13)) throw new X12Error(`IEA02 ${JSON.stringify(el(x.trailer, 2))} does not match ISA13 ${JSON.stringify(el(x.header, 13))}`, 'IEA');
+  if (x.functionalGroups.length === 0) throw new X12Error('the interchange holds no functional group', 'GS');
+  for (const group of x.functionalGroups) {
+    if (!group.trailer) throw new X12Error('a functional group has no GE trailer', 'GE');
+    if (el(group.header, 1) !== 'HB') throw new X12Error(`GS01 must be HB (eligibility response); got ${JSON.stringify(el(group.header, 1))}`, 'GS');
+    if (el(group.trailer, 2) !== el(group.header, 6)) throw new X12Error(`GE02 ${JSON.stringify(el(group.trailer, 2))} does not match GS06 ${JSON.stringify(el(group.header, 6))}`, 'GE');
+    for (const tx of group.transactions) {
+      if (!tx.trailer) throw new X12Error('a transaction set has no SE trailer', 'SE');
+      if (el(tx.header, 1) !== '271') throw new X12Error(`ST01 must be 271; got ${JSON.stringify(el(tx.header, 1))}`, 'ST');
+      if (el(tx.trailer, 2) !== el(tx.header, 2)) throw new X12Error(`SE02 ${JSON.stringify(el(tx.trailer, 2))} does not match ST02 ${JSON.stringify(el(tx.header, 2))}`, `SE of ST*${el(tx.header, 2)}`);
+    }
+  }
+  return x;
+}
+
+/** The subscriber and dependent loops of every 271 of the interchange, in order. */
+export function subscriberLoops(text: string): SubscriberLoop[] {
+  const interchange = parseInterchange(text);
+  const repetition = interchange.options.repetitionDelimiter ?? '^';
+  const loops: SubscriberLoop[] = [];
+  for (const group of interchange.functionalGroups) {
+    for (const tx of group.transactions) {
+      const control = tx.header.elements[1]?.value ?? '';
+      let level = '';
+      let current: SubscriberLoop | undefined;
+      let payer: string | undefined;
+      /** The loop's first NM1 names its entity (payer, receiver, subscriber, dependent). */
+      let entityExpected = false;
+      const upper: Array<{ code: string; reason: string }> = [];
+      tx.segments.forEach((segment, index) => {
+        const where = (element?: number) => `segment ${index + 2} of ST*${control} (${segment.tag}, line ${segment.range.start.line + 1})${element ? `, ${segment.tag}${String(element).padStart(2, '0')}` : ''}`;
+        const el = (i: number) => segment.elements[i - 1]?.value?.trim() ?? '';
+        switch (segment.tag) {
+          case 'HL': {
+            level = el(3);
+            if (!HL_LEVELS.has(level)) throw new X12Error(`HL03 ${JSON.stringify(level)} is not a 271 level (20, 21, 22, 23)`, where(3));
+            entityExpected = true;
+            current = undefined;
+            if (level === '22' || level === '23') {
+              current = { at: `${level === '22' ? '2000C' : '2000D'} loop HL*${el(1)}`, level: level === '22' ? 'subscriber' : 'dependent', eligibility: [], rejections: [...upper], ...(payer ? { payer } : {}) };
+              loops.push(current);
+            }
+            break;
+          }
+          case 'NM1': {
+            const entity = el(1);
+            const qualifier = el(8);
+            if (qualifier && !NM108_CODES.has(qualifier)) throw new X12Error(`NM108 ${JSON.stringify(qualifier)} is not an identification code qualifier of 005010X279A1`, where(8));
+            if (entityExpected) {
+              entityExpected = false;
+              if (!NM101_BY_LEVEL[level]!.has(entity)) throw new X12Error(`NM101 ${JSON.stringify(entity)} cannot name the entity of an HL level ${level} loop`, where(1));
+            }
+            if (entity === 'PR') {
+              const name = el(3);
+              if (!name) throw new X12Error('NM1*PR needs the payer name (NM103)', where(3));
+              if (current) current.payer = name;
+              else payer = name;
+            }
+            if (current && (entity === 'IL' || entity === '03') && el(9)) current.memberId = el(9);
+            break;
+          }
+          case 'TRN': {
+            const type = el(1);
+            if (type !== '1' && type !== '2') throw new X12Error(`TRN01 ${JSON.stringify(type)} must be 1 or 2`, where(1));
+            if (!el(2)) throw new X12Error('TRN02 (trace number) is empty', where(2));
+            // TRN*2 echoes the 270's trace (ours); TRN*1 is the payer's own.
+            if (current && (type === '2' || current.trace === undefined)) current.trace = el(2);
+            break;
+          }
+          case 'DTP': {
+            const qualifier = el(1);
+            const format = el(2);
+            if (!/^\d{3}$/.test(qualifier)) throw new X12Error(`DTP01 ${JSON.stringify(qualifier)} is not a date qualifier`, where(1));
+            if (format !== 'D8' && format !== 'RD8') throw new X12Error(`DTP02 ${JSON.stringify(format)} must be D8 or RD8`, where(2));
+            const value = el(3);
+            const [from, to] = format === 'RD8' ? value.split('-') : [value, undefined];
+            if (format === 'RD8' && (to === undefined || value.split('-').length !== 2)) throw new X12Error(`DTP03 ${JSON.stringify(value)} must be CCYYMMDD-CCYYMMDD for RD8`, where(3));
+            const start = x12Date(from ?? '', where(3));
+            const end = to === undefined ? undefined : x12Date(to, where(3));
+            if (!current) break;
+            if (qualifier === '291') {
+              current.planStart = start;
+              if (end) current.planEnd = end;
+            } else if (qualifier === '346') current.planStart = start;
+            else if (qualifier === '347') current.planEnd = start;
+            break;
+          }
+          case 'EB': {
+            const code = el(1);
+            if (!EB01_CODES.has(code)) throw new X12Error(`EB01 ${JSON.stringify(code)} is not an eligibility or benefit code of 005010X279A1`, where(1));
+            // EB03 repeats (service types 30^1^35): each must be a code.
+            const services = el(3) ? el(3).split(repetition) : [];
+            if (services.some((s) => !/^[A-Z0-9]{1,2}$/.test(s))) throw new X12Error(`EB03 ${JSON.stringify(el(3))} holds a value that is not a service type code`, where(3));
+            if (current) current.eligibility.push(code);
+            break;
+          }
+          case 'AAA': {
+            const valid = el(1);
+            const code = el(3);
+            if (valid !== 'Y' && valid !== 'N') throw new X12Error(`AAA01 ${JSON.stringify(valid)} must be Y or N`, where(1));
+            if (!/^[A-Z0-9]{2}$/.test(code)) throw new X12Error(`AAA03 ${JSON.stringify(code)} is not a reject reason code`, where(3));
+            const rejection = { code, reason: `AAA ${code}: ${AAA_REASONS[code] ?? 'rejected by the payer'}` };
+            if (current) current.rejections.push(rejection);
+            else upper.push(rejection);
+            break;
+          }
+          default:
+        }
+      });
+    }
+  }
+  return loops;
+}
