@@ -6,6 +6,7 @@ import type { AccessTokens } from './auth/access-tokens.js';
 import type { TokenRateLimiter } from './auth/token-rate-limiter.js';
 import type { AuditTrail } from './audit/audit-trail.js';
 import type { Webhooks } from './webhooks/webhooks.js';
+import type { AssertionDeps } from './auth/client-assertion.js';
 
 export interface AppContext {
   config: Config;
@@ -15,6 +16,8 @@ export interface AppContext {
   tokenRateLimiter: TokenRateLimiter;
   audit: AuditTrail;
   webhooks: Webhooks;
+  /** private_key_jwt: the database, the credentials' key sets and the jti replay guard. */
+  clientAssertions: AssertionDeps;
   /** False once shutdown has begun: /readyz then answers 503. */
   accepting: boolean;
 }

@@ -2,12 +2,13 @@
 // operationId of openapi/openapi.yaml has exactly one handler here.
 import type { OperationRegistry } from './openapi/api-backend.js';
 import { createToken } from './auth/token-endpoint.js';
+import { smartConfigurationOperations } from './auth/smart-configuration.js';
 import { healthOperations } from './http/health-operations.js';
 import { apiReferenceOperations } from './http/api-reference-operations.js';
 import { resourceOperations } from './resources/resource-operations.js';
 import { webhookOperations } from './webhooks/webhook-operations.js';
 
 export const operations: OperationRegistry = {
-  public: { ...healthOperations, ...apiReferenceOperations, createToken },
+  public: { ...healthOperations, ...apiReferenceOperations, ...smartConfigurationOperations, createToken },
   secured: { ...resourceOperations, ...webhookOperations },
 };

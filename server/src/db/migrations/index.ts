@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import * as core from './001_core.js';
 import * as webhooks from './002_webhooks.js';
 import * as versionedRecords from './003_versioned_records.js';
+import * as smartAndRotation from './005_smart_and_rotation.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -14,4 +15,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['001_core', core],
   ['002_webhooks', webhooks],
   ['003_versioned_records', versionedRecords],
+  ['005_smart_and_rotation', smartAndRotation],
 ];
