@@ -12,7 +12,8 @@ export const TOKEN_PATH = '/api/v1/oauth/token';
  * proxy the request's own URL is the proxy's business), else as this request reached us.
  */
 export function tokenEndpointUrl(request: PublicOperationRequest): string {
-  const base = request.app.config.publicBaseUrl ?? request.koa.origin;
+  // (koa 3's ctx.origin is the Origin header, not this.)
+  const base = request.app.config.publicBaseUrl ?? `${request.koa.protocol}://${request.koa.host}`;
   return `${base.replace(/\/+$/, '')}${TOKEN_PATH}`;
 }
 
