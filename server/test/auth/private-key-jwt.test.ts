@@ -22,7 +22,7 @@ interface SigningKey {
   publicJwk: JWK;
 }
 
-async function signingKey(alg: 'RS384' | 'ES384', kid = randomUUID()): Promise<SigningKey> {
+async function signingKey(alg: 'RS384' | 'ES384', kid: string = randomUUID()): Promise<SigningKey> {
   const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
   return { alg, kid, privateKey, publicJwk: { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' } };
 }
