@@ -7,7 +7,8 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
+import { createPublicKey } from 'node:crypto';
+import { calculateJwkThumbprint, createLocalJWKSet, errors, type JSONWebKeySet, type JWK, type JWTVerifyGetKey } from 'jose';
 import { vetCallbackTarget, type TargetPolicy } from '../webhooks/ssrf-guard.js';
 
 /** Keys of signing algorithms we accept: RSA (RS384) and EC P-384 (ES384). */
@@ -43,6 +44,26 @@ export function parsePublicJwks(text: string): JSONWebKeySet {
     if ('d' in jwk || 'p' in jwk || 'q' in jwk) throw new JwksProblem(`key ${jwk.kid} contains private key material: register the PUBLIC keys only`);
   }
   return parsed as JSONWebKeySet;
+}
+
+/**
+ * The JWKS of a file an operator was given: a JWKS document, or one PEM public key
+ * (`openssl pkey -pubout`), which becomes a one-key JWKS whose `kid` is its RFC 7638
+ * thumbprint (printed by the CLI, for the partner's `keyId`).
+ */
+export async function publicJwksFromFile(text: string): Promise<JSONWebKeySet> {
+  if (!text.includes('-----BEGIN')) return parsePublicJwks(text);
+  if (!text.includes('-----BEGIN PUBLIC KEY-----')) throw new JwksProblem('the PEM file must hold a PUBLIC key (openssl pkey -in key.pem -pubout); never send the private key');
+  let jwk: JWK;
+  try {
+    jwk = createPublicKey(text).export({ format: 'jwk' }) as JWK;
+  } catch (error) {
+    throw new JwksProblem(`the PEM public key cannot be read (${(error as Error).message})`);
+  }
+  const alg = jwk.kty === 'RSA' ? 'RS384' : jwk.kty === 'EC' && jwk.crv === 'P-384' ? 'ES384' : undefined;
+  if (!alg) throw new JwksProblem(`the key is ${jwk.kty}${jwk.crv ? ` ${jwk.crv}` : ''}; only RSA (RS384) and EC P-384 (ES384) keys are accepted`);
+  const keyed = { ...jwk, alg, use: 'sig', kid: await calculateJwkThumbprint(jwk) };
+  return parsePublicJwks(JSON.stringify({ keys: [keyed] }));
 }
 
 function pinnedLookup(address: string, family: 4 | 6): LookupFunction {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { fetchJwks, JwksProblem, parsePublicJwks } from '../../auth/client-keys.js';
+import { fetchJwks, JwksProblem, publicJwksFromFile } from '../../auth/client-keys.js';
 import { systemResolver } from '../../webhooks/ssrf-guard.js';
 import { createClient, findClient, grantFacilities, listClients, revokeClient, type ClientPublicKeys, type ClientRecord } from '../../auth/clients.js';
 import { SCOPES, isScope, parseScopes } from '../../auth/scopes.js';
@@ -16,7 +16,7 @@ export const clientCreate: Command = {
   summary:
     'Issue a machine credential; its secret is shown only in this output. With --jwks FILE or --jwks-url URL it authenticates with ' +
     'signed JWT assertions (SMART Backend Services) and has no secret unless --with-secret.',
-  usage: 'client create --org ORG --facilities F1,F2 --scopes "S1 S2" --name NAME [--jwks FILE | --jwks-url URL [--with-secret]] [--json]',
+  usage: 'client create --org ORG --facilities F1,F2 --scopes "S1 S2" --name NAME [--jwks FILE | --jwks-url URL [--with-secret]] [--json]   (FILE: a JWKS, or a PEM public key)',
   options: {
     org: { type: 'string' },
     facilities: { type: 'string' },
@@ -38,15 +38,20 @@ export const clientCreate: Command = {
     const db = await cli.db();
     if (!(await findOrganization(db, orgId))) throw new UsageError(`no organization ${orgId}`);
     try {
-      return await createClient(db, { orgId, facilityIds, scopes, name, ...(keys ? { keys, withoutSecret: args.values['with-secret'] !== true } : {}) });
+      const created = await createClient(db, { orgId, facilityIds, scopes, name, ...(keys ? { keys, withoutSecret: args.values['with-secret'] !== true } : {}) });
+      // The key ids the partner signs with (`kid`), for a registered JWKS.
+      const keyIds = keys?.jwks ? (JSON.parse(keys.jwks) as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid) : undefined;
+      return keyIds ? { ...created, key_ids: keyIds } : created;
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
   },
-  format: (c: { client_id: string; client_secret: string | null; scopes: string[]; facility_ids: string[]; auth_methods: string[] }) =>
+  format: (c: { client_id: string; client_secret: string | null; scopes: string[]; facility_ids: string[]; auth_methods: string[]; key_ids?: string[] }) =>
     `client_id:     ${c.client_id}\n` +
     (c.client_secret === null ? 'client_secret: (none: authenticates with private_key_jwt only)\n' : `client_secret: ${c.client_secret}\n(shown only now: store it in your secret manager)\n`) +
-    `auth methods:  ${c.auth_methods.join(', ')}\nscopes:        ${c.scopes.join(' ')}\nfacilities:    ${c.facility_ids.join(', ')}`,
+    `auth methods:  ${c.auth_methods.join(', ')}\n` +
+    (c.key_ids ? `key ids (kid): ${c.key_ids.join(', ')}\n` : '') +
+    `scopes:        ${c.scopes.join(' ')}\nfacilities:    ${c.facility_ids.join(', ')}`,
 };
 
 /**
@@ -66,7 +71,7 @@ async function publicKeysOption(args: ParsedArgs, cli: CliContext): Promise<Clie
       } catch (error) {
         throw new UsageError(`cannot read --jwks ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
-      return { jwks: JSON.stringify(parsePublicJwks(text)), jwks_url: null };
+      return { jwks: JSON.stringify(await publicJwksFromFile(text)), jwks_url: null };
     }
     if (typeof url === 'string') {
       await fetchJwks(url, { allowPrivateTargets: cli.config.webhooks.allowPrivateTargets, resolve: systemResolver });
