@@ -1872,6 +1872,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "token_endpoint": "https://api.ofctx.example/api/v1/oauth/token",
+                     *       "token_endpoint_auth_methods_supported": [
+                     *         "private_key_jwt",
+                     *         "client_secret_basic",
+                     *         "client_secret_post"
+                     *       ],
+                     *       "token_endpoint_auth_signing_alg_values_supported": [
+                     *         "RS384",
+                     *         "ES384"
+                     *       ],
+                     *       "grant_types_supported": [
+                     *         "client_credentials"
+                     *       ],
+                     *       "scopes_supported": [
+                     *         "system/Patient.rs",
+                     *         "system/Coverage.rs",
+                     *         "system/Observation.rs",
+                     *         "system/AllergyIntolerance.rs",
+                     *         "residents.read",
+                     *         "coverage.read",
+                     *         "clinical.read",
+                     *         "webhooks.manage"
+                     *       ],
+                     *       "capabilities": [
+                     *         "client-confidential-asymmetric"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["SmartConfiguration"];
                 };
             };

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
-import { createClient } from '../../src/auth/clients.js';
+import { createClient, revokeClient } from '../../src/auth/clients.js';
 import { parsePublicJwks } from '../../src/auth/client-keys.js';
 import { startTestService, type TestService } from '../../../test/support/service.js';
 import { call } from '../../../test/support/http.js';
@@ -227,6 +227,21 @@ describe('SMART Backend Services sign-in', function () {
       await expectInvalidClient({ client_assertion: 'not.a.jwt' }, /not a signed JWT/);
       const secretOnly = await service.seed.client({ orgId, facilityIds: [facilityId], scopes: ['residents.read'] });
       await expectInvalidClient({ client_assertion: await assertion({ key: rsa, clientId: secretOnly.client_id, aud }) }, /no active credential with public keys/);
+    });
+
+    it('a revoked credential', async () => {
+      const key = await signingKey('ES384');
+      const revoked = await createClient(service.running.app.db, {
+        orgId,
+        facilityIds: [facilityId],
+        scopes: ['residents.read'],
+        name: 'to revoke',
+        keys: { jwks: jwks(key), jwks_url: null },
+        withoutSecret: true,
+      });
+      expect((await tokenRequest({ client_assertion: await assertion({ key, clientId: revoked.client_id, aud }) })).status).to.equal(200);
+      await revokeClient(service.running.app.db, revoked.client_id);
+      await expectInvalidClient({ client_assertion: await assertion({ key, clientId: revoked.client_id, aud }) }, /no active credential with public keys/);
     });
 
     it('a key-only credential never authenticates with a secret', async () => {
