@@ -89,3 +89,13 @@ describe('Standard Webhooks and several secrets', () => {
     expect(() => verifyDelivery(body, headers, `whsec_${randomBytes(24).toString('base64')}`)).to.throw(TypeError, /standard_webhooks_secret/);
   });
 });
+
+describe('the CLI with a saved test answer', () => {
+  it('verifies an answer carrying Standard Webhooks headers, however old', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { body, headers } = ofctxDelivery({ current: newSecret, previous: oldSecret, sentAt: Date.now() - 3 * 3600_000 });
+    const answer = JSON.stringify({ data: { body, signature: headers['X-Service-Signature'], signature_header: 'X-Service-Signature', headers } });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--conditions=ofctx-source', 'verifier/src/cli.ts', '--secret', oldSecret], { input: answer, encoding: 'utf8' });
+    expect(run.status, run.stderr).to.equal(0);
+  });
+});
