@@ -1099,7 +1099,7 @@ export interface components {
         WebhookTestDelivery: {
             /** @description The exact delivery body. Its UTF-8 bytes are what is signed. */
             body: string;
-            /** @description Lowercase hex HMAC-SHA256 of `body`, keyed with the subscription's signing secret. */
+            /** @description Lowercase hex HMAC-SHA256 of `body`, keyed with the subscription's signing secret (the previous one during a secret rotation's overlap, exactly like a real delivery). */
             signature: string;
             /** @constant */
             signature_header: "X-Service-Signature";
@@ -1425,7 +1425,7 @@ export interface components {
         Page: number;
         /** @description Rows per page. */
         PageSize: number;
-        /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
+        /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. During a secret rotation's overlap it is keyed with the previous secret until `previous_secret_expires_at` (see `rotateWebhookSecret`). */
         DeliverySignature: string;
         /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
         DeliveryId: string;
@@ -2827,7 +2827,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
+                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. During a secret rotation's overlap it is keyed with the previous secret until `previous_secret_expires_at` (see `rotateWebhookSecret`). */
                 "X-Service-Signature": components["parameters"]["DeliverySignature"];
                 /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
                 "X-Service-Delivery-Id": components["parameters"]["DeliveryId"];
@@ -2862,7 +2862,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
+                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. During a secret rotation's overlap it is keyed with the previous secret until `previous_secret_expires_at` (see `rotateWebhookSecret`). */
                 "X-Service-Signature": components["parameters"]["DeliverySignature"];
                 /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
                 "X-Service-Delivery-Id": components["parameters"]["DeliveryId"];
@@ -2897,7 +2897,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
+                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. During a secret rotation's overlap it is keyed with the previous secret until `previous_secret_expires_at` (see `rotateWebhookSecret`). */
                 "X-Service-Signature": components["parameters"]["DeliverySignature"];
                 /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
                 "X-Service-Delivery-Id": components["parameters"]["DeliveryId"];
@@ -2932,7 +2932,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
+                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. During a secret rotation's overlap it is keyed with the previous secret until `previous_secret_expires_at` (see `rotateWebhookSecret`). */
                 "X-Service-Signature": components["parameters"]["DeliverySignature"];
                 /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
                 "X-Service-Delivery-Id": components["parameters"]["DeliveryId"];
@@ -2967,7 +2967,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
+                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. During a secret rotation's overlap it is keyed with the previous secret until `previous_secret_expires_at` (see `rotateWebhookSecret`). */
                 "X-Service-Signature": components["parameters"]["DeliverySignature"];
                 /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
                 "X-Service-Delivery-Id": components["parameters"]["DeliveryId"];
@@ -3002,7 +3002,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
+                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. During a secret rotation's overlap it is keyed with the previous secret until `previous_secret_expires_at` (see `rotateWebhookSecret`). */
                 "X-Service-Signature": components["parameters"]["DeliverySignature"];
                 /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
                 "X-Service-Delivery-Id": components["parameters"]["DeliveryId"];
