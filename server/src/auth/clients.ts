@@ -17,7 +17,11 @@ export interface ClientRecord {
   status: 'active' | 'revoked';
   created_at: string;
   revoked_at: string | null;
+  /** How the credential may authenticate at the token endpoint. */
+  auth_methods: AuthMethod[];
 }
+
+export type AuthMethod = 'client_secret' | 'private_key_jwt';
 
 export interface IssuedClient {
   client_id: string;
@@ -26,7 +30,7 @@ export interface IssuedClient {
   facility_ids: string[];
   scopes: string[];
   /** How the credential may authenticate at the token endpoint. */
-  auth_methods: Array<'client_secret' | 'private_key_jwt'>;
+  auth_methods: AuthMethod[];
 }
 
 /** A credential that authenticates with its keys only (private_key_jwt): it has no secret. */
@@ -92,12 +96,16 @@ export async function createClient(db: Knex, input: ClientInput): Promise<Issued
     org_id: row.org_id,
     facility_ids: facilityIds,
     scopes: parseScopes(row.scopes),
-    auth_methods: [...(clientSecret === null ? [] : ['client_secret' as const]), ...(keys.jwks || keys.jwks_url ? ['private_key_jwt' as const] : [])],
+    auth_methods: authMethodsOf(row),
   };
 }
 
 async function facilityIdsOf(db: Knex, clientPk: string): Promise<string[]> {
   return db('client_facilities').where({ client_pk: clientPk }).orderBy('facility_id').pluck('facility_id');
+}
+
+function authMethodsOf(row: Record<string, unknown>): AuthMethod[] {
+  return [...(row.secret_hash === NO_SECRET ? [] : ['client_secret' as const]), ...(row.jwks || row.jwks_url ? ['private_key_jwt' as const] : [])];
 }
 
 function toRecord(row: Record<string, unknown>, facilityIds: string[]): ClientRecord {
@@ -111,6 +119,7 @@ function toRecord(row: Record<string, unknown>, facilityIds: string[]): ClientRe
     status: row.status as ClientRecord['status'],
     created_at: row.created_at as string,
     revoked_at: (row.revoked_at as string | null) ?? null,
+    auth_methods: authMethodsOf(row),
   };
 }
 

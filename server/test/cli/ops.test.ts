@@ -34,6 +34,7 @@ describe('the ops CLI', function () {
 
     const listed = jsonOf(await runOps(['client', 'list', '--org', org.id, '--json'], env));
     expect(listed.clients).to.have.lengthOf(1);
+    expect(listed.clients[0].auth_methods).to.deep.equal(['client_secret']);
     expect(JSON.stringify(listed)).to.not.include(client.client_secret);
 
     const service: TestService = await startTestService({ database });

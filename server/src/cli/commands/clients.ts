@@ -94,7 +94,9 @@ export const clientList: Command = {
     return { clients: clients.map(publicView) };
   },
   format: (r: { clients: Array<ReturnType<typeof publicView>> }) =>
-    r.clients.map((c) => `${c.client_id}  ${c.status.padEnd(8)} ${c.name}  [${c.scopes.join(' ')}]  facilities: ${c.facility_ids.join(',')}`).join('\n') || '(no clients)',
+    r.clients
+      .map((c) => `${c.client_id}  ${c.status.padEnd(8)} ${c.name}  [${c.scopes.join(' ')}]  facilities: ${c.facility_ids.join(',')}  auth: ${c.auth_methods.join(',')}`)
+      .join('\n') || '(no clients)',
 };
 
 export const clientRevoke: Command = {
