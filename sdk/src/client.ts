@@ -6,6 +6,14 @@ import { createFacilityClient, type FacilityClient } from './facility.js';
 import type { paths } from './generated/openapi.js';
 import { type Runtime, systemRuntime } from './runtime.js';
 import { TokenManager } from './token-manager.js';
+import {
+  ASSERTION_ALGORITHMS,
+  clientSecretAuthentication,
+  privateKeyJwtAuthentication,
+  type AssertionAlgorithm,
+  type ClientAuthentication,
+  type PrivateKeyInput,
+} from './client-authentication.js';
 import { createTransport, type FetchFunction } from './transport.js';
 import { userAgentHeader } from './user-agent.js';
 import { WebhooksClient } from './webhooks.js';
@@ -14,7 +22,23 @@ export interface ClientOptions {
   /** Where the API is served, such as `https://api.ofctx.example`. The token is only ever sent to this origin. */
   baseUrl: string;
   clientId: string;
-  clientSecret: string;
+  /** The client secret. Give this, or `privateKey` (SMART Backend Services), not both. */
+  clientSecret?: string | undefined;
+  /**
+   * The private key of a credential registered with public keys (private_key_jwt, SMART
+   * Backend Services): PKCS#8 PEM, a private JWK or a CryptoKey. The client signs its own
+   * assertions with it (a fresh `jti` and a 5-minute `exp` per token request).
+   */
+  privateKey?: PrivateKeyInput | undefined;
+  /** The `kid` of the registered public key matching `privateKey`. Required with `privateKey`. */
+  keyId?: string | undefined;
+  /** `RS384` (RSA key) or `ES384` (EC P-384 key). Required with `privateKey`. */
+  algorithm?: AssertionAlgorithm | undefined;
+  /**
+   * The assertion's `aud`: the token URL as the service names it (its SMART configuration's
+   * `token_endpoint`). Default: `${baseUrl}/api/v1/oauth/token`.
+   */
+  tokenAudience?: string | undefined;
   /** Scopes to request; default: every scope the client holds. */
   scopes?: readonly (Scope | (string & {}))[] | undefined;
   /** The fetch to use; default: `globalThis.fetch`, looked up at each request. */
@@ -67,9 +91,8 @@ export function createClient(options: ClientOptions): OfctxClient {
 export function createClientWithRuntime(options: ClientOptions, runtime: Runtime): OfctxClient {
   const baseUrl = checkedBaseUrl(options);
   const baseUrlText = baseUrl.href.replace(/\/+$/, '');
-  for (const name of ['clientId', 'clientSecret'] as const) {
-    if (typeof options[name] !== 'string' || options[name].length === 0) throw new TypeError(`createClient: ${name} is required.`);
-  }
+  if (typeof options.clientId !== 'string' || options.clientId.length === 0) throw new TypeError('createClient: clientId is required.');
+  const tokenUrl = baseUrlText + ('/api/v1/oauth/token' satisfies keyof paths);
   const fetchImpl: FetchFunction = options.fetch ?? ((request) => globalThis.fetch(request));
   const userAgent = userAgentHeader(options.userAgent);
   const send = createTransport({
@@ -80,9 +103,8 @@ export function createClientWithRuntime(options: ClientOptions, runtime: Runtime
     runtime,
   });
   const tokens = new TokenManager({
-    tokenUrl: baseUrlText + ('/api/v1/oauth/token' satisfies keyof paths),
-    clientId: options.clientId,
-    clientSecret: options.clientSecret,
+    tokenUrl,
+    authenticate: clientAuthentication(options, tokenUrl, runtime),
     scopes: options.scopes ?? [],
     renewBeforeExpiryMs: numberOption(options, 'renewTokenBeforeExpiryMs', 0, Number.MAX_SAFE_INTEGER),
     send,
@@ -100,6 +122,31 @@ export function createClientWithRuntime(options: ClientOptions, runtime: Runtime
     webhooks: (orgId) => new WebhooksClient(raw, orgId),
     raw,
   };
+}
+
+function clientAuthentication(options: ClientOptions, tokenUrl: string, runtime: Runtime): ClientAuthentication {
+  const { clientSecret, privateKey } = options;
+  if (clientSecret !== undefined && privateKey !== undefined) {
+    throw new TypeError('createClient: give clientSecret or privateKey, not both.');
+  }
+  if (privateKey === undefined) {
+    if (typeof clientSecret !== 'string' || clientSecret.length === 0) {
+      throw new TypeError('createClient: clientSecret is required (or privateKey, keyId and algorithm for a credential registered with public keys).');
+    }
+    return clientSecretAuthentication(options.clientId, clientSecret);
+  }
+  if (typeof options.keyId !== 'string' || options.keyId.length === 0) throw new TypeError('createClient: keyId (the kid of the registered public key) is required with privateKey.');
+  if (!ASSERTION_ALGORITHMS.includes(options.algorithm as AssertionAlgorithm)) {
+    throw new TypeError(`createClient: algorithm must be ${ASSERTION_ALGORITHMS.join(' or ')} with privateKey, got ${String(options.algorithm)}.`);
+  }
+  return privateKeyJwtAuthentication({
+    clientId: options.clientId,
+    privateKey,
+    keyId: options.keyId,
+    algorithm: options.algorithm!,
+    audience: options.tokenAudience ?? tokenUrl,
+    runtime,
+  });
 }
 
 function checkedBaseUrl(options: ClientOptions): URL {

@@ -21,6 +21,7 @@ export type EventTypeInfo = Schemas['EventTypeInfo'];
 export type WebhookSubscription = Schemas['WebhookSubscription'];
 /** A subscription as registration answers it: the only time `signing_secret` is shown. */
 export type WebhookSubscriptionCreated = Schemas['WebhookSubscriptionCreated'];
+export type WebhookSecretRotation = Schemas['WebhookSecretRotation'];
 export type WebhookSubscriptionStatus = Schemas['WebhookSubscriptionStatus'];
 export type DeliveryHeaders = Schemas['DeliveryHeaders'];
 /** The body of a webhook delivery (what a receiver parses after verifying the signature). */

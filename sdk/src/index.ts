@@ -30,6 +30,7 @@ export {
 } from './pagination.js';
 export { WebhooksClient, type TestDelivery, type WebhookRegistrationInput } from './webhooks.js';
 export type { FetchFunction } from './transport.js';
+export type { AssertionAlgorithm, PrivateKeyInput } from './client-authentication.js';
 export { SDK_VERSION } from './version.js';
 export { SCOPES } from './contract-types.js';
 export type * from './contract-types.js';

@@ -1,13 +1,14 @@
 // Obtains, caches and renews the access token (OAuth 2.0 client credentials). The API has
 // no refresh token: renewing means asking for a new token with the client credentials.
 import { errorFromTokenResponse, OfctxError } from './errors.js';
+import type { ClientAuthentication } from './client-authentication.js';
 import type { Runtime } from './runtime.js';
 import type { Send } from './transport.js';
 
 export interface TokenManagerOptions {
   tokenUrl: string;
-  clientId: string;
-  clientSecret: string;
+  /** Adds the client's credentials (a secret, or a freshly signed assertion) to each attempt's form. */
+  authenticate: ClientAuthentication;
   /** Requested scopes; none means every scope the client holds. */
   scopes: readonly string[];
   /** Renew this long before the token expires, so a call never carries a token about to lapse. */
@@ -49,12 +50,13 @@ export class TokenManager {
   }
 
   private async requestToken(): Promise<CachedToken> {
-    const { tokenUrl, clientId, clientSecret, scopes, send, runtime, userAgent } = this.options;
-    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret });
-    if (scopes.length > 0) form.set('scope', scopes.join(' '));
+    const { tokenUrl, authenticate, scopes, send, runtime, userAgent } = this.options;
     const requestedAt = runtime.now();
     const response = await send(
-      (signal) => {
+      async (signal) => {
+        const form = new URLSearchParams({ grant_type: 'client_credentials' });
+        await authenticate(form);
+        if (scopes.length > 0) form.set('scope', scopes.join(' '));
         const headers = new Headers({ 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' });
         if (userAgent) headers.set('User-Agent', userAgent);
         return new Request(tokenUrl, { method: 'POST', headers, body: form.toString(), signal, redirect: 'manual' });

@@ -2,7 +2,7 @@
 // Receiving deliveries is @ofctx/verifier's job.
 import type { Client } from 'openapi-fetch';
 import { assertId } from './arguments.js';
-import type { DeliveryHeaders, EventType, EventTypeInfo, WebhookSubscription, WebhookSubscriptionCreated } from './contract-types.js';
+import type { DeliveryHeaders, EventType, EventTypeInfo, WebhookSecretRotation, WebhookSubscription, WebhookSubscriptionCreated } from './contract-types.js';
 import type { components, paths } from './generated/openapi.js';
 import { type CallOptions, PagedList } from './pagination.js';
 import { pageOf, envelopeData } from './response-data.js';
@@ -73,5 +73,15 @@ export class WebhooksClient extends PagedList<WebhookSubscription> {
       }),
     );
     return { body, signature, signatureHeader: signature_header, headers };
+  }
+
+  /**
+   * Rotates the signing secret. The answer holds the new `signing_secret` (and its
+   * `standard_webhooks_secret` form), shown this once; the old secret keeps signing beside
+   * it until `previous_secret_expires_at`. Verify with `[newSecret, oldSecret]` meanwhile.
+   */
+  async rotateSecret(id: string, options?: CallOptions): Promise<WebhookSecretRotation> {
+    assertId(id, 'id');
+    return envelopeData(this.raw.POST('/api/v1/ofctx/{org_id}/webhooks/{id}/rotate-secret', { params: { path: { org_id: this.orgId, id } }, signal: options?.signal }));
   }
 }

@@ -25,7 +25,7 @@ import {
 const SIGNING_SECRET = 'ofx_whs_Q2hhbmdlTWVUaGlzSXNBbkV4YW1wbGVTZWNyZXQxMjM0NQ';
 
 function createdSubscription(): components['schemas']['WebhookSubscriptionCreated'] {
-  return { ...subscription(1), description: null, event_types: ['resident.admitted'], signing_secret: SIGNING_SECRET };
+  return { ...subscription(1), description: null, event_types: ['resident.admitted'], signing_secret: SIGNING_SECRET, standard_webhooks_secret: `whsec_${Buffer.from(SIGNING_SECRET).toString('base64')}` };
 }
 
 function testDelivery(): components['schemas']['WebhookTestDelivery'] {
@@ -49,6 +49,9 @@ function testDelivery(): components['schemas']['WebhookTestDelivery'] {
       'X-Service-Event-Type': 'resident.admitted',
       'X-Service-Attempt': '1',
       'X-Service-Timestamp': '1795341600',
+      'webhook-id': uuid(12),
+      'webhook-timestamp': '1795341600',
+      'webhook-signature': `v1,${createHmac('sha256', SIGNING_SECRET).update(`${uuid(12)}.1795341600.${body}`, 'utf8').digest('base64')}`,
     },
   };
 }

@@ -7,6 +7,7 @@ import type { TokenRateLimiter } from './auth/token-rate-limiter.js';
 import type { AuditTrail } from './audit/audit-trail.js';
 import type { Webhooks } from './webhooks/webhooks.js';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
+import type { AssertionDeps } from './auth/client-assertion.js';
 
 export interface AppContext {
   config: Config;
@@ -18,6 +19,8 @@ export interface AppContext {
   webhooks: Webhooks;
   /** Counters and histograms behind /metrics. */
   metrics: ServiceMetrics;
+  /** private_key_jwt: the database, the credentials' key sets and the jti replay guard. */
+  clientAssertions: AssertionDeps;
   /** False once shutdown has begun: /readyz then answers 503. */
   accepting: boolean;
 }

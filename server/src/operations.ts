@@ -2,6 +2,7 @@
 // operationId of openapi/openapi.yaml has exactly one handler here.
 import type { OperationRegistry } from './openapi/api-backend.js';
 import { createToken } from './auth/token-endpoint.js';
+import { smartConfigurationOperations } from './auth/smart-configuration.js';
 import { healthOperations } from './http/health-operations.js';
 import { apiReferenceOperations } from './http/api-reference-operations.js';
 import { resourceOperations } from './resources/resource-operations.js';
@@ -12,6 +13,6 @@ import { getFhirCapabilityStatement, r4Operations } from './resources/r4/r4-oper
 import { x12Operations } from './x12/x12-operations.js';
 
 export const operations: OperationRegistry = {
-  public: { ...healthOperations, ...apiReferenceOperations, ...metricsOperations, createToken, getFhirCapabilityStatement },
+  public: { ...healthOperations, ...apiReferenceOperations, ...metricsOperations, ...smartConfigurationOperations, createToken, getFhirCapabilityStatement },
   secured: { ...resourceOperations, ...webhookOperations, ...ingestOperations, ...r4Operations, ...x12Operations },
 };

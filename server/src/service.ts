@@ -1,5 +1,7 @@
 // Starts and stops the whole service: database and migrations, the API, the HTTP listener
 // and background work. Used by main.ts, the tests and the benchmarks alike.
+import { ClientKeySets } from './auth/client-keys.js';
+import { AssertionReplayGuard } from './auth/assertion-replay.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
@@ -65,6 +67,12 @@ export async function startService(config: Config, options: { logger?: Logger; d
     audit: new AuditTrail(db),
     webhooks,
     metrics,
+    clientAssertions: {
+      db,
+      // JWKS URLs are fetched under the same address policy (and DNS) as webhook callbacks.
+      keys: new ClientKeySets({ allowPrivateTargets: config.webhooks.allowPrivateTargets, resolve: webhooks.resolveHost }),
+      replay: new AssertionReplayGuard(db),
+    },
     accepting: true,
   };
   if (config.metrics.token !== undefined || config.metrics.port !== undefined) metrics.collectProcessMetrics();

@@ -101,9 +101,10 @@ describe('@ofctx/sdk package', function () {
     expect(installed.homepage).to.match(/^https:\/\/\S+\/sdk#readme$/);
   });
 
-  it('depends on openapi-fetch only', () => {
+  // jose (itself without dependencies) signs SMART Backend Services client assertions.
+  it('depends on openapi-fetch and jose only', () => {
     const installed = JSON.parse(readFileSync(join(project, 'node_modules/@ofctx/sdk/package.json'), 'utf8'));
-    expect(Object.keys(installed.dependencies ?? {})).to.deep.equal(['openapi-fetch']);
+    expect(Object.keys(installed.dependencies ?? {}).sort()).to.deep.equal(['jose', 'openapi-fetch']);
     expect(installed.peerDependencies ?? {}).to.deep.equal({});
   });
 

@@ -123,12 +123,12 @@ export class TimestampOutsideToleranceError extends WebhookVerificationError {
   readonly timestamp: number;
   /** The receiver's clock when checked, unix seconds. */
   readonly now: number;
-  constructor(timestamp: number, now: number, toleranceSeconds: number) {
+  constructor(timestamp: number, now: number, toleranceSeconds: number, headerName = 'X-Service-Timestamp') {
     const skew = now - timestamp;
     super(
       'timestamp_outside_tolerance',
       400,
-      `X-Service-Timestamp ${timestamp} is ${Math.abs(skew)} s in the ${skew >= 0 ? 'past' : 'future'}, ` +
+      `${headerName} ${timestamp} is ${Math.abs(skew)} s in the ${skew >= 0 ? 'past' : 'future'}, ` +
         `outside the ${toleranceSeconds} s tolerance. Every retry carries a fresh timestamp, so a stale one means a ` +
         `replayed or long-delayed request, or a wrong clock on this host (check NTP).`,
     );

@@ -1,5 +1,5 @@
 // @ofctx/verifier: verify ofctx webhook deliveries (X-Service-Signature, HMAC-SHA256 of the
-// raw body). Synchronous functions need node:crypto (Node, Deno, Bun); the *Async ones and the
+// raw body, or the Standard Webhooks webhook-signature; one secret or several). Synchronous functions need node:crypto (Node, Deno, Bun); the *Async ones and the
 // Fetch adapter run anywhere, falling back to Web Crypto.
 export { sign, signAsync } from './sign.js';
 export { verifySignature, verifySignatureAsync } from './verify-signature.js';
@@ -7,7 +7,8 @@ export { verifyDelivery, verifyDeliveryAsync, type VerifyDeliveryOptions, type V
 export type { TimestampToleranceOptions } from './timestamp-tolerance.js';
 export type { CryptoImplementation, CryptoOptions } from './crypto/hmac-engine.js';
 export type { RawBody } from './raw-body.js';
-export { SECRET_PREFIX, type SigningSecret } from './signing-secret.js';
+export { SECRET_PREFIX, STANDARD_WEBHOOKS_PREFIX, type SigningSecret } from './signing-secret.js';
+export { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from './standard-webhooks-signature.js';
 export { EVENT_TYPES, type EventDelivery, type EventType } from './delivery-envelope.js';
 export {
   ATTEMPT_HEADER,

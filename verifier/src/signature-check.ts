@@ -19,7 +19,7 @@ export function requiredSignature(signatureHeader: unknown): Uint8Array {
 const keyCache = new Map<string, Uint8Array>();
 const KEY_CACHE_LIMIT = 16;
 
-function keyBytes(secret: string): Uint8Array {
+export function secretKeyBytes(secret: string): Uint8Array {
   let bytes = keyCache.get(secret);
   if (!bytes) {
     if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
@@ -33,7 +33,7 @@ function keyBytes(secret: string): Uint8Array {
 export function signatureMatches(engine: SyncHmacEngine, body: Uint8Array, signature: Uint8Array, secrets: readonly string[]): boolean {
   let matched = false;
   for (const secret of secrets) {
-    if (engine.equal(engine.hmacSha256(keyBytes(secret), body), signature)) matched = true;
+    if (engine.equal(engine.hmacSha256(secretKeyBytes(secret), body), signature)) matched = true;
   }
   return matched;
 }
@@ -44,7 +44,7 @@ export async function signatureMatchesAsync(
   signature: Uint8Array,
   secrets: readonly string[],
 ): Promise<boolean> {
-  const digests = await Promise.all(secrets.map((secret) => engine.hmacSha256(keyBytes(secret), body)));
+  const digests = await Promise.all(secrets.map((secret) => engine.hmacSha256(secretKeyBytes(secret), body)));
   return digests.map((digest) => engine.equal(digest, signature)).includes(true);
 }
 

@@ -6,8 +6,10 @@ import { InvalidTimestampError, TimestampOutsideToleranceError } from './errors.
 
 export interface TimestampToleranceOptions {
   /**
-   * Reject attempts whose X-Service-Timestamp is more than this many seconds away from now.
-   * Off when undefined. The timestamp is unsigned: see the README on replays.
+   * Reject attempts whose timestamp is more than this many seconds away from now. With a
+   * (signed) webhook-timestamp header it is always checked, 300 s when undefined; otherwise
+   * X-Service-Timestamp is checked, and only when this is set (that timestamp is unsigned:
+   * see the README on replays).
    */
   toleranceSeconds?: number;
   /** The clock, in milliseconds since the epoch. Defaults to Date.now; inject one in tests. */
@@ -15,7 +17,11 @@ export interface TimestampToleranceOptions {
 }
 
 /** Throws InvalidTimestampError or TimestampOutsideToleranceError when the check is on and fails. */
-export function assertTimestampWithinTolerance(timestampHeader: string | string[] | undefined, options: TimestampToleranceOptions): void {
+export function assertTimestampWithinTolerance(
+  timestampHeader: string | string[] | undefined,
+  options: TimestampToleranceOptions,
+  headerName = 'X-Service-Timestamp',
+): void {
   const { toleranceSeconds, now = Date.now } = options;
   if (toleranceSeconds === undefined) return;
   if (typeof toleranceSeconds !== 'number' || !Number.isFinite(toleranceSeconds) || toleranceSeconds < 0) {
@@ -24,13 +30,13 @@ export function assertTimestampWithinTolerance(timestampHeader: string | string[
   if (typeof timestampHeader !== 'string' || !/^\d{1,12}$/.test(timestampHeader.trim())) {
     throw new InvalidTimestampError(
       timestampHeader === undefined
-        ? 'The X-Service-Timestamp header is missing, and toleranceSeconds asks for it to be checked.'
-        : 'X-Service-Timestamp must be one value: unix time in whole seconds.',
+        ? `The ${headerName} header is missing, and toleranceSeconds asks for it to be checked.`
+        : `${headerName} must be one value: unix time in whole seconds.`,
     );
   }
   const timestamp = Number(timestampHeader.trim());
   const nowSeconds = Math.floor(now() / 1000);
   if (Math.abs(nowSeconds - timestamp) > toleranceSeconds) {
-    throw new TimestampOutsideToleranceError(timestamp, nowSeconds, toleranceSeconds);
+    throw new TimestampOutsideToleranceError(timestamp, nowSeconds, toleranceSeconds, headerName);
   }
 }

@@ -24,7 +24,11 @@ export interface ClientRecord {
   status: 'active' | 'revoked';
   created_at: string;
   revoked_at: string | null;
+  /** How the credential may authenticate at the token endpoint. */
+  auth_methods: AuthMethod[];
 }
+
+export type AuthMethod = 'client_secret' | 'private_key_jwt';
 
 export interface IssuedClient {
   client_id: string;
@@ -32,7 +36,32 @@ export interface IssuedClient {
   org_id: string;
   facility_ids: string[];
   scopes: string[];
+  /** How the credential may authenticate at the token endpoint. */
+  auth_methods: AuthMethod[];
 }
+
+/** A credential that authenticates with its keys only (private_key_jwt): it has no secret. */
+export type IssuedKeyOnlyClient = Omit<IssuedClient, 'client_secret'> & { client_secret: null };
+
+export interface ClientInput {
+  orgId: string;
+  facilityIds: string[];
+  scopes: string[];
+  name: string;
+  keys?: ClientPublicKeys;
+  withoutSecret?: boolean;
+  /** Defaults to partner. */
+  kind?: ClientKind;
+}
+
+/** Public keys for private_key_jwt: a JWKS document (checked by parsePublicJwks) or its URL. */
+export interface ClientPublicKeys {
+  jwks: string | null;
+  jwks_url: string | null;
+}
+
+/** Stored in `secret_hash` for a credential without a secret: not a scrypt hash, so nothing matches it. */
+const NO_SECRET = 'none';
 
 async function checkFacilitiesOfOrg(db: Knex, orgId: string, facilityIds: string[]): Promise<void> {
   if (facilityIds.length === 0) throw new Error('a client needs at least one facility');
@@ -41,11 +70,13 @@ async function checkFacilitiesOfOrg(db: Knex, orgId: string, facilityIds: string
   if (missing.length) throw new Error(`not facilities of organization ${orgId}: ${missing.join(', ')}`);
 }
 
-export async function createClient(
-  db: Knex,
-  input: { orgId: string; facilityIds: string[]; scopes: string[]; name: string; kind?: ClientKind },
-): Promise<IssuedClient> {
+export async function createClient(db: Knex, input: ClientInput & { withoutSecret: true }): Promise<IssuedKeyOnlyClient>;
+export async function createClient(db: Knex, input: ClientInput & { withoutSecret?: false }): Promise<IssuedClient>;
+export async function createClient(db: Knex, input: ClientInput): Promise<IssuedClient | IssuedKeyOnlyClient>;
+export async function createClient(db: Knex, input: ClientInput): Promise<IssuedClient | IssuedKeyOnlyClient> {
   const kind = input.kind ?? 'partner';
+  const keys = input.keys ?? { jwks: null, jwks_url: null };
+  if (input.withoutSecret && !keys.jwks && !keys.jwks_url) throw new Error('a credential without a secret needs public keys (a JWKS or a JWKS URL)');
   const unknown = input.scopes.filter((s) => !isScope(s));
   if (unknown.length) throw new Error(`unknown scopes: ${unknown.join(', ')}`);
   if (input.scopes.length === 0) throw new Error('a client needs at least one scope');
@@ -57,14 +88,16 @@ export async function createClient(
   }
   const facilityIds = [...new Set(input.facilityIds)];
   await checkFacilitiesOfOrg(db, input.orgId, facilityIds);
-  const clientSecret = randomToken('ofx_cs_');
+  const clientSecret = input.withoutSecret ? null : randomToken('ofx_cs_');
   const row = {
     id: randomUUID(),
     client_id: `ofx_ci_${randomBytes(12).toString('hex')}`,
     org_id: input.orgId,
     kind,
     name: input.name,
-    secret_hash: await hashSecret(clientSecret),
+    secret_hash: clientSecret === null ? NO_SECRET : await hashSecret(clientSecret),
+    jwks: keys.jwks,
+    jwks_url: keys.jwks_url,
     scopes: formatScopes(input.scopes),
     status: 'active',
     created_at: nowIso(),
@@ -76,15 +109,20 @@ export async function createClient(
   });
   return {
     client_id: row.client_id,
-    client_secret: clientSecret,
+    client_secret: clientSecret as string,
     org_id: row.org_id,
     facility_ids: facilityIds,
     scopes: parseScopes(row.scopes),
+    auth_methods: authMethodsOf(row),
   };
 }
 
 async function facilityIdsOf(db: Knex, clientPk: string): Promise<string[]> {
   return db('client_facilities').where({ client_pk: clientPk }).orderBy('facility_id').pluck('facility_id');
+}
+
+function authMethodsOf(row: Record<string, unknown>): AuthMethod[] {
+  return [...(row.secret_hash === NO_SECRET ? [] : ['client_secret' as const]), ...(row.jwks || row.jwks_url ? ['private_key_jwt' as const] : [])];
 }
 
 function toRecord(row: Record<string, unknown>, facilityIds: string[]): ClientRecord {
@@ -99,6 +137,7 @@ function toRecord(row: Record<string, unknown>, facilityIds: string[]): ClientRe
     status: row.status as ClientRecord['status'],
     created_at: row.created_at as string,
     revoked_at: (row.revoked_at as string | null) ?? null,
+    auth_methods: authMethodsOf(row),
   };
 }
 
@@ -137,8 +176,16 @@ export async function grantFacilities(db: Knex, clientId: string, facilityIds: s
  */
 export async function authenticateClient(db: Knex, clientId: string, secret: string): Promise<ClientRecord | null> {
   const row = clientId.length <= 64 ? await db('clients').where({ client_id: clientId }).first() : undefined;
-  const usable = row && row.status === 'active';
+  const usable = row && row.status === 'active' && row.secret_hash !== NO_SECRET;
   const ok = await verifySecret(secret, usable ? (row.secret_hash as string) : await decoyHash());
   if (!usable || !ok) return null;
   return toRecord(row, await facilityIdsOf(db, row.id));
+}
+
+/** An active credential registered with public keys, and those keys; undefined otherwise. */
+export async function findActiveClientWithKeys(db: Knex, clientId: string): Promise<{ record: ClientRecord; keys: ClientPublicKeys } | undefined> {
+  if (clientId.length > 64) return undefined;
+  const row = await db('clients').where({ client_id: clientId, status: 'active' }).first();
+  if (!row || (!row.jwks && !row.jwks_url)) return undefined;
+  return { record: toRecord(row, await facilityIdsOf(db, row.id)), keys: { jwks: row.jwks ?? null, jwks_url: row.jwks_url ?? null } };
 }

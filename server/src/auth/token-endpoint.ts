@@ -1,10 +1,14 @@
 // POST /api/v1/oauth/token: the OAuth 2.0 client credentials grant (RFC 6749 section 4.4),
-// with client authentication in the form body or with HTTP Basic (section 2.3.1), and the
-// plain RFC 6749 bodies (sections 5.1 and 5.2), never cached.
+// with client authentication in the form body, with HTTP Basic (section 2.3.1), or with a
+// signed JWT assertion (private_key_jwt, RFC 7523; SMART Backend Services), and the plain
+// RFC 6749 bodies (sections 5.1 and 5.2), never cached.
 import { OAuthError } from '../errors/oauth-error.js';
 import type { OperationResult, PublicOperationRequest } from '../http/operation.js';
-import { authenticateClient } from './clients.js';
-import { isScope, parseScopes } from './scopes.js';
+import { authenticateClient, type ClientRecord } from './clients.js';
+import { AssertionRejected, authenticateAssertion, CLIENT_ASSERTION_TYPE } from './client-assertion.js';
+import { parseScopes } from './scopes.js';
+import { echoedScope, isSmartScope, readRequestedScopes } from './smart-scopes.js';
+import { tokenEndpointUrl } from './smart-configuration.js';
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
@@ -58,6 +62,46 @@ function clientCredentials(fields: Record<string, string>, authorization: string
   return { clientId: fields.client_id, clientSecret: fields.client_secret, viaBasic: false };
 }
 
+/** True when the request authenticates with a client assertion (private_key_jwt). */
+function usesAssertion(fields: Record<string, string>): boolean {
+  return fields.client_assertion !== undefined || fields.client_assertion_type !== undefined;
+}
+
+const CLIENT_AUTHENTICATION_FAILED = 'Client authentication failed.';
+
+/** private_key_jwt: the assertion alone authenticates; why it failed goes to the log only. */
+async function clientOfAssertion(request: PublicOperationRequest, fields: Record<string, string>): Promise<ClientRecord> {
+  if (fields.client_assertion_type !== CLIENT_ASSERTION_TYPE) {
+    throw new OAuthError('invalid_request', `client_assertion_type must be ${CLIENT_ASSERTION_TYPE}.`, NO_STORE);
+  }
+  if (!fields.client_assertion) throw new OAuthError('invalid_request', 'client_assertion is required with client_assertion_type.', NO_STORE);
+  if (fields.client_secret !== undefined || request.headers.authorization !== undefined) {
+    throw new OAuthError('invalid_request', 'Authenticate the client once: with a client assertion, a client secret or HTTP Basic, not several.', NO_STORE);
+  }
+  const { app } = request;
+  try {
+    return await authenticateAssertion(app.clientAssertions, fields.client_assertion, [tokenEndpointUrl(request)], fields.client_id);
+  } catch (error) {
+    if (!(error instanceof AssertionRejected)) throw error;
+    // The reason names no secret; the client id is public.
+    app.logger.warn({ request_id: request.requestId, reason: error.message }, 'client assertion rejected');
+    throw new OAuthError('invalid_client', CLIENT_AUTHENTICATION_FAILED, NO_STORE);
+  }
+}
+
+async function clientOfSecret(request: PublicOperationRequest, fields: Record<string, string>): Promise<ClientRecord> {
+  const authorization = request.headers.authorization as string | undefined;
+  const credentials = clientCredentials(fields, authorization);
+  const client = await authenticateClient(request.app.db, credentials.clientId, credentials.clientSecret);
+  if (!client) {
+    throw new OAuthError('invalid_client', CLIENT_AUTHENTICATION_FAILED, {
+      ...NO_STORE,
+      ...(credentials.viaBasic ? { 'WWW-Authenticate': 'Basic realm="ofctx"' } : {}),
+    });
+  }
+  return client;
+}
+
 export async function createToken(request: PublicOperationRequest): Promise<OperationResult> {
   const { app } = request;
   const verdict = await app.tokenRateLimiter.consume(request.ip);
@@ -73,24 +117,18 @@ export async function createToken(request: PublicOperationRequest): Promise<Oper
   if (fields.grant_type !== 'client_credentials') {
     throw new OAuthError('unsupported_grant_type', 'Only grant_type=client_credentials is supported.', NO_STORE);
   }
-  const authorization = request.headers.authorization as string | undefined;
-  const credentials = clientCredentials(fields, authorization);
-  const client = await authenticateClient(app.db, credentials.clientId, credentials.clientSecret);
-  if (!client) {
-    throw new OAuthError('invalid_client', 'Client authentication failed.', {
-      ...NO_STORE,
-      ...(credentials.viaBasic ? { 'WWW-Authenticate': 'Basic realm="ofctx"' } : {}),
-    });
-  }
-  const requested = fields.scope === undefined || fields.scope.trim() === '' ? client.scopes : parseScopes(fields.scope);
-  const beyond = requested.filter((scope) => !isScope(scope) || !client.scopes.includes(scope));
-  if (beyond.length > 0) {
+  const client = usesAssertion(fields) ? await clientOfAssertion(request, fields) : await clientOfSecret(request, fields);
+  const asked = fields.scope === undefined || fields.scope.trim() === '' ? null : parseScopes(fields.scope);
+  const reading = asked ? readRequestedScopes(asked) : { ok: true as const, scopes: client.scopes };
+  if (!reading.ok) throw new OAuthError('invalid_scope', `The requested scope is not valid: ${reading.reason}.`, NO_STORE);
+  if (reading.scopes.some((scope) => !client.scopes.includes(scope))) {
     throw new OAuthError('invalid_scope', 'The requested scope exceeds the scopes granted to this client.', NO_STORE);
   }
-  const issued = await app.tokens.issue(client, requested);
+  const issued = await app.tokens.issue(client, reading.scopes);
   return {
     status: 200,
     headers: NO_STORE,
-    body: { access_token: issued.token, token_type: 'Bearer', expires_in: issued.expiresIn, scope: issued.scope },
+    // SMART clients asked in their form and get it back; API scopes come back canonical.
+    body: { access_token: issued.token, token_type: 'Bearer', expires_in: issued.expiresIn, scope: asked && asked.some(isSmartScope) ? echoedScope(asked) : issued.scope },
   };
 }

@@ -10,6 +10,8 @@ export interface Config {
   logLevel: string;
   /** Trust X-Forwarded-For for the client IP (only behind a proxy you control). */
   trustProxy: boolean;
+  /** The service's public origin (PUBLIC_BASE_URL), e.g. behind a proxy; the token URL in `aud` is built from it. */
+  publicBaseUrl: string | undefined;
   /** Token endpoint: attempts per client IP within `tokenRateLimitWindowSeconds`. */
   tokenRateLimitPoints: number;
   tokenRateLimitWindowSeconds: number;
@@ -79,6 +81,8 @@ export interface WebhookConfig {
   perSubscriptionConcurrency: number;
   /** On shutdown, how long in-flight attempts may finish before they are aborted and released. */
   shutdownGraceMs: number;
+  /** After a secret rotation, how long the replaced secret keeps signing beside the new one. */
+  secretOverlapSeconds: number;
 }
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/ofctx.db';
@@ -150,6 +154,18 @@ function mllpConfig(env: Env): MllpConfig | undefined {
   };
 }
 
+function publicBaseUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new Error(`PUBLIC_BASE_URL must be an absolute http(s) URL such as https://api.example.com, got "${raw}"`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol)) throw new Error(`PUBLIC_BASE_URL must be http(s), got "${raw}"`);
+  return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const requestTimeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', 15000, 1);
   const host = env.HOST || '0.0.0.0';
@@ -159,6 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 8080),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: flag(env, 'TRUST_PROXY'),
+    publicBaseUrl: publicBaseUrl(env.PUBLIC_BASE_URL),
     tokenRateLimitPoints: integer(env, 'TOKEN_RATE_LIMIT', 30, 1),
     tokenRateLimitWindowSeconds: integer(env, 'TOKEN_RATE_LIMIT_WINDOW', 60, 1),
     tokenCacheTtlMs: Math.min(integer(env, 'TOKEN_CACHE_TTL_MS', 2000), 5000),
@@ -175,6 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1),
       perSubscriptionConcurrency: integer(env, 'WEBHOOK_PER_SUBSCRIPTION_CONCURRENCY', 4, 1),
       shutdownGraceMs: integer(env, 'WEBHOOK_SHUTDOWN_GRACE_MS', 5000),
+      secretOverlapSeconds: integer(env, 'WEBHOOK_SECRET_OVERLAP_S', 86400),
     },
     metrics: metricsConfig(env, host),
     retention: {

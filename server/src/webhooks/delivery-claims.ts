@@ -35,6 +35,9 @@ export interface ClaimedDelivery {
   claimToken: string;
   callbackUrl: string;
   signingSecretEncrypted: string;
+  /** The secret a rotation replaced, while its overlap may still last (secret-rotation.ts). */
+  previousSigningSecretEncrypted: string | null;
+  previousSecretExpiresAt: string | null;
 }
 
 export interface ClaimOptions {
@@ -131,7 +134,7 @@ export async function claimDueDeliveries(db: Knex, options: ClaimOptions): Promi
     .whereIn('d.id', claimedIds)
     .andWhere('d.claim_token', claimToken)
     .orderBy('d.seq')
-    .select('d.id', 'd.event_id', 'd.subscription_id', 'd.event_type', 'd.body', 'd.attempts', 'd.series_start', 's.callback_url', 's.signing_secret_encrypted');
+    .select('d.id', 'd.event_id', 'd.subscription_id', 'd.event_type', 'd.body', 'd.attempts', 'd.series_start', 's.callback_url', 's.signing_secret_encrypted', 's.previous_signing_secret_encrypted', 's.previous_secret_expires_at');
   return rows.map((r: Record<string, unknown>) => ({
     id: r.id as string,
     eventId: r.event_id as string,
@@ -143,6 +146,8 @@ export async function claimDueDeliveries(db: Knex, options: ClaimOptions): Promi
     claimToken,
     callbackUrl: r.callback_url as string,
     signingSecretEncrypted: r.signing_secret_encrypted as string,
+    previousSigningSecretEncrypted: (r.previous_signing_secret_encrypted as string | null) ?? null,
+    previousSecretExpiresAt: (r.previous_secret_expires_at as string | null) ?? null,
   }));
 }
 

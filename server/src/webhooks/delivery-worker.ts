@@ -12,6 +12,7 @@ import type { Logger } from '../logging/logger.js';
 import { claimDueDeliveries, nextDueAt, recordAttempt, type ClaimedDelivery, type DeliveryTransition } from './delivery-claims.js';
 import { sendAttempt, type AttemptResult } from './delivery-sender.js';
 import { signDelivery } from './delivery-signer.js';
+import { signingSecretsAt } from './secret-rotation.js';
 import { decideAfterAttempt } from './retry-policy.js';
 import type { SigningSecretCipher } from './signing-secret-crypto.js';
 import type { HostResolver } from './ssrf-guard.js';
@@ -118,8 +119,8 @@ export class DeliveryWorker {
     const startedAt = Date.now();
     let result: AttemptResult;
     try {
-      const signingSecret = cipher.decrypt(claim.signingSecretEncrypted, claim.subscriptionId);
-      const signed = signDelivery({ body: claim.body, signingSecret, deliveryId: claim.id, eventType: claim.eventType, attempt: claim.attempt, at: startedAt });
+      const secrets = signingSecretsAt(cipher, claim, startedAt);
+      const signed = signDelivery({ body: claim.body, secrets, deliveryId: claim.id, eventType: claim.eventType, attempt: claim.attempt, at: startedAt });
       result = await sendAttempt({
         url: claim.callbackUrl,
         body: signed.body,

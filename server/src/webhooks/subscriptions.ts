@@ -7,7 +7,7 @@ import type { components } from '@ofctx/sdk/contract';
 import { nowIso } from '../db/clock.js';
 import { isPostgres } from '../db/database.js';
 import type { EventType } from './event-types.js';
-import { SIGNATURE_HEADER } from './delivery-signer.js';
+import { SIGNATURE_HEADER, standardWebhooksSecret } from './delivery-signer.js';
 import { newSigningSecret, type SigningSecretCipher } from './signing-secret-crypto.js';
 
 export type WebhookSubscription = components['schemas']['WebhookSubscription'];
@@ -26,6 +26,9 @@ export interface SubscriptionRow {
   event_types: string;
   description: string | null;
   signing_secret_encrypted: string;
+  /** The secret a rotation replaced, kept for the overlap (secret-rotation.ts). */
+  previous_signing_secret_encrypted?: string | null;
+  previous_secret_expires_at?: string | null;
   status: SubscriptionStatus;
   created_at: string;
   revoked_at: string | null;
@@ -75,7 +78,7 @@ export async function createSubscription(
     await trx('webhook_subscriptions').insert(row);
   });
   const created = (await db('webhook_subscriptions').where({ id }).first()) as SubscriptionRow;
-  return { ...toSubscription(created), signing_secret: signingSecret };
+  return { ...toSubscription(created), signing_secret: signingSecret, standard_webhooks_secret: standardWebhooksSecret(signingSecret) };
 }
 
 export async function findSubscription(db: Knex, orgId: string, id: string): Promise<SubscriptionRow | undefined> {

@@ -12,6 +12,7 @@ import { EVENT_TYPES, isEventType, type EventType } from './event-types.js';
 import { serializeDeliveryBody } from './event-envelope.js';
 import { SIGNATURE_HEADER, signDelivery } from './delivery-signer.js';
 import { checkCallbackUrl, vetCallbackTarget } from './ssrf-guard.js';
+import { encryptedSecretsOf, rotateSigningSecret, signingSecretsAt } from './secret-rotation.js';
 import {
   createSubscription,
   findSubscription,
@@ -134,10 +135,30 @@ const testWebhook: OperationHandler = async ({ app, principal, params, body }) =
     facilityId: [...principal.facilityIds].sort()[0] ?? randomUUID(),
     residentId: randomUUID(),
   });
-  const signingSecret = app.webhooks.cipher.decrypt(row.signing_secret_encrypted, row.id);
-  const signed = signDelivery({ body: bodyText, signingSecret, deliveryId, eventType, attempt: 1, at });
+  const secrets = signingSecretsAt(app.webhooks.cipher, encryptedSecretsOf(row), at);
+  const signed = signDelivery({ body: bodyText, secrets, deliveryId, eventType, attempt: 1, at });
   const delivery: WebhookTestDelivery = { body: bodyText, signature: signed.signature, signature_header: SIGNATURE_HEADER, headers: signed.headers };
   return { body: single(delivery), audit: { resourceIds: [row.id] } };
+};
+
+/**
+ * A new signing secret, shown once. The replaced one keeps signing (beside it) for the
+ * configured overlap; see delivery-signer.ts for what each header carries meanwhile.
+ */
+const rotateWebhookSecret: OperationHandler = async ({ app, params }) => {
+  // Two rotations at once: the loser re-reads and rotates again, so both answers were in force.
+  for (let tries = 0; tries < 5; tries++) {
+    const row = foundOrNotFound(await findSubscription(app.db, params.org_id!, params.id!));
+    if (row.status !== 'active') {
+      throw new ApiError('subscription_not_active', `The subscription is ${row.status}; nothing is delivered to it. Register a new one.`);
+    }
+    const rotation = await rotateSigningSecret(app.db, app.webhooks.cipher, row, app.webhooks.config.webhooks.secretOverlapSeconds);
+    if (rotation) {
+      app.logger.info({ subscription_id: row.id, previous_secret_expires_at: rotation.previous_secret_expires_at }, 'webhook signing secret rotated');
+      return { body: single(rotation), audit: { resourceIds: [row.id] } };
+    }
+  }
+  throw new ApiError('internal_error', 'The secret was rotated by several requests at once; retry.');
 };
 
 export const webhookOperations: Record<string, OperationHandler> = {
@@ -146,4 +167,5 @@ export const webhookOperations: Record<string, OperationHandler> = {
   listWebhookEventTypes,
   revokeWebhook,
   testWebhook,
+  rotateWebhookSecret,
 };

@@ -23,7 +23,8 @@ describe('the ops CLI', function () {
     const facility = jsonOf(await runOps(['facility', 'create', '--org', org.id, '--name', 'Sunrise East', '--json'], env));
     expect(facility).to.include({ org_id: org.id, name: 'Sunrise East' });
     const client = jsonOf(await runOps(['client', 'create', '--org', org.id, '--facilities', facility.id, '--scopes', 'coverage.read residents.read', '--name', 'Clearinghouse', '--json'], env));
-    expect(client).to.have.keys(['client_id', 'client_secret', 'org_id', 'facility_ids', 'scopes']);
+    expect(client).to.have.keys(['client_id', 'client_secret', 'org_id', 'facility_ids', 'scopes', 'auth_methods']);
+    expect(client.auth_methods).to.deep.equal(['client_secret']);
     expect(client.scopes).to.deep.equal(['residents.read', 'coverage.read']);
 
     const seeded = jsonOf(await runOps(['seed', '--org', org.id, '--facility', facility.id, '--residents', '20', '--json'], env));
@@ -33,6 +34,7 @@ describe('the ops CLI', function () {
 
     const listed = jsonOf(await runOps(['client', 'list', '--org', org.id, '--json'], env));
     expect(listed.clients).to.have.lengthOf(1);
+    expect(listed.clients[0].auth_methods).to.deep.equal(['client_secret']);
     expect(JSON.stringify(listed)).to.not.include(client.client_secret);
 
     const service: TestService = await startTestService({ database });

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { signDelivery, signDeliveryBody } from '../../src/webhooks/delivery-signer.js';
+import { signDelivery, signDeliveryBody, standardWebhooksSecret } from '../../src/webhooks/delivery-signer.js';
 import { serializeDeliveryBody } from '../../src/webhooks/event-envelope.js';
 
 interface SignatureVector {
@@ -45,7 +45,7 @@ describe('the delivery signer', () => {
       residentId: '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a',
     });
     expect(Buffer.from(body, 'utf8').toString('base64')).to.equal(golden.body_base64);
-    const signed = signDelivery({ body, signingSecret: golden.secret, deliveryId: '4b5c6d7e-8f9a-4b0c-9d1e-2f3a4b5c6d7e', eventType: 'resident.admitted', attempt: 3, at: 1_795_341_600_500 });
+    const signed = signDelivery({ body, secrets: { current: golden.secret }, deliveryId: '4b5c6d7e-8f9a-4b0c-9d1e-2f3a4b5c6d7e', eventType: 'resident.admitted', attempt: 3, at: 1_795_341_600_500 });
     expect(signed.signature).to.equal(golden.signature);
     expect(signed.body.equals(Buffer.from(golden.body_base64, 'base64'))).to.equal(true);
     expect(signed.headers).to.deep.equal({
@@ -55,6 +55,10 @@ describe('the delivery signer', () => {
       'X-Service-Event-Type': 'resident.admitted',
       'X-Service-Attempt': '3',
       'X-Service-Timestamp': '1795341600',
+      'webhook-id': '4b5c6d7e-8f9a-4b0c-9d1e-2f3a4b5c6d7e',
+      'webhook-timestamp': '1795341600',
+      // Computed independently: base64 HMAC-SHA256 of "id.timestamp.body" with the same key.
+      'webhook-signature': `v1,${createHmac('sha256', golden.secret).update(`4b5c6d7e-8f9a-4b0c-9d1e-2f3a4b5c6d7e.1795341600.${body}`).digest('base64')}`,
     });
   });
 
@@ -66,10 +70,32 @@ describe('the delivery signer', () => {
   });
 
   it('signs only the body: the attempt and the timestamp do not change the signature', () => {
-    const input = { body: '{"x":"y"}', signingSecret: 'ofx_whs_test', deliveryId: '4b5c6d7e-8f9a-4b0c-9d1e-2f3a4b5c6d7e', eventType: 'coverage.updated' as const };
+    const input = { body: '{"x":"y"}', secrets: { current: 'ofx_whs_test' }, deliveryId: '4b5c6d7e-8f9a-4b0c-9d1e-2f3a4b5c6d7e', eventType: 'coverage.updated' as const };
     const first = signDelivery({ ...input, attempt: 1, at: 1_000_000 });
     const later = signDelivery({ ...input, attempt: 7, at: 9_000_000 });
     expect(later.signature).to.equal(first.signature);
     expect(later.headers['X-Service-Attempt']).to.equal('7');
+  });
+
+  it('gives the Standard Webhooks secret as whsec_ + base64 of the same key bytes', () => {
+    const secret = 'ofx_whs_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8';
+    const whsec = standardWebhooksSecret(secret);
+    expect(whsec).to.match(/^whsec_/);
+    expect(Buffer.from(whsec.slice(6), 'base64').toString('utf8')).to.equal(secret);
+  });
+
+  it('during an overlap: X-Service-Signature under the OLD secret, webhook-signature under the new then the old', () => {
+    const body = '{"x":"y"}';
+    const id = '4b5c6d7e-8f9a-4b0c-9d1e-2f3a4b5c6d7e';
+    const signed = signDelivery({ body, secrets: { current: 'ofx_whs_new', previous: 'ofx_whs_old' }, deliveryId: id, eventType: 'coverage.updated', attempt: 1, at: 1_795_341_600_000 });
+    const hmac = (key: string, data: string, encoding: 'hex' | 'base64') => createHmac('sha256', key).update(data).digest(encoding);
+    expect(signed.headers['X-Service-Signature']).to.equal(hmac('ofx_whs_old', body, 'hex'));
+    expect(signed.signature).to.equal(hmac('ofx_whs_old', body, 'hex'));
+    expect(signed.headers['webhook-signature']).to.equal(
+      `v1,${hmac('ofx_whs_new', `${id}.1795341600.${body}`, 'base64')} v1,${hmac('ofx_whs_old', `${id}.1795341600.${body}`, 'base64')}`,
+    );
+    const after = signDelivery({ body, secrets: { current: 'ofx_whs_new', previous: null }, deliveryId: id, eventType: 'coverage.updated', attempt: 2, at: 1_795_341_700_000 });
+    expect(after.headers['X-Service-Signature']).to.equal(hmac('ofx_whs_new', body, 'hex'));
+    expect(after.headers['webhook-signature']).to.equal(`v1,${hmac('ofx_whs_new', `${id}.1795341700.${body}`, 'base64')}`);
   });
 });

@@ -24,6 +24,9 @@ describe('webhook signing secrets at rest and in logs', function () {
     for (let i = 0; i < 3; i++) secrets.push((await service.subscribe(tenant, receiver.url)).signing_secret);
     const [first] = (await call(service.baseUrl, 'GET', `/api/v1/ofctx/${tenant.orgId}/webhooks`, { token: tenant.token })).body.data;
     await call(service.baseUrl, 'POST', `/api/v1/ofctx/${tenant.orgId}/webhooks/${first.id}/test`, { token: tenant.token, json: { event_type: 'resident.admitted' } });
+    // A rotation: the new secret, and the old one kept for the overlap, are both at rest now.
+    const rotated = await call(service.baseUrl, 'POST', `/api/v1/ofctx/${tenant.orgId}/webhooks/${first.id}/rotate-secret`, { token: tenant.token });
+    secrets.push(rotated.body.data.signing_secret);
     await service.emit(tenant);
     await waitFor('three deliveries', () => receiver.received.length >= 3);
   });
@@ -32,8 +35,8 @@ describe('webhook signing secrets at rest and in logs', function () {
     await receiver?.close();
   });
 
-  /** Each secret whole, and its random part alone. */
-  const needles = () => secrets.flatMap((s) => [s, s.slice('ofx_whs_'.length)]);
+  /** Each secret whole, its random part alone, and its Standard Webhooks (whsec_) form. */
+  const needles = () => secrets.flatMap((s) => [s, s.slice('ofx_whs_'.length), Buffer.from(s).toString('base64')]);
 
   it('does not hold any secret in clear in the database', async function () {
     const file = sqlitePath(service.config.databaseUrl);
@@ -58,6 +61,9 @@ describe('webhook signing secrets at rest and in logs', function () {
     const stored = await service.running.app.db('webhook_subscriptions').pluck('signing_secret_encrypted');
     expect(stored).to.have.length(3);
     for (const value of stored) expect(value).to.match(/^v1:/);
+    const previous = (await service.running.app.db('webhook_subscriptions').pluck('previous_signing_secret_encrypted')).filter(Boolean);
+    expect(previous).to.have.length(1);
+    expect(previous[0]).to.match(/^v1:/);
   });
 
   it('never writes a secret to the logs', () => {

@@ -39,7 +39,9 @@ describe('webhook subscription management', function () {
       const again = listed.body.data.find((s: { id: string }) => s.id === created.id);
       expect(again).to.not.have.property('signing_secret');
       expect(JSON.stringify(listed.body)).to.not.include(created.signing_secret);
-      const { signing_secret: _secret, ...withoutSecret } = created;
+      expect(created.standard_webhooks_secret).to.equal(`whsec_${Buffer.from(created.signing_secret).toString('base64')}`);
+      expect(JSON.stringify(listed.body)).to.not.include(created.standard_webhooks_secret);
+      const { signing_secret: _secret, standard_webhooks_secret: _whsec, ...withoutSecret } = created;
       expect(again).to.deep.equal(withoutSecret);
     });
 
@@ -176,6 +178,9 @@ describe('webhook subscription management', function () {
         'X-Service-Event-Type': 'resident.transferred',
         'X-Service-Attempt': '1',
         'X-Service-Timestamp': test.headers['X-Service-Timestamp'],
+        'webhook-id': body.delivery_id,
+        'webhook-timestamp': test.headers['X-Service-Timestamp'],
+        'webhook-signature': `v1,${createHmac('sha256', secret).update(`${body.delivery_id}.${test.headers['X-Service-Timestamp']}.${test.body}`).digest('base64')}`,
       });
       expect(Number(test.headers['X-Service-Timestamp'])).to.be.closeTo(Date.now() / 1000, 10);
 

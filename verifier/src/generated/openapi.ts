@@ -163,11 +163,68 @@ export interface paths {
          * Exchange client credentials for an access token
          * @description OAuth 2.0 client credentials grant (RFC 6749 section 4.4). Authenticate the client
          *     either with `client_id` and `client_secret` in the form body or with HTTP Basic
-         *     (RFC 6749 section 2.3.1), not both. When `scope` is omitted every scope the client
-         *     holds is granted. Answers use the plain RFC 6749 bodies, not the envelope, and carry
+         *     (RFC 6749 section 2.3.1), or with a signed JWT assertion (`private_key_jwt`, RFC 7523,
+         *     SMART Backend Services), exactly one of these. When `scope` is omitted every scope the client
+         *     holds is granted. SMART v2 scopes are aliases of the API's (see Authentication);
+         *     `scope` in the answer echoes the form asked. Answers use the plain RFC 6749 bodies, not the envelope, and carry
          *     `Cache-Control: no-store`. Rate limited per client IP address.
          */
         post: operations["createToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/.well-known/smart-configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SMART configuration (discovery for SMART Backend Services)
+         * @description The SMART App Launch 2.0 discovery document for backend services: where the token
+         *     endpoint is, how clients may authenticate there (`private_key_jwt` with RS384 or
+         *     ES384, or a client secret), and the scopes. Public; the same document is served
+         *     under the FHIR R4 base. `token_endpoint` is absolute: built from `PUBLIC_BASE_URL`
+         *     when the operator set it (behind a proxy), else from the URL this request reached.
+         */
+        get: operations["getSmartConfiguration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/.well-known/smart-configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * SMART configuration under the FHIR R4 base
+         * @description The same public document as `GET /api/v1/.well-known/smart-configuration`, where SMART clients look for it (relative to the FHIR base URL).
+         */
+        get: operations["getFhirSmartConfiguration"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -956,8 +1013,65 @@ export interface paths {
          *     `event_type` would produce for this subscription, through the same code that signs
          *     real deliveries, with sample ids. `body` is the exact delivery body as a string:
          *     its UTF-8 bytes are what is signed. Use it to check a verifier before production.
+         *     During a secret rotation's overlap it carries both signatures, exactly like a real
+         *     delivery (see `rotateWebhookSecret`).
          */
         post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ofctx/{org_id}/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /** @description The subscription id. */
+                id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a subscription's signing secret
+         * @description Issues a new signing secret, returned only in this answer (as `signing_secret` and
+         *     in its Standard Webhooks form `standard_webhooks_secret`). The replaced secret keeps
+         *     signing beside the new one until `previous_secret_expires_at` (the overlap,
+         *     `WEBHOOK_SECRET_OVERLAP_S`, 24 hours by default), so no receiver loses a delivery
+         *     while it switches. Every attempt is signed when it is sent, with the secrets in force
+         *     at that moment. The exact sequence:
+         *
+         *     1. Before the rotation (secret `S1`): `X-Service-Signature` = hex HMAC(S1, body);
+         *        `webhook-signature` = `v1,<HMAC(S1, id.timestamp.body)>`.
+         *     2. Rotation at `rotated_at` returns `S2`. Until `previous_secret_expires_at`:
+         *        `X-Service-Signature` stays hex HMAC(**S1**, body), the one value a spec 6.3
+         *        receiver still holding S1 compares with; `webhook-signature` lists both,
+         *        `v1,<sig under S2> v1,<sig under S1>` (Standard Webhooks libraries accept a
+         *        delivery when any listed signature matches their secret).
+         *     3. From `previous_secret_expires_at` on: `X-Service-Signature` = hex HMAC(S2, body);
+         *        `webhook-signature` = `v1,<sig under S2>`; S1 is forgotten.
+         *
+         *     What a receiver does: install S2 beside S1 at any time during the overlap
+         *     (`@ofctx/verifier` takes `[S2, S1]` and checks either header), and drop S1 after the
+         *     overlap. A receiver that can hold one secret only and reads only
+         *     `X-Service-Signature` keeps S1 until `previous_secret_expires_at` and then swaps; an
+         *     attempt it rejects around the swap is retried (first retry after 5 s) and re-signed
+         *     with S2 alone, so it loses nothing. A Standard Webhooks receiver may swap to
+         *     `standard_webhooks_secret` at any time after the rotation.
+         *
+         *     Rotating again during an overlap ends it at once: S1 is dropped and S2 becomes the
+         *     previous secret. With `WEBHOOK_SECRET_OVERLAP_S=0` there is no overlap and
+         *     `previous_secret_expires_at` is null.
+         */
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1099,10 +1213,24 @@ export interface components {
             grant_type: string;
             /** @description The integration's client id; omit when using HTTP Basic. */
             client_id?: string;
-            /** @description The matching secret; omit when using HTTP Basic. */
+            /** @description The matching secret; omit when using HTTP Basic or an assertion. */
             client_secret?: string;
+            /** @description With `private_key_jwt`, `urn:ietf:params:oauth:client-assertion-type:jwt-bearer`. */
+            client_assertion_type?: string;
+            /** @description With `private_key_jwt`, the signed JWT (RS384 or ES384; `iss` = `sub` = client id, `aud` = the token URL, `exp` at most 5 minutes ahead, a fresh `jti`, `kid` in the header). */
+            client_assertion?: string;
             /** @description Space-delimited scopes; omitted means every scope the client holds. */
             scope?: string;
+        };
+        /** @description SMART App Launch 2.0 `.well-known/smart-configuration`, for backend services. */
+        SmartConfiguration: {
+            /** Format: uri */
+            token_endpoint: string;
+            token_endpoint_auth_methods_supported: ("private_key_jwt" | "client_secret_basic" | "client_secret_post")[];
+            token_endpoint_auth_signing_alg_values_supported: ("RS384" | "ES384")[];
+            grant_types_supported: "client_credentials"[];
+            scopes_supported: string[];
+            capabilities: string[];
         };
         TokenResponse: {
             /** @description The bearer token. Opaque; treat it as a secret. */
@@ -1634,6 +1762,7 @@ export interface components {
             revoked_at: string | null;
             /** @description The HMAC key, shown only in this answer: `ofx_whs_` followed by 43 base64url characters (32 random bytes). The key is the UTF-8 bytes of the whole string, prefix included; do not base64-decode it. */
             signing_secret: string;
+            standard_webhooks_secret: components["schemas"]["StandardWebhooksSecret"];
         };
         WebhookSubscriptionCreatedRead: {
             data: components["schemas"]["WebhookSubscriptionCreated"];
@@ -1663,11 +1792,15 @@ export interface components {
             "X-Service-Event-Type": components["schemas"]["EventType"];
             "X-Service-Attempt": string;
             "X-Service-Timestamp": string;
+            /** Format: uuid */
+            "webhook-id": string;
+            "webhook-timestamp": string;
+            "webhook-signature": string;
         };
         WebhookTestDelivery: {
             /** @description The exact delivery body. Its UTF-8 bytes are what is signed. */
             body: string;
-            /** @description Lowercase hex HMAC-SHA256 of `body`, keyed with the subscription's signing secret. */
+            /** @description Lowercase hex HMAC-SHA256 of `body`, keyed with the subscription's signing secret (the previous one during a secret rotation's overlap, exactly like a real delivery). */
             signature: string;
             /** @constant */
             signature_header: "X-Service-Signature";
@@ -1675,6 +1808,30 @@ export interface components {
         };
         WebhookTestDeliveryRead: {
             data: components["schemas"]["WebhookTestDelivery"];
+            meta: null;
+            error: null;
+        };
+        /** @description The same key as `signing_secret`, in the Standard Webhooks form: `whsec_` + base64 of the key bytes (the UTF-8 bytes of `signing_secret`). Give it as is to a `standardwebhooks` library to verify `webhook-signature`. Shown only in this answer. */
+        StandardWebhooksSecret: string;
+        WebhookSecretRotation: {
+            /**
+             * Format: uuid
+             * @description The subscription.
+             */
+            id: string;
+            /** @description The new HMAC key (`ofx_whs_...`), shown only in this answer; the key is the UTF-8 bytes of the whole string. */
+            signing_secret: string;
+            standard_webhooks_secret: components["schemas"]["StandardWebhooksSecret"];
+            /** Format: date-time */
+            rotated_at: string;
+            /**
+             * Format: date-time
+             * @description Until when the replaced secret still signs beside the new one (null without an overlap).
+             */
+            previous_secret_expires_at: string | null;
+        };
+        WebhookSecretRotationRead: {
+            data: components["schemas"]["WebhookSecretRotation"];
             meta: null;
             error: null;
         };
@@ -2087,7 +2244,7 @@ export interface components {
         FhirSubject: string;
         /** @description The resident, as `Patient/<id>` or `<id>`. */
         FhirBeneficiary: string;
-        /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
+        /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. During a secret rotation's overlap it is keyed with the previous secret until `previous_secret_expires_at` (see `rotateWebhookSecret`). */
         DeliverySignature: string;
         /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
         DeliveryId: string;
@@ -2097,6 +2254,17 @@ export interface components {
         DeliveryAttempt: number;
         /** @description Unix time in seconds at which this attempt was sent. Not covered by the signature (the body is signed, and the body is the same on every retry); use it to drop stale attempts, and de-duplicate on the delivery id. */
         DeliveryTimestamp: number;
+        /** @description Standard Webhooks message id. The delivery id (equal to `X-Service-Delivery-Id`), the same on every retry. */
+        StandardWebhookId: string;
+        /** @description Standard Webhooks timestamp, Unix seconds of this attempt (equal to `X-Service-Timestamp`). Signed by `webhook-signature`; reject attempts more than 5 minutes from your clock. */
+        StandardWebhookTimestamp: string;
+        /**
+         * @description Standard Webhooks signatures, space-separated: `v1,` + base64 HMAC-SHA256 of
+         *     `webhook-id.webhook-timestamp.body`, keyed with the same key as
+         *     `X-Service-Signature` (`standard_webhooks_secret` is that key as `whsec_` + base64).
+         *     One entry normally; two during a secret rotation's overlap (new secret first).
+         */
+        StandardWebhookSignature: string;
     };
     requestBodies: {
         /** @description The delivery envelope. Its exact bytes are signed; verify before parsing. */
@@ -2416,7 +2584,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description `invalid_client`: the credential check failed. The answer never says which check. */
+            /** @description `invalid_client`: the credential check failed (for an assertion: its signature, key, algorithm, `iss`/`sub`, `aud`, `exp` or a reused `jti`). The answer never says which check; the service log does. */
             401: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control-No-Store"];
@@ -2475,6 +2643,123 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
+        };
+    };
+    getSmartConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SMART configuration. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "token_endpoint": "https://api.ofctx.example/api/v1/oauth/token",
+                     *       "token_endpoint_auth_methods_supported": [
+                     *         "private_key_jwt",
+                     *         "client_secret_basic",
+                     *         "client_secret_post"
+                     *       ],
+                     *       "token_endpoint_auth_signing_alg_values_supported": [
+                     *         "RS384",
+                     *         "ES384"
+                     *       ],
+                     *       "grant_types_supported": [
+                     *         "client_credentials"
+                     *       ],
+                     *       "scopes_supported": [
+                     *         "system/Patient.rs",
+                     *         "system/Coverage.rs",
+                     *         "system/Observation.rs",
+                     *         "system/AllergyIntolerance.rs",
+                     *         "residents.read",
+                     *         "coverage.read",
+                     *         "clinical.read",
+                     *         "webhooks.manage"
+                     *       ],
+                     *       "capabilities": [
+                     *         "client-confidential-asymmetric"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SmartConfiguration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getFhirSmartConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SMART configuration. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "token_endpoint": "https://api.ofctx.example/api/v1/oauth/token",
+                     *       "token_endpoint_auth_methods_supported": [
+                     *         "private_key_jwt",
+                     *         "client_secret_basic",
+                     *         "client_secret_post"
+                     *       ],
+                     *       "token_endpoint_auth_signing_alg_values_supported": [
+                     *         "RS384",
+                     *         "ES384"
+                     *       ],
+                     *       "grant_types_supported": [
+                     *         "client_credentials"
+                     *       ],
+                     *       "scopes_supported": [
+                     *         "system/Patient.rs",
+                     *         "system/Coverage.rs",
+                     *         "system/Observation.rs",
+                     *         "system/AllergyIntolerance.rs",
+                     *         "residents.read",
+                     *         "coverage.read",
+                     *         "clinical.read",
+                     *         "webhooks.manage"
+                     *       ],
+                     *       "capabilities": [
+                     *         "client-confidential-asymmetric"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SmartConfiguration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
         };
     };
     listResidents: {
@@ -3918,7 +4203,8 @@ export interface operations {
                      *         "status": "active",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "revoked_at": null,
-                     *         "signing_secret": "ofx_whs_ZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXp7fH1-f4CBgoM"
+                     *         "signing_secret": "ofx_whs_ZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXp7fH1-f4CBgoM",
+                     *         "standard_webhooks_secret": "whsec_b2Z4X3doc19aR1ZtWjJocGFtdHNiVzV2Y0hGeWMzUjFkbmQ0ZVhwN2ZIMS1mNENCZ29N"
                      *       },
                      *       "meta": null,
                      *       "error": null
@@ -4089,7 +4375,10 @@ export interface operations {
                      *           "X-Service-Delivery-Id": "4b5c6d7e-8f9a-4b0c-9d1e-2f3a4b5c6d7e",
                      *           "X-Service-Event-Type": "resident.admitted",
                      *           "X-Service-Attempt": "1",
-                     *           "X-Service-Timestamp": "1795341600"
+                     *           "X-Service-Timestamp": "1795341600",
+                     *           "webhook-id": "4b5c6d7e-8f9a-4b0c-9d1e-2f3a4b5c6d7e",
+                     *           "webhook-timestamp": "1795341600",
+                     *           "webhook-signature": "v1,Oipmqo+91pjtZTdOtVmHLxKNkmbGP5rfKTIPRJOegGY="
                      *         }
                      *       },
                      *       "meta": null,
@@ -4109,11 +4398,59 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /** @description The subscription id. */
+                id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret (shown only here) and the end of the overlap. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "2f1e0d9c-8b7a-4f6e-9d5c-4b3a2f1e0d9c",
+                     *         "signing_secret": "ofx_whs_ZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXp7fH1-f4CBgoM",
+                     *         "standard_webhooks_secret": "whsec_b2Z4X3doc19aR1ZtWjJocGFtdHNiVzV2Y0hGeWMzUjFkbmQ0ZVhwN2ZIMS1mNENCZ29N",
+                     *         "rotated_at": "2026-11-22T10:00:00.000Z",
+                     *         "previous_secret_expires_at": "2026-11-23T10:00:00.000Z"
+                     *       },
+                     *       "meta": null,
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookSecretRotationRead"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     deliverResidentAdmitted: {
         parameters: {
             query?: never;
             header: {
-                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
+                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. During a secret rotation's overlap it is keyed with the previous secret until `previous_secret_expires_at` (see `rotateWebhookSecret`). */
                 "X-Service-Signature": components["parameters"]["DeliverySignature"];
                 /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
                 "X-Service-Delivery-Id": components["parameters"]["DeliveryId"];
@@ -4123,6 +4460,17 @@ export interface operations {
                 "X-Service-Attempt": components["parameters"]["DeliveryAttempt"];
                 /** @description Unix time in seconds at which this attempt was sent. Not covered by the signature (the body is signed, and the body is the same on every retry); use it to drop stale attempts, and de-duplicate on the delivery id. */
                 "X-Service-Timestamp": components["parameters"]["DeliveryTimestamp"];
+                /** @description Standard Webhooks message id. The delivery id (equal to `X-Service-Delivery-Id`), the same on every retry. */
+                "webhook-id": components["parameters"]["StandardWebhookId"];
+                /** @description Standard Webhooks timestamp, Unix seconds of this attempt (equal to `X-Service-Timestamp`). Signed by `webhook-signature`; reject attempts more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["StandardWebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks signatures, space-separated: `v1,` + base64 HMAC-SHA256 of
+                 *     `webhook-id.webhook-timestamp.body`, keyed with the same key as
+                 *     `X-Service-Signature` (`standard_webhooks_secret` is that key as `whsec_` + base64).
+                 *     One entry normally; two during a secret rotation's overlap (new secret first).
+                 */
+                "webhook-signature": components["parameters"]["StandardWebhookSignature"];
             };
             path?: never;
             cookie?: never;
@@ -4137,7 +4485,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
+                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. During a secret rotation's overlap it is keyed with the previous secret until `previous_secret_expires_at` (see `rotateWebhookSecret`). */
                 "X-Service-Signature": components["parameters"]["DeliverySignature"];
                 /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
                 "X-Service-Delivery-Id": components["parameters"]["DeliveryId"];
@@ -4147,6 +4495,17 @@ export interface operations {
                 "X-Service-Attempt": components["parameters"]["DeliveryAttempt"];
                 /** @description Unix time in seconds at which this attempt was sent. Not covered by the signature (the body is signed, and the body is the same on every retry); use it to drop stale attempts, and de-duplicate on the delivery id. */
                 "X-Service-Timestamp": components["parameters"]["DeliveryTimestamp"];
+                /** @description Standard Webhooks message id. The delivery id (equal to `X-Service-Delivery-Id`), the same on every retry. */
+                "webhook-id": components["parameters"]["StandardWebhookId"];
+                /** @description Standard Webhooks timestamp, Unix seconds of this attempt (equal to `X-Service-Timestamp`). Signed by `webhook-signature`; reject attempts more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["StandardWebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks signatures, space-separated: `v1,` + base64 HMAC-SHA256 of
+                 *     `webhook-id.webhook-timestamp.body`, keyed with the same key as
+                 *     `X-Service-Signature` (`standard_webhooks_secret` is that key as `whsec_` + base64).
+                 *     One entry normally; two during a secret rotation's overlap (new secret first).
+                 */
+                "webhook-signature": components["parameters"]["StandardWebhookSignature"];
             };
             path?: never;
             cookie?: never;
@@ -4161,7 +4520,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
+                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. During a secret rotation's overlap it is keyed with the previous secret until `previous_secret_expires_at` (see `rotateWebhookSecret`). */
                 "X-Service-Signature": components["parameters"]["DeliverySignature"];
                 /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
                 "X-Service-Delivery-Id": components["parameters"]["DeliveryId"];
@@ -4171,6 +4530,17 @@ export interface operations {
                 "X-Service-Attempt": components["parameters"]["DeliveryAttempt"];
                 /** @description Unix time in seconds at which this attempt was sent. Not covered by the signature (the body is signed, and the body is the same on every retry); use it to drop stale attempts, and de-duplicate on the delivery id. */
                 "X-Service-Timestamp": components["parameters"]["DeliveryTimestamp"];
+                /** @description Standard Webhooks message id. The delivery id (equal to `X-Service-Delivery-Id`), the same on every retry. */
+                "webhook-id": components["parameters"]["StandardWebhookId"];
+                /** @description Standard Webhooks timestamp, Unix seconds of this attempt (equal to `X-Service-Timestamp`). Signed by `webhook-signature`; reject attempts more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["StandardWebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks signatures, space-separated: `v1,` + base64 HMAC-SHA256 of
+                 *     `webhook-id.webhook-timestamp.body`, keyed with the same key as
+                 *     `X-Service-Signature` (`standard_webhooks_secret` is that key as `whsec_` + base64).
+                 *     One entry normally; two during a secret rotation's overlap (new secret first).
+                 */
+                "webhook-signature": components["parameters"]["StandardWebhookSignature"];
             };
             path?: never;
             cookie?: never;
@@ -4185,7 +4555,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
+                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. During a secret rotation's overlap it is keyed with the previous secret until `previous_secret_expires_at` (see `rotateWebhookSecret`). */
                 "X-Service-Signature": components["parameters"]["DeliverySignature"];
                 /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
                 "X-Service-Delivery-Id": components["parameters"]["DeliveryId"];
@@ -4195,6 +4565,17 @@ export interface operations {
                 "X-Service-Attempt": components["parameters"]["DeliveryAttempt"];
                 /** @description Unix time in seconds at which this attempt was sent. Not covered by the signature (the body is signed, and the body is the same on every retry); use it to drop stale attempts, and de-duplicate on the delivery id. */
                 "X-Service-Timestamp": components["parameters"]["DeliveryTimestamp"];
+                /** @description Standard Webhooks message id. The delivery id (equal to `X-Service-Delivery-Id`), the same on every retry. */
+                "webhook-id": components["parameters"]["StandardWebhookId"];
+                /** @description Standard Webhooks timestamp, Unix seconds of this attempt (equal to `X-Service-Timestamp`). Signed by `webhook-signature`; reject attempts more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["StandardWebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks signatures, space-separated: `v1,` + base64 HMAC-SHA256 of
+                 *     `webhook-id.webhook-timestamp.body`, keyed with the same key as
+                 *     `X-Service-Signature` (`standard_webhooks_secret` is that key as `whsec_` + base64).
+                 *     One entry normally; two during a secret rotation's overlap (new secret first).
+                 */
+                "webhook-signature": components["parameters"]["StandardWebhookSignature"];
             };
             path?: never;
             cookie?: never;
@@ -4209,7 +4590,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
+                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. During a secret rotation's overlap it is keyed with the previous secret until `previous_secret_expires_at` (see `rotateWebhookSecret`). */
                 "X-Service-Signature": components["parameters"]["DeliverySignature"];
                 /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
                 "X-Service-Delivery-Id": components["parameters"]["DeliveryId"];
@@ -4219,6 +4600,17 @@ export interface operations {
                 "X-Service-Attempt": components["parameters"]["DeliveryAttempt"];
                 /** @description Unix time in seconds at which this attempt was sent. Not covered by the signature (the body is signed, and the body is the same on every retry); use it to drop stale attempts, and de-duplicate on the delivery id. */
                 "X-Service-Timestamp": components["parameters"]["DeliveryTimestamp"];
+                /** @description Standard Webhooks message id. The delivery id (equal to `X-Service-Delivery-Id`), the same on every retry. */
+                "webhook-id": components["parameters"]["StandardWebhookId"];
+                /** @description Standard Webhooks timestamp, Unix seconds of this attempt (equal to `X-Service-Timestamp`). Signed by `webhook-signature`; reject attempts more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["StandardWebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks signatures, space-separated: `v1,` + base64 HMAC-SHA256 of
+                 *     `webhook-id.webhook-timestamp.body`, keyed with the same key as
+                 *     `X-Service-Signature` (`standard_webhooks_secret` is that key as `whsec_` + base64).
+                 *     One entry normally; two during a secret rotation's overlap (new secret first).
+                 */
+                "webhook-signature": components["parameters"]["StandardWebhookSignature"];
             };
             path?: never;
             cookie?: never;
@@ -4233,7 +4625,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. */
+                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. During a secret rotation's overlap it is keyed with the previous secret until `previous_secret_expires_at` (see `rotateWebhookSecret`). */
                 "X-Service-Signature": components["parameters"]["DeliverySignature"];
                 /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
                 "X-Service-Delivery-Id": components["parameters"]["DeliveryId"];
@@ -4243,6 +4635,17 @@ export interface operations {
                 "X-Service-Attempt": components["parameters"]["DeliveryAttempt"];
                 /** @description Unix time in seconds at which this attempt was sent. Not covered by the signature (the body is signed, and the body is the same on every retry); use it to drop stale attempts, and de-duplicate on the delivery id. */
                 "X-Service-Timestamp": components["parameters"]["DeliveryTimestamp"];
+                /** @description Standard Webhooks message id. The delivery id (equal to `X-Service-Delivery-Id`), the same on every retry. */
+                "webhook-id": components["parameters"]["StandardWebhookId"];
+                /** @description Standard Webhooks timestamp, Unix seconds of this attempt (equal to `X-Service-Timestamp`). Signed by `webhook-signature`; reject attempts more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["StandardWebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks signatures, space-separated: `v1,` + base64 HMAC-SHA256 of
+                 *     `webhook-id.webhook-timestamp.body`, keyed with the same key as
+                 *     `X-Service-Signature` (`standard_webhooks_secret` is that key as `whsec_` + base64).
+                 *     One entry normally; two during a secret rotation's overlap (new secret first).
+                 */
+                "webhook-signature": components["parameters"]["StandardWebhookSignature"];
             };
             path?: never;
             cookie?: never;

@@ -1,7 +1,10 @@
-import { createClient, findClient, grantFacilities, listClients, revokeClient, type ClientRecord } from '../../auth/clients.js';
+import { readFileSync } from 'node:fs';
+import { fetchJwks, JwksProblem, publicJwksFromFile } from '../../auth/client-keys.js';
+import { systemResolver } from '../../webhooks/ssrf-guard.js';
+import { createClient, findClient, grantFacilities, listClients, revokeClient, type ClientPublicKeys, type ClientRecord } from '../../auth/clients.js';
 import { INGEST_SCOPE, PARTNER_SCOPES, isScope, parseScopes } from '../../auth/scopes.js';
 import { findOrganization } from '../../organizations/organizations.js';
-import { required, uuidList, uuidOption, UsageError, type Command } from '../command.js';
+import { required, uuidList, uuidOption, UsageError, type CliContext, type Command, type ParsedArgs } from '../command.js';
 
 export function publicView(client: ClientRecord) {
   const { id: _internal, ...rest } = client;
@@ -10,9 +13,19 @@ export function publicView(client: ClientRecord) {
 
 export const clientCreate: Command = {
   name: 'client create',
-  summary: 'Issue a machine credential; its secret is shown only in this output.',
-  usage: 'client create --org ORG --facilities F1,F2 --scopes "S1 S2" --name NAME [--json]',
-  options: { org: { type: 'string' }, facilities: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' } },
+  summary:
+    'Issue a machine credential; its secret is shown only in this output. With --jwks FILE or --jwks-url URL it authenticates with ' +
+    'signed JWT assertions (SMART Backend Services) and has no secret unless --with-secret.',
+  usage: 'client create --org ORG --facilities F1,F2 --scopes "S1 S2" --name NAME [--jwks FILE | --jwks-url URL [--with-secret]] [--json]   (FILE: a JWKS, or a PEM public key)',
+  options: {
+    org: { type: 'string' },
+    facilities: { type: 'string' },
+    scopes: { type: 'string' },
+    name: { type: 'string' },
+    jwks: { type: 'string' },
+    'jwks-url': { type: 'string' },
+    'with-secret': { type: 'boolean' },
+  },
   async run(args, cli) {
     // Check every argument before touching the database.
     const orgId = uuidOption(args, 'org');
@@ -22,17 +35,55 @@ export const clientCreate: Command = {
     const unknown = scopes.filter((s) => !isScope(s) || s === INGEST_SCOPE);
     if (scopes.includes(INGEST_SCOPE)) throw new UsageError(`a partner credential cannot hold ${INGEST_SCOPE}; connect a system of record with "source create"`);
     if (unknown.length) throw new UsageError(`unknown scopes ${unknown.join(', ')}; known: ${PARTNER_SCOPES.join(' ')}`);
+    const keys = await publicKeysOption(args, cli);
     const db = await cli.db();
     if (!(await findOrganization(db, orgId))) throw new UsageError(`no organization ${orgId}`);
     try {
-      return await createClient(db, { orgId, facilityIds, scopes, name });
+      const created = await createClient(db, { orgId, facilityIds, scopes, name, ...(keys ? { keys, withoutSecret: args.values['with-secret'] !== true } : {}) });
+      // The key ids the partner signs with (`kid`), for a registered JWKS.
+      const keyIds = keys?.jwks ? (JSON.parse(keys.jwks) as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid) : undefined;
+      return keyIds ? { ...created, key_ids: keyIds } : created;
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
   },
-  format: (c: { client_id: string; client_secret: string; scopes: string[]; facility_ids: string[] }) =>
-    `client_id:     ${c.client_id}\nclient_secret: ${c.client_secret}\n(shown only now: store it in your secret manager)\nscopes:        ${c.scopes.join(' ')}\nfacilities:    ${c.facility_ids.join(', ')}`,
+  format: (c: { client_id: string; client_secret: string | null; scopes: string[]; facility_ids: string[]; auth_methods: string[]; key_ids?: string[] }) =>
+    `client_id:     ${c.client_id}\n` +
+    (c.client_secret === null ? 'client_secret: (none: authenticates with private_key_jwt only)\n' : `client_secret: ${c.client_secret}\n(shown only now: store it in your secret manager)\n`) +
+    `auth methods:  ${c.auth_methods.join(', ')}\n` +
+    (c.key_ids ? `key ids (kid): ${c.key_ids.join(', ')}\n` : '') +
+    `scopes:        ${c.scopes.join(' ')}\nfacilities:    ${c.facility_ids.join(', ')}`,
 };
+
+/**
+ * --jwks FILE (a JWKS of public keys) or --jwks-url URL (checked like a webhook callback:
+ * https and public addresses only, and fetched once now so a wrong URL fails here).
+ */
+async function publicKeysOption(args: ParsedArgs, cli: CliContext): Promise<ClientPublicKeys | null> {
+  const file = args.values.jwks;
+  const url = args.values['jwks-url'];
+  if (file !== undefined && url !== undefined) throw new UsageError('give --jwks or --jwks-url, not both');
+  if (args.values['with-secret'] && file === undefined && url === undefined) throw new UsageError('--with-secret goes with --jwks or --jwks-url');
+  try {
+    if (typeof file === 'string') {
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch (error) {
+        throw new UsageError(`cannot read --jwks ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      }
+      return { jwks: JSON.stringify(await publicJwksFromFile(text)), jwks_url: null };
+    }
+    if (typeof url === 'string') {
+      await fetchJwks(url, { allowPrivateTargets: cli.config.webhooks.allowPrivateTargets, resolve: systemResolver });
+      return { jwks: null, jwks_url: url };
+    }
+  } catch (error) {
+    if (error instanceof JwksProblem) throw new UsageError(`${file !== undefined ? '--jwks' : '--jwks-url'}: ${error.message}`);
+    throw error;
+  }
+  return null;
+}
 
 export const clientList: Command = {
   name: 'client list',
@@ -44,7 +95,9 @@ export const clientList: Command = {
     return { clients: clients.map(publicView) };
   },
   format: (r: { clients: Array<ReturnType<typeof publicView>> }) =>
-    r.clients.map((c) => `${c.client_id}  ${c.status.padEnd(8)} ${c.kind.padEnd(8)} ${c.name}  [${c.scopes.join(' ')}]  facilities: ${c.facility_ids.join(',')}`).join('\n') || '(no clients)',
+    r.clients
+      .map((c) => `${c.client_id}  ${c.status.padEnd(8)} ${c.kind.padEnd(8)} ${c.name}  [${c.scopes.join(' ')}]  facilities: ${c.facility_ids.join(',')}  auth: ${c.auth_methods.join(',')}`)
+      .join('\n') || '(no clients)',
 };
 
 export const clientRevoke: Command = {

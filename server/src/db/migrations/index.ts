@@ -5,6 +5,7 @@ import * as core from './001_core.js';
 import * as webhooks from './002_webhooks.js';
 import * as versionedRecords from './003_versioned_records.js';
 import * as ingestion from './004_ingestion.js';
+import * as smartAndRotation from './005_smart_and_rotation.js';
 import * as retention from './006_retention.js';
 import * as feeds from './007_feeds.js';
 
@@ -18,6 +19,7 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['002_webhooks', webhooks],
   ['003_versioned_records', versionedRecords],
   ['004_ingestion', ingestion],
+  ['005_smart_and_rotation', smartAndRotation],
   ['006_retention', retention],
   ['007_feeds', feeds],
 ];

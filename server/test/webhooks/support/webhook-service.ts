@@ -38,7 +38,7 @@ export interface WebhookTestService extends TestService {
   /** Registers through the API; the answer is contract-checked. */
   register(tenant: Tenant, body: Record<string, unknown>): Promise<TestResponse>;
   /** Registers and expects 201: the created subscription, with its secret. */
-  subscribe(tenant: Tenant, callbackUrl: string, eventTypes?: string[]): Promise<{ id: string; signing_secret: string }>;
+  subscribe(tenant: Tenant, callbackUrl: string, eventTypes?: string[]): Promise<{ id: string; signing_secret: string; standard_webhooks_secret: string }>;
   emit(tenant: Tenant, overrides?: Partial<EventInput>): Promise<{ event_id: string; deliveries: number }>;
 }
 

@@ -1,0 +1,37 @@
+// GET .well-known/smart-configuration (SMART App Launch 2.0, backend services), at the API
+// root and under the FHIR R4 base: one public document, so one handler serves both.
+import type { OperationResult, PublicOperationRequest } from '../http/operation.js';
+import { SCOPES } from './scopes.js';
+import { supportedScopes } from './smart-scopes.js';
+import { ASSERTION_ALGORITHMS } from './client-assertion.js';
+
+export const TOKEN_PATH = '/api/v1/oauth/token';
+
+/**
+ * The token URL as clients must name it in `aud`: from PUBLIC_BASE_URL when set (behind a
+ * proxy the request's own URL is the proxy's business), else as this request reached us.
+ */
+export function tokenEndpointUrl(request: PublicOperationRequest): string {
+  // (koa 3's ctx.origin is the Origin header, not this.)
+  const base = request.app.config.publicBaseUrl ?? `${request.koa.protocol}://${request.koa.host}`;
+  return `${base.replace(/\/+$/, '')}${TOKEN_PATH}`;
+}
+
+export async function getSmartConfiguration(request: PublicOperationRequest): Promise<OperationResult> {
+  return {
+    status: 200,
+    body: {
+      token_endpoint: tokenEndpointUrl(request),
+      token_endpoint_auth_methods_supported: ['private_key_jwt', 'client_secret_basic', 'client_secret_post'],
+      token_endpoint_auth_signing_alg_values_supported: [...ASSERTION_ALGORITHMS],
+      grant_types_supported: ['client_credentials'],
+      scopes_supported: supportedScopes(SCOPES),
+      capabilities: ['client-confidential-asymmetric'],
+    },
+  };
+}
+
+export const smartConfigurationOperations = {
+  getSmartConfiguration,
+  getFhirSmartConfiguration: getSmartConfiguration,
+};
