@@ -19,7 +19,9 @@ export const sourceCreate: Command = {
     const db = await cli.db();
     if (!(await findOrganization(db, orgId))) throw new UsageError(`no organization ${orgId}`);
     try {
-      return await createClient(db, { orgId, facilityIds, scopes: [INGEST_SCOPE], name, kind: 'ingest' });
+      // Exactly what the system of record needs; an ingest credential signs in with its secret.
+      const { client_id, client_secret, org_id, facility_ids, scopes } = await createClient(db, { orgId, facilityIds, scopes: [INGEST_SCOPE], name, kind: 'ingest' });
+      return { client_id, client_secret, org_id, facility_ids, scopes };
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
