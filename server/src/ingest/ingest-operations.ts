@@ -5,6 +5,7 @@
 // every scope); failures are FHIR OperationOutcome (operation-outcome.ts, error-handler.ts).
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors/api-error.js';
+import { readBoundedBody } from '../http/bounded-body.js';
 import { errorCatalogue } from '../errors/error-catalogue.js';
 import type { OperationHandler, OperationRequest, OperationResult } from '../http/operation.js';
 import { applyChangeSet } from './apply-change-set.js';
@@ -16,15 +17,7 @@ export const NDJSON = 'application/fhir+ndjson';
 
 async function readBundleBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   const tooLarge = () => new ApiError('payload_too_large', `The Bundle exceeds ${maxBytes} bytes (INGEST_MAX_BUNDLE_BYTES); send large imports as ${NDJSON}, which is streamed.`);
-  if (Number(req.headers['content-length'] ?? 0) > maxBytes) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw tooLarge();
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks, size).toString('utf8');
+  const text = await readBoundedBody(req, maxBytes, tooLarge);
   if (text.trim() === '') throw new ApiError('invalid_fhir', 'The body is empty; send a FHIR R4 Bundle.', [{ field: 'body', issue: 'is empty' }]);
   try {
     return JSON.parse(text);

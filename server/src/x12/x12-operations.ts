@@ -6,20 +6,12 @@ import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors/api-error.js';
 import type { OperationHandler, OperationRequest, OperationResult } from '../http/operation.js';
 import { single } from '../http/envelope.js';
+import { readBoundedBody } from '../http/bounded-body.js';
 import { applyEligibility } from './eligibility-applier.js';
 import { X12Error } from './x12-error.js';
 
-async function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
-  const tooLarge = () => new ApiError('payload_too_large', `The interchange exceeds ${maxBytes} bytes (INGEST_MAX_BUNDLE_BYTES); split it into several interchanges.`);
-  if (Number(req.headers['content-length'] ?? 0) > maxBytes) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
+function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
+  return readBoundedBody(req, maxBytes, () => new ApiError('payload_too_large', `The interchange exceeds ${maxBytes} bytes (INGEST_MAX_BUNDLE_BYTES); split it into several interchanges.`));
 }
 
 async function ingestX12(request: OperationRequest): Promise<OperationResult> {
