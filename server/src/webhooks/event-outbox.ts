@@ -91,25 +91,29 @@ export interface QueuedEvent {
 export async function queueEvents(trx: Knex.Transaction, events: readonly QueuedEvent[]): Promise<EmittedEvent[]> {
   if (events.length === 0) return [];
   const createdAt = nowIso();
+  const eventRows = events.map((event) => ({
+    id: randomUUID(),
+    org_id: event.orgId,
+    facility_id: event.facilityId,
+    resident_id: event.residentId,
+    event_type: event.type,
+    occurred_at: event.occurredAt,
+    created_at: createdAt,
+  }));
+  // The event rows go first: on SQLite a transaction that reads before its first write
+  // cannot wait for another process's writer lock (its snapshot would be stale, SQLITE_BUSY
+  // at once); writing first makes it wait out the busy timeout like any writer.
+  // Rows per statement stay under SQLite's bound-parameter limit.
+  for (let i = 0; i < eventRows.length; i += 100) await trx('webhook_events').insert(eventRows.slice(i, i + 100));
   // One subscription query per (facility, type), whatever the number of events.
   const subscriptionsOf = new Map<string, Promise<SubscriptionRow[]>>();
   const emitted: EmittedEvent[] = [];
-  const eventRows: Record<string, unknown>[] = [];
   const deliveryRows: Record<string, unknown>[] = [];
-  for (const event of events) {
+  for (const [index, event] of events.entries()) {
     const key = `${event.orgId}|${event.facilityId}|${event.type}`;
     if (!subscriptionsOf.has(key)) subscriptionsOf.set(key, matchingSubscriptions(trx, event.orgId, event.facilityId, event.type));
     const subscriptions = await subscriptionsOf.get(key)!;
-    const eventId = randomUUID();
-    eventRows.push({
-      id: eventId,
-      org_id: event.orgId,
-      facility_id: event.facilityId,
-      resident_id: event.residentId,
-      event_type: event.type,
-      occurred_at: event.occurredAt,
-      created_at: createdAt,
-    });
+    const eventId = eventRows[index]!.id;
     for (const subscription of subscriptions) {
       const deliveryId = randomUUID();
       deliveryRows.push({
@@ -136,8 +140,6 @@ export async function queueEvents(trx: Knex.Transaction, events: readonly Queued
     }
     emitted.push({ event_id: eventId, deliveries: subscriptions.length });
   }
-  // Rows per statement stay under SQLite's bound-parameter limit.
-  for (let i = 0; i < eventRows.length; i += 100) await trx('webhook_events').insert(eventRows.slice(i, i + 100));
   for (let i = 0; i < deliveryRows.length; i += 50) await trx('webhook_deliveries').insert(deliveryRows.slice(i, i + 50));
   if (deliveryRows.length > 0) await notifyDeliveriesQueued(trx);
   return emitted;
