@@ -1,8 +1,22 @@
 // HIPAA-style accounting of access: every authenticated API operation records who (client),
 // where (org, facility), what (operation, status) and which resource ids it returned.
 // Ids only, never resource contents, secrets or tokens.
+//
+// Rows are group-committed: the rows of requests that finish while a commit is being
+// prepared or is in flight share the next commit, and each request is answered only once
+// the commit holding its row is done. Same durability as a commit each, far fewer commits.
 import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
+import { preparedStatements } from '../db/prepared-statements.js';
+
+const INSERT_AUDIT_EVENT =
+  'insert into audit_events (at, request_id, client_id, org_id, facility_id, operation, status, resource_ids, result_count) values (?, ?, ?, ?, ?, ?, ?, ?, ?)';
+
+interface Pending {
+  params: unknown[];
+  resolve(): void;
+  reject(error: unknown): void;
+}
 
 export interface AuditEntry {
   requestId: string;
@@ -27,20 +41,46 @@ export interface AuditRecord {
 }
 
 export class AuditTrail {
+  private pending: Pending[] = [];
+  private committing = false;
+
   constructor(private readonly db: Knex) {}
 
-  async record(entry: AuditEntry): Promise<void> {
-    await this.db('audit_events').insert({
-      at: nowIso(),
-      request_id: entry.requestId,
-      client_id: entry.clientId,
-      org_id: entry.orgId,
-      facility_id: entry.facilityId,
-      operation: entry.operation,
-      status: entry.status,
-      resource_ids: entry.resourceIds ? JSON.stringify(entry.resourceIds) : null,
-      result_count: entry.resourceIds?.length ?? 0,
+  /** Resolves once the row is committed; rejects if its commit failed. */
+  record(entry: AuditEntry): Promise<void> {
+    const params = [
+      nowIso(),
+      entry.requestId,
+      entry.clientId,
+      entry.orgId,
+      entry.facilityId,
+      entry.operation,
+      entry.status,
+      entry.resourceIds ? JSON.stringify(entry.resourceIds) : null,
+      entry.resourceIds?.length ?? 0,
+    ];
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ params, resolve, reject });
+      // The rows of every request finishing in this turn of the event loop join the commit.
+      if (!this.committing && this.pending.length === 1) setImmediate(() => void this.commit());
     });
+  }
+
+  private async commit(): Promise<void> {
+    if (this.committing || this.pending.length === 0) return;
+    this.committing = true;
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      await preparedStatements(this.db).runBatch(INSERT_AUDIT_EVENT, batch.map((p) => p.params));
+      for (const p of batch) p.resolve();
+    } catch (error) {
+      for (const p of batch) p.reject(error);
+    } finally {
+      this.committing = false;
+      // Rows that arrived during the commit go in the next one, straight away.
+      if (this.pending.length > 0) void this.commit();
+    }
   }
 
   async query(filter: { orgId: string; clientId?: string; since?: string; limit?: number }): Promise<AuditRecord[]> {
