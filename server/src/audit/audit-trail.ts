@@ -9,8 +9,8 @@ import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
 import { preparedStatements } from '../db/prepared-statements.js';
 
-const INSERT_AUDIT_EVENT =
-  'insert into audit_events (at, request_id, client_id, org_id, facility_id, operation, status, resource_ids, result_count) values (?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const COLUMNS = ['at', 'request_id', 'client_id', 'org_id', 'facility_id', 'operation', 'status', 'resource_ids', 'result_count'] as const;
+const PG_TYPES = ['varchar', 'varchar', 'varchar', 'uuid', 'uuid', 'varchar', 'integer', 'text', 'integer'] as const;
 
 interface Pending {
   params: unknown[];
@@ -72,7 +72,7 @@ export class AuditTrail {
     const batch = this.pending;
     this.pending = [];
     try {
-      await preparedStatements(this.db).runBatch(INSERT_AUDIT_EVENT, batch.map((p) => p.params));
+      await preparedStatements(this.db).insertRows('audit_events', COLUMNS, PG_TYPES, batch.map((p) => p.params));
       for (const p of batch) p.resolve();
     } catch (error) {
       for (const p of batch) p.reject(error);

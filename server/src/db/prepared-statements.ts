@@ -15,8 +15,17 @@ import { isPostgres } from './database.js';
 export type Row = Record<string, unknown>;
 
 interface SqliteStatement {
-  all(...params: unknown[]): Row[];
+  all(...params: unknown[]): unknown[];
   run(...params: unknown[]): unknown;
+  raw(on: boolean): SqliteStatement;
+  columns(): { name: string }[];
+  reader: boolean;
+}
+
+/** A read statement that returns arrays: better-sqlite3 makes row objects in C++ far slower than JS does. */
+interface SqliteReader {
+  statement: SqliteStatement;
+  columns: string[];
 }
 
 interface SqliteConnection {
@@ -39,6 +48,7 @@ function numbered(sql: string): string {
 export class PreparedStatements {
   private sqlite: SqliteConnection | undefined;
   private readonly sqliteStatements = new Map<string, SqliteStatement>();
+  private readonly sqliteReaders = new Map<string, SqliteReader>();
   private readonly pgNames = new Map<string, { name: string; text: string }>();
   private readonly postgres: boolean;
 
@@ -53,40 +63,41 @@ export class PreparedStatements {
     this.db.client.releaseConnection(connection);
     this.sqlite = connection;
     this.sqliteStatements.clear();
+    this.sqliteReaders.clear();
     return this;
   }
 
   /** The rows of a query written with `?` placeholders. */
   async all(sql: string, params: unknown[]): Promise<Row[]> {
     const connection = this.usableSqlite();
-    if (connection) return this.sqliteStatement(connection, sql).all(...params);
+    if (connection) return this.sqliteRows(connection, sql, params);
     if (this.postgres) return this.pgQuery(sql, params);
     return (await this.db.raw(sql, params as Knex.RawBinding[])) as Row[];
   }
 
   /**
-   * Runs one write statement once per parameter list, all in one transaction: one commit
-   * (one WAL append, one fsync on PostgreSQL) for all of them.
+   * Inserts rows into a table in one transaction: one commit (one WAL append, one fsync on
+   * PostgreSQL) for all of them. On PostgreSQL it is one statement whatever the number of
+   * rows (columns passed as arrays to unnest), so one round trip; `pgTypes` are the column
+   * types for the arrays.
    */
-  async runBatch(sql: string, paramLists: unknown[][]): Promise<void> {
+  async insertRows(table: string, columns: readonly string[], pgTypes: readonly string[], rows: unknown[][]): Promise<void> {
+    const insert = `insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`;
     const connection = this.usableSqlite();
     if (connection) {
-      const statement = this.sqliteStatement(connection, sql);
+      const statement = this.sqliteStatement(connection, insert);
       connection.transaction(() => {
-        for (const params of paramLists) statement.run(...params);
+        for (const row of rows) statement.run(...row);
       })();
       return;
     }
     if (this.postgres) {
-      if (paramLists.length === 1) {
-        await this.pgQuery(sql, paramLists[0]!);
-        return;
-      }
-      await this.pgTransaction(sql, paramLists);
+      const unnest = `insert into ${table} (${columns.join(', ')}) select * from unnest(${pgTypes.map((type) => `?::${type}[]`).join(', ')})`;
+      await this.pgQuery(unnest, columns.map((_, i) => rows.map((row) => row[i])));
       return;
     }
     await this.db.transaction(async (trx) => {
-      for (const params of paramLists) await trx.raw(sql, params as Knex.RawBinding[]);
+      for (const row of rows) await trx.raw(insert, row as Knex.RawBinding[]);
     });
   }
 
@@ -100,6 +111,25 @@ export class PreparedStatements {
       return undefined;
     }
     return connection.inTransaction ? undefined : connection;
+  }
+
+  private sqliteRows(connection: SqliteConnection, sql: string, params: unknown[]): Row[] {
+    let reader = this.sqliteReaders.get(sql);
+    if (!reader) {
+      const statement = connection.prepare(sql).raw(true);
+      reader = { statement, columns: statement.columns().map((column) => column.name) };
+      this.sqliteReaders.set(sql, reader);
+    }
+    const { columns } = reader;
+    const arrays = reader.statement.all(...params) as unknown[][];
+    const rows: Row[] = new Array(arrays.length);
+    for (let r = 0; r < arrays.length; r++) {
+      const values = arrays[r]!;
+      const row: Row = {};
+      for (let c = 0; c < columns.length; c++) row[columns[c]!] = values[c];
+      rows[r] = row;
+    }
+    return rows;
   }
 
   private sqliteStatement(connection: SqliteConnection, sql: string): SqliteStatement {
@@ -125,23 +155,6 @@ export class PreparedStatements {
     const connection = (await this.db.client.acquireConnection()) as PgConnection;
     try {
       return (await connection.query({ ...prepared, values: params })).rows;
-    } finally {
-      this.db.client.releaseConnection(connection);
-    }
-  }
-
-  private async pgTransaction(sql: string, paramLists: unknown[][]): Promise<void> {
-    const prepared = this.pgStatement(sql);
-    const connection = (await this.db.client.acquireConnection()) as PgConnection & { query(text: string): Promise<unknown> };
-    try {
-      await connection.query('BEGIN');
-      try {
-        for (const values of paramLists) await connection.query({ ...prepared, values });
-        await connection.query('COMMIT');
-      } catch (error) {
-        await connection.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
     } finally {
       this.db.client.releaseConnection(connection);
     }
