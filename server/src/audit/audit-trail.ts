@@ -2,12 +2,16 @@
 // where (org, facility), what (operation, status) and which resource ids it returned.
 // Ids only, never resource contents, secrets or tokens.
 //
-// Rows are group-committed: the rows of requests that finish while a commit is being
-// prepared or is in flight share the next commit, and each request is answered only once
-// the commit holding its row is done. Same durability as a commit each, far fewer commits.
+// Rows are group-committed: the rows of requests that finish in the same turn of the event
+// loop share one commit, and each request is answered only once the commit holding its row
+// is done. Same durability as a commit each, far fewer commits. A few commits may be in
+// flight at once (PostgreSQL flushes concurrent commits together); when all are busy, rows
+// wait for the next free one and go in together.
 import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
 import { preparedStatements } from '../db/prepared-statements.js';
+
+const MAX_COMMITS_IN_FLIGHT = 4;
 
 const COLUMNS = ['at', 'request_id', 'client_id', 'org_id', 'facility_id', 'operation', 'status', 'resource_ids', 'result_count'] as const;
 const PG_TYPES = ['varchar', 'varchar', 'varchar', 'uuid', 'uuid', 'varchar', 'integer', 'text', 'integer'] as const;
@@ -42,7 +46,8 @@ export interface AuditRecord {
 
 export class AuditTrail {
   private pending: Pending[] = [];
-  private committing = false;
+  private inFlight = 0;
+  private scheduled = false;
 
   constructor(private readonly db: Knex) {}
 
@@ -62,13 +67,19 @@ export class AuditTrail {
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ params, resolve, reject });
       // The rows of every request finishing in this turn of the event loop join the commit.
-      if (!this.committing && this.pending.length === 1) setImmediate(() => void this.commit());
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => {
+          this.scheduled = false;
+          void this.commit();
+        });
+      }
     });
   }
 
   private async commit(): Promise<void> {
-    if (this.committing || this.pending.length === 0) return;
-    this.committing = true;
+    if (this.inFlight >= MAX_COMMITS_IN_FLIGHT || this.pending.length === 0) return;
+    this.inFlight++;
     const batch = this.pending;
     this.pending = [];
     try {
@@ -77,9 +88,9 @@ export class AuditTrail {
     } catch (error) {
       for (const p of batch) p.reject(error);
     } finally {
-      this.committing = false;
-      // Rows that arrived during the commit go in the next one, straight away.
-      if (this.pending.length > 0) void this.commit();
+      this.inFlight--;
+      // Rows that waited for a free commit go in now.
+      if (this.pending.length > 0 && !this.scheduled) void this.commit();
     }
   }
 
