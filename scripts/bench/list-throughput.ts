@@ -1,30 +1,56 @@
 // List throughput: GET .../coverage?page_size=50 through the whole service (token check,
-// contract routing and validation, tenancy, SQLite, audit-trail insert, envelope) on a
-// facility of 10,000 residents, against a bare node:http server returning the same bytes
-// from memory in its own process (the physical limit of this machine), plus /healthz
-// through the whole stack (the framework floor). Then the same list again with the server
-// under --cpu-prof, to say where the time goes.
+// contract routing and validation, tenancy, the database, the audit row, envelope) on a
+// facility of 10,000 residents, against two baselines, each in its own process:
+// - the hand-written server (targets/hand-written-list-server.ts): the same work per request
+//   with no framework, the honest ceiling, measured on SQLite and on PostgreSQL;
+// - a bare node:http server returning the same bytes from memory (the physical limit).
+// Service and hand-written server are measured in interleaved rounds (BENCH_LIST_ROUNDS,
+// default 3), so drifting load on a shared machine hits both alike. Then /healthz through
+// the whole stack (the framework floor), and the list again with the server under
+// --cpu-prof, to say where the time goes.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
+import { openDatabase } from '../../server/src/db/database.js';
 import { startChildScript } from './child-script.js';
 import { summarizeCpuProfile, type ProfileSummary } from './cpu-profile.js';
 import { DEFAULT_CONNECTIONS, measureLoad, type LoadResult } from './load.js';
 import { freePort } from './ports.js';
-import { seededDatabase, workingCopy } from './seeded-database.js';
+import { seededDatabase, seedTenant, workingCopy } from './seeded-database.js';
 import { accessToken, startServiceProcess } from './service-process.js';
 import type { BenchSettings } from './settings.js';
+import { median } from './stats.js';
 
 export const LIST_RESIDENTS = 10_000;
+
+export interface ListRound {
+  service: LoadResult;
+  handWritten: LoadResult;
+}
+
+/** The service against the hand-written server on one database. */
+export interface ListOnDatabase {
+  database: 'SQLite' | 'PostgreSQL';
+  responseBytes: number;
+  /** The hand-written server answered exactly the service's body bytes. */
+  sameBytes: boolean;
+  rounds: ListRound[];
+}
 
 export interface ListThroughputResult {
   residents: number;
   coverageRows: number;
   responseBytes: number;
   connections: number;
+  /** SQLite, the median round (see databases for every round). */
   coverageList: LoadResult;
+  handWritten?: LoadResult;
   healthz: LoadResult;
   bare: LoadResult;
+  databases?: ListOnDatabase[];
+  skipped?: string[];
   profile?: ProfileSummary | undefined;
   /** Requests per second while profiled (the profiler slows the server a little). */
   profiledRequestsPerSecond?: number | undefined;
@@ -33,35 +59,136 @@ export interface ListThroughputResult {
 /** The response headers worth replaying; hop-by-hop and per-response ones are the server's own business. */
 const NOT_REPLAYED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date', 'content-length']);
 
+interface Recorded {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+async function record(url: string, headers: Record<string, string>): Promise<Recorded> {
+  const response = await fetch(url, { headers });
+  const recorded: Recorded = { status: response.status, headers: {}, body: await response.text() };
+  response.headers.forEach((value, name) => {
+    if (!NOT_REPLAYED.has(name)) recorded.headers[name] = value;
+  });
+  const page = JSON.parse(recorded.body) as { data?: unknown[] };
+  if (response.status !== 200 || page.data?.length !== 50) throw new Error(`unexpected answer ${response.status}: ${recorded.body.slice(0, 300)}`);
+  return recorded;
+}
+
+/** The round whose figure is the median, per measure: throughput and p99 separately. */
+export function medianOf(results: LoadResult[]): LoadResult {
+  const byRate = [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+  const middle = byRate[Math.floor((byRate.length - 1) / 2)]!;
+  return { ...middle, p99Ms: median(results.map((r) => r.p99Ms)), p50Ms: median(results.map((r) => r.p50Ms)) };
+}
+
+const ROUNDS = Math.max(1, Number(process.env.BENCH_LIST_ROUNDS ?? 3));
+
+interface Tenant {
+  orgId: string;
+  facilityId: string;
+  client: { client_id: string; client_secret: string };
+}
+
+/** Both servers on one database, measured in interleaved rounds. */
+async function serviceAgainstHandWritten(
+  database: ListOnDatabase['database'],
+  databaseUrl: string,
+  tenant: Tenant,
+  settings: BenchSettings,
+  env: Record<string, string>,
+): Promise<{ run: ListOnDatabase; recorded: Recorded; healthz?: LoadResult }> {
+  const { log, durationSeconds, warmupSeconds } = settings;
+  const path = `/api/v1/ofctx/${tenant.orgId}/${tenant.facilityId}/coverage?page_size=50`;
+  const loadOf = (url: string, headers: Record<string, string>, pid: number) => measureLoad({ url, headers, durationSeconds, warmupSeconds, pid });
+  const service = await startServiceProcess({ databaseUrl, env });
+  try {
+    const port = await freePort();
+    const handWritten = await startChildScript('scripts/bench/targets/hand-written-list-server.ts', [databaseUrl, String(port)]);
+    try {
+      const headers = { authorization: `Bearer ${await accessToken(service.url, tenant.client)}`, accept: 'application/json' };
+      const handWrittenUrl = `http://127.0.0.1:${port}${path}`;
+      const recorded = await record(service.url + path, headers);
+      const theirs = await record(handWrittenUrl, headers);
+      const sameBytes = theirs.body === recorded.body && Object.keys(theirs.headers).sort().join() === Object.keys(recorded.headers).sort().join();
+      if (!sameBytes) log(`  ! the hand-written server's answer differs from the service's`);
+      const rounds: ListRound[] = [];
+      for (let round = 1; round <= ROUNDS; round++) {
+        // Alternate who goes first, so a machine getting busier or quieter hits both alike.
+        log(`  ${database}, round ${round}/${ROUNDS}: coverage list through the service and through the hand-written server`);
+        let serviceLoad: LoadResult;
+        let handWrittenLoad: LoadResult;
+        if (round % 2 === 1) {
+          serviceLoad = await loadOf(service.url + path, headers, service.pid);
+          handWrittenLoad = await loadOf(handWrittenUrl, headers, handWritten.pid);
+        } else {
+          handWrittenLoad = await loadOf(handWrittenUrl, headers, handWritten.pid);
+          serviceLoad = await loadOf(service.url + path, headers, service.pid);
+        }
+        rounds.push({ service: serviceLoad, handWritten: handWrittenLoad });
+      }
+      let healthz: LoadResult | undefined;
+      if (database === 'SQLite') {
+        log(`  /healthz through the service`);
+        healthz = await loadOf(`${service.url}/healthz`, {}, service.pid);
+      }
+      return { run: { database, responseBytes: Buffer.byteLength(recorded.body), sameBytes, rounds }, recorded, healthz };
+    } finally {
+      await handWritten.stop();
+    }
+  } finally {
+    await service.stop();
+  }
+}
+
+async function onPostgres(settings: BenchSettings, skipped: string[]): Promise<ListOnDatabase | undefined> {
+  const admin = new pg.Client({ connectionString: settings.postgresAdminUrl });
+  try {
+    await admin.connect();
+  } catch (error) {
+    skipped.push(`PostgreSQL: no server at ${settings.postgresAdminUrl.replace(/\/\/[^@]*@/, '//')} (${(error as Error).message}); set BENCH_PG_URL`);
+    return undefined;
+  }
+  const name = `ofctx_bench_list_${randomBytes(4).toString('hex')}`;
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+    const url = new URL(settings.postgresAdminUrl);
+    url.pathname = `/${name}`;
+    settings.log(`  seeding ${LIST_RESIDENTS.toLocaleString('en-US')} residents into PostgreSQL database ${name}`);
+    const db = openDatabase(url.toString());
+    let tenant: Tenant;
+    try {
+      // Observations play no part in the coverage list.
+      tenant = await seedTenant(db, { residents: LIST_RESIDENTS, vitalRounds: 0 }, settings.log);
+      await db.raw('VACUUM ANALYZE');
+    } finally {
+      await db.destroy();
+    }
+    const env = { WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+    return (await serviceAgainstHandWritten('PostgreSQL', url.toString(), tenant, settings, env)).run;
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
+    await admin.end();
+  }
+}
+
 export async function listThroughput(settings: BenchSettings): Promise<ListThroughputResult> {
   const { log, durationSeconds, warmupSeconds } = settings;
   const seeded = await seededDatabase({ residents: LIST_RESIDENTS, vitalRounds: 2 }, log);
   const copy = workingCopy(seeded);
   const path = `/api/v1/ofctx/${seeded.orgId}/${seeded.facilityId}/coverage?page_size=50`;
-  let recorded: { status: number; headers: Record<string, string>; body: string };
-  let coverageList: LoadResult;
+  const loadOf = (url: string, headers: Record<string, string>, pid: number) => measureLoad({ url, headers, durationSeconds, warmupSeconds, pid });
+  let sqlite: ListOnDatabase;
+  let recorded: Recorded;
   let healthz: LoadResult;
   let profile: ProfileSummary | undefined;
   let profiledRequestsPerSecond: number | undefined;
-  const loadOf = (url: string, headers: Record<string, string>, pid: number) => measureLoad({ url, headers, durationSeconds, warmupSeconds, pid });
   try {
-    const service = await startServiceProcess({ databaseUrl: copy.databaseUrl });
-    try {
-      const headers = { authorization: `Bearer ${await accessToken(service.url, seeded.client)}`, accept: 'application/json' };
-      const first = await fetch(service.url + path, { headers });
-      recorded = { status: first.status, headers: {}, body: await first.text() };
-      first.headers.forEach((value, name) => {
-        if (!NOT_REPLAYED.has(name)) recorded.headers[name] = value;
-      });
-      const page = JSON.parse(recorded.body) as { data: unknown[] };
-      if (first.status !== 200 || page.data.length !== 50) throw new Error(`unexpected answer ${first.status}: ${recorded.body.slice(0, 300)}`);
-      log(`  coverage list through the service (${Buffer.byteLength(recorded.body)} bytes a page)`);
-      coverageList = await loadOf(service.url + path, headers, service.pid);
-      log(`  /healthz through the service`);
-      healthz = await loadOf(`${service.url}/healthz`, {}, service.pid);
-    } finally {
-      await service.stop();
-    }
+    const measured = await serviceAgainstHandWritten('SQLite', copy.databaseUrl, seeded, settings, {});
+    sqlite = measured.run;
+    recorded = measured.recorded;
+    healthz = measured.healthz!;
 
     if (settings.profile) {
       const profileDir = mkdtempSync(join(tmpdir(), 'ofctx-bench-profile-'));
@@ -89,6 +216,9 @@ export async function listThroughput(settings: BenchSettings): Promise<ListThrou
     copy.remove();
   }
 
+  const skipped: string[] = [];
+  const postgres = await onPostgres(settings, skipped);
+
   const scratch = mkdtempSync(join(tmpdir(), 'ofctx-bench-bare-'));
   let bare: LoadResult;
   try {
@@ -111,9 +241,12 @@ export async function listThroughput(settings: BenchSettings): Promise<ListThrou
     coverageRows: seeded.counts.coverage,
     responseBytes: Buffer.byteLength(recorded.body),
     connections: DEFAULT_CONNECTIONS,
-    coverageList,
+    coverageList: medianOf(sqlite.rounds.map((r) => r.service)),
+    handWritten: medianOf(sqlite.rounds.map((r) => r.handWritten)),
     healthz,
     bare,
+    databases: postgres ? [sqlite, postgres] : [sqlite],
+    skipped,
     profile,
     profiledRequestsPerSecond,
   };

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Knex } from 'knex';
 import { openDatabase } from '../../server/src/db/database.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
 import { createFacility, createOrganization } from '../../server/src/organizations/organizations.js';
@@ -60,27 +61,7 @@ export async function seededDatabase(parameters: SeedParameters, log: (line: str
   const db = openDatabase(`sqlite:${partial}`);
   let meta: Omit<SeededDatabase, 'file' | 'fromCache'>;
   try {
-    await migrateToLatest(db);
-    const org = await createOrganization(db, 'Benchmark Care Group');
-    const facility = await createFacility(db, org.id, 'Benchmark Facility');
-    const client = await createClient(db, { orgId: org.id, facilityIds: [facility.id], scopes: [...PARTNER_SCOPES], name: 'benchmark' });
-    const started = performance.now();
-    let reported = 0;
-    const counts = await seedFacility(db, {
-      orgId: org.id,
-      facilityId: facility.id,
-      residents: parameters.residents,
-      vitalRounds: parameters.vitalRounds,
-      randomSeed: RANDOM_SEED,
-      onProgress: (done, total) => {
-        if (done - reported >= total / 10 || done === total) {
-          reported = done;
-          log(`    ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} residents, ${((performance.now() - started) / 1000).toFixed(0)} s`);
-        }
-      },
-    });
-    const seedSeconds = (performance.now() - started) / 1000;
-    meta = { orgId: org.id, facilityId: facility.id, client: { client_id: client.client_id, client_secret: client.client_secret }, counts, seedSeconds };
+    meta = await seedTenant(db, parameters, log);
   } finally {
     // Closing checkpoints the WAL into the file, so the file alone is the whole database.
     await db.destroy();
@@ -88,6 +69,31 @@ export async function seededDatabase(parameters: SeedParameters, log: (line: str
   renameSync(partial, file);
   writeFileSync(metaFile, JSON.stringify(meta, null, 2));
   return { ...meta, file, fromCache: false };
+}
+
+/** Migrates an empty database and seeds one organization, facility and credential with all scopes. */
+export async function seedTenant(db: Knex, parameters: SeedParameters, log: (line: string) => void): Promise<Omit<SeededDatabase, 'file' | 'fromCache'>> {
+  await migrateToLatest(db);
+  const org = await createOrganization(db, 'Benchmark Care Group');
+  const facility = await createFacility(db, org.id, 'Benchmark Facility');
+  const client = await createClient(db, { orgId: org.id, facilityIds: [facility.id], scopes: [...PARTNER_SCOPES], name: 'benchmark' });
+  const started = performance.now();
+  let reported = 0;
+  const counts = await seedFacility(db, {
+    orgId: org.id,
+    facilityId: facility.id,
+    residents: parameters.residents,
+    vitalRounds: parameters.vitalRounds,
+    randomSeed: RANDOM_SEED,
+    onProgress: (done, total) => {
+      if (done - reported >= total / 10 || done === total) {
+        reported = done;
+        log(`    ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} residents, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      }
+    },
+  });
+  const seedSeconds = (performance.now() - started) / 1000;
+  return { orgId: org.id, facilityId: facility.id, client: { client_id: client.client_id, client_secret: client.client_secret }, counts, seedSeconds };
 }
 
 /** A private copy of a seeded database in a temporary folder; remove() deletes it. */

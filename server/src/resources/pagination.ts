@@ -6,6 +6,7 @@
 import type { Knex } from 'knex';
 import type { PageInfo } from '../http/envelope.js';
 import { PageAnchors } from './page-anchors.js';
+import { preparedStatements } from '../db/prepared-statements.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 
@@ -69,9 +70,14 @@ export async function fetchResourcePage<Row extends { seq: number }>(
 ): Promise<{ rows: Row[]; page: PageInfo }> {
   const { page, pageSize } = pageOf(query);
   const where: Record<string, string> = { ...scope };
-  const counts = await db('facility_resource_counts').where({ resource: table, facility_id: scope.facility_id }).first('total', 'layout_version');
+  // The hot statements (counts, the page itself) are prepared once: see db/prepared-statements.ts.
+  const statements = preparedStatements(db);
+  const [counts] = await statements.all(COUNTS_SQL, [table, scope.facility_id]);
   const layoutVersion = Number(counts?.layout_version ?? 0);
-  const total = scope.resident_id === undefined ? Number(counts?.total ?? 0) : await countOf(db, table, where);
+  const total =
+    scope.resident_id === undefined
+      ? Number(counts?.total ?? 0)
+      : Number((await statements.all(residentCountSql(table), [scope.facility_id, scope.resident_id]))[0]?.total ?? 0);
   const anchorOf = (n: number) => PageAnchors.key(table, scope.facility_id, scope.resident_id, pageSize, n, layoutVersion);
 
   let after: number | undefined = page === 1 ? 0 : anchors.get(anchorOf(page));
@@ -80,8 +86,24 @@ export async function fetchResourcePage<Row extends { seq: number }>(
     after = lastOfPrevious ? Number(lastOfPrevious.seq) : undefined;
     if (after !== undefined) anchors.set(anchorOf(page), after);
   }
-  const rows = after === undefined ? [] : ((await db(table).where(where).andWhere('seq', '>', after).orderBy('seq').limit(pageSize)) as Row[]);
+  const rows =
+    after === undefined
+      ? []
+      : scope.resident_id === undefined
+        ? ((await statements.all(pageSql(table, false), [scope.facility_id, after, pageSize])) as Row[])
+        : ((await statements.all(pageSql(table, true), [scope.facility_id, scope.resident_id, after, pageSize])) as Row[]);
   // A full page ends where the next one begins, whatever is appended later.
   if (rows.length === pageSize) anchors.set(anchorOf(page + 1), Number(rows[rows.length - 1]!.seq));
   return { rows, page: { page, page_size: pageSize, total } };
+}
+
+const COUNTS_SQL = 'select total, layout_version from facility_resource_counts where resource = ? and facility_id = ? limit 1';
+
+// `table` is one of the four resource tables, never user input.
+function residentCountSql(table: string): string {
+  return `select count(*) as total from ${table} where facility_id = ? and resident_id = ?`;
+}
+
+function pageSql(table: string, byResident: boolean): string {
+  return `select * from ${table} where facility_id = ?${byResident ? ' and resident_id = ?' : ''} and seq > ? order by seq limit ?`;
 }

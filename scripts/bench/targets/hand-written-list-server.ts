@@ -1,0 +1,163 @@
+// The honest ceiling of the coverage list: the same work as the service, written by hand
+// with no framework. node:http, and better-sqlite3 prepared statements (or `pg` named
+// statements on PostgreSQL). Per request it: looks up the bearer token (SHA-256, cached for
+// the service's default TTL, with the credential's status and granted facilities), checks
+// the scope, organization and facility, reads the facility's count and the page of 50,
+// writes one durable audit row (its own commit, before answering), and answers the same
+// bytes with the same headers as the service. No contract validation, no routing table.
+//   node hand-written-list-server.ts DATABASE_URL PORT
+import { createHash, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { loadConfig, sqlitePath } from '../../../server/src/config/config.js';
+import { toCoverage, type CoverageRow } from '../../../server/src/resources/fhir-coverage.js';
+
+const [databaseUrl, port] = process.argv.slice(2);
+const TOKEN_CACHE_TTL_MS = loadConfig({}).tokenCacheTtlMs;
+const LIST = /^\/api\/v1\/ofctx\/([0-9a-f-]{36})\/([0-9a-f-]{36})\/coverage$/;
+
+// int8 (count(*)) as a number, as the service has it.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+type Row = Record<string, unknown>;
+interface Store {
+  token(hash: string): Promise<{ row: Row | undefined; facilities: string[] }>;
+  counts(facilityId: string): Promise<Row | undefined>;
+  page(facilityId: string, limit: number): Promise<Row[]>;
+  audit(params: unknown[]): Promise<void>;
+}
+
+const TOKEN_SQL =
+  'select t.client_pk, t.scopes, t.facility_ids, t.expires_at, c.client_id, c.org_id, c.status from access_tokens t join clients c on c.id = t.client_pk where t.token_hash = ? limit 1';
+const FACILITIES_SQL = 'select facility_id from client_facilities where client_pk = ?';
+const COUNTS_SQL = "select total from facility_resource_counts where resource = 'coverage' and facility_id = ? limit 1";
+const PAGE_SQL = 'select * from coverage where facility_id = ? and seq > 0 order by seq limit ?';
+const AUDIT_SQL =
+  'insert into audit_events (at, request_id, client_id, org_id, facility_id, operation, status, resource_ids, result_count) values (?, ?, ?, ?, ?, ?, ?, ?, ?)';
+
+function sqliteStore(file: string): Store {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  const token = db.prepare(TOKEN_SQL);
+  const facilities = db.prepare(FACILITIES_SQL).pluck();
+  const counts = db.prepare(COUNTS_SQL);
+  const page = db.prepare(PAGE_SQL);
+  const audit = db.prepare(AUDIT_SQL);
+  return {
+    token: async (hash) => {
+      const row = token.get(hash) as Row | undefined;
+      return { row, facilities: row ? (facilities.all(row.client_pk) as string[]) : [] };
+    },
+    counts: async (facilityId) => counts.get(facilityId) as Row | undefined,
+    page: async (facilityId, limit) => page.all(facilityId, limit) as Row[],
+    audit: async (params) => void audit.run(...params),
+  };
+}
+
+function postgresStore(url: string): Store {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const numbered = (sql: string) => {
+    let n = 0;
+    return sql.replace(/\?/g, () => `$${++n}`);
+  };
+  const statement = (name: string, sql: string) => {
+    const text = numbered(sql);
+    return async (values: unknown[]) => (await pool.query({ name, text, values })).rows as Row[];
+  };
+  const token = statement('token', TOKEN_SQL);
+  const facilities = statement('facilities', FACILITIES_SQL);
+  const counts = statement('counts', COUNTS_SQL);
+  const page = statement('page', PAGE_SQL);
+  const audit = statement('audit', AUDIT_SQL);
+  return {
+    token: async (hash) => {
+      const [row] = await token([hash]);
+      return { row, facilities: row ? (await facilities([row.client_pk])).map((r) => r.facility_id as string) : [] };
+    },
+    counts: async (facilityId) => (await counts([facilityId]))[0],
+    page: (facilityId, limit) => page([facilityId, limit]),
+    audit: async (params) => void (await audit(params)),
+  };
+}
+
+const file = sqlitePath(databaseUrl!);
+const store = file !== null ? sqliteStore(file) : postgresStore(databaseUrl!);
+
+interface Principal {
+  clientId: string;
+  orgId: string;
+  scopes: Set<string>;
+  facilityIds: Set<string>;
+  expiresAt: number;
+}
+const tokenCache = new Map<string, { principal: Principal | null; loadedAt: number }>();
+
+async function principalOf(token: string): Promise<Principal | null> {
+  const hash = createHash('sha256').update(token, 'utf8').digest('hex');
+  const now = Date.now();
+  let entry = tokenCache.get(hash);
+  if (!entry || now - entry.loadedAt > TOKEN_CACHE_TTL_MS) {
+    const { row, facilities } = await store.token(hash);
+    let principal: Principal | null = null;
+    if (row && row.status === 'active') {
+      const granted = new Set(facilities);
+      principal = {
+        clientId: row.client_id as string,
+        orgId: row.org_id as string,
+        scopes: new Set((row.scopes as string).split(' ')),
+        facilityIds: new Set((JSON.parse(row.facility_ids as string) as string[]).filter((id) => granted.has(id))),
+        expiresAt: Number(row.expires_at),
+      };
+    }
+    entry = { principal, loadedAt: now };
+    tokenCache.set(hash, entry);
+  }
+  return entry.principal && entry.principal.expiresAt > now ? entry.principal : null;
+}
+
+function send(res: ServerResponse, status: number, requestId: string, body: string): void {
+  const bytes = Buffer.from(body, 'utf8');
+  res.writeHead(status, {
+    'x-request-id': requestId,
+    'content-type': 'application/json; charset=utf-8',
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-store',
+    'content-length': String(bytes.length),
+  });
+  res.end(bytes);
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const requestId = randomUUID();
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const match = LIST.exec(url.pathname);
+  if (req.method !== 'GET' || !match) return send(res, 404, requestId, '{"error":"not found"}');
+  const [, orgId, facilityId] = match as unknown as [string, string, string];
+  const pageSize = Number(url.searchParams.get('page_size') ?? 50);
+  const bearer = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(req.headers.authorization ?? '');
+  const principal = bearer ? await principalOf(bearer[1]!) : null;
+  if (!principal) return send(res, 401, requestId, '{"error":"invalid_token"}');
+  if (!principal.scopes.has('coverage.read') || principal.orgId !== orgId || !principal.facilityIds.has(facilityId)) {
+    return send(res, 403, requestId, '{"error":"forbidden"}');
+  }
+  const counts = await store.counts(facilityId);
+  const rows = (await store.page(facilityId, pageSize)) as unknown as CoverageRow[];
+  const ids = rows.map((row) => row.id);
+  await store.audit([new Date().toISOString(), requestId, principal.clientId, orgId, facilityId, 'listCoverage', 200, JSON.stringify(ids), ids.length]);
+  const body = { data: rows.map(toCoverage), meta: { page: { page: 1, page_size: pageSize, total: Number(counts?.total ?? 0) } }, error: null };
+  send(res, 200, requestId, JSON.stringify(body));
+}
+
+const server = createServer((req, res) => {
+  req.resume();
+  handle(req, res).catch((error: Error) => {
+    process.stderr.write(`${error.stack}\n`);
+    if (!res.headersSent) send(res, 500, 'error', '{"error":"internal"}');
+  });
+});
+server.keepAliveTimeout = 65_000;
+server.listen(Number(port), '127.0.0.1', () => process.stdout.write('ready\n'));
+process.once('SIGTERM', () => server.close(() => process.exit(0)));
