@@ -211,7 +211,13 @@ describe('contract fuzzing: generated requests never break the service', functio
           const body = op.operationId === 'registerWebhook' ? { callback_url: fixture.deadCallback, event_types: ['resident.admitted'] } : { event_type: 'resident.admitted' };
           // The FHIR write endpoint takes a Bundle and answers errors as OperationOutcome, the catalogue code in its details.
           const fhir = op.operationId === 'ingestFhir';
-          const posted = fhir ? { headers: { ...bearer(fixture.tokens.full), 'content-type': 'application/fhir+json' }, body: JSON.stringify({ resourceType: 'Bundle', type: 'batch', entry: [] }) } : jsonBody(body, bearer(fixture.tokens.full));
+          // The X12 endpoint takes an interchange in its own media type.
+          const x12 = op.operationId === 'ingestX12';
+          const posted = fhir
+            ? { headers: { ...bearer(fixture.tokens.full), 'content-type': 'application/fhir+json' }, body: JSON.stringify({ resourceType: 'Bundle', type: 'batch', entry: [] }) }
+            : x12
+              ? { headers: { ...bearer(fixture.tokens.full), 'content-type': 'application/edi-x12' }, body: 'ISA*00*          *00*          *ZZ*PAYER          *ZZ*OFCTX          *261123*0800*^*00501*000000001*0*P*:~' }
+              : jsonBody(body, bearer(fixture.tokens.full));
           const req = { method: op.method, target, ...(op.method === 'POST' ? posted : { headers: bearer(fixture.tokens.full) }) };
           const { res, failures } = await checkedSend(service, req);
           const fhirErrors = fhir || op.path.startsWith('/api/v1/fhir/R4/');

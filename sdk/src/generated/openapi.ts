@@ -2758,8 +2758,8 @@ export interface operations {
                     "application/json": components["schemas"]["SmartConfiguration"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            500: components["responses"]["InternalError"];
+            400: components["responses"]["FhirBadRequest"];
+            500: components["responses"]["FhirInternalError"];
         };
     };
     listResidents: {
