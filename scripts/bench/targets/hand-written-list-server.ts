@@ -12,6 +12,8 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { loadConfig, sqlitePath } from '../../../server/src/config/config.js';
 import { toCoverage, type CoverageRow } from '../../../server/src/resources/fhir-coverage.js';
+import { seqNext } from '../../../server/src/resources/sync-pages.js';
+import { digestTag } from '../../../server/src/http/conditional-get.js';
 
 const [databaseUrl, port] = process.argv.slice(2);
 const TOKEN_CACHE_TTL_MS = loadConfig({}).tokenCacheTtlMs;
@@ -118,10 +120,11 @@ async function principalOf(token: string): Promise<Principal | null> {
   return entry.principal && entry.principal.expiresAt > now ? entry.principal : null;
 }
 
-function send(res: ServerResponse, status: number, requestId: string, body: string): void {
+function send(res: ServerResponse, status: number, requestId: string, body: string, etag?: string): void {
   const bytes = Buffer.from(body, 'utf8');
   res.writeHead(status, {
     'x-request-id': requestId,
+    ...(etag ? { etag } : {}),
     'content-type': 'application/json; charset=utf-8',
     'x-content-type-options': 'nosniff',
     'cache-control': 'no-store',
@@ -147,8 +150,11 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const rows = (await store.page(facilityId, pageSize)) as unknown as CoverageRow[];
   const ids = rows.map((row) => row.id);
   await store.audit([new Date().toISOString(), requestId, principal.clientId, orgId, facilityId, 'listCoverage', 200, JSON.stringify(ids), ids.length]);
-  const body = { data: rows.map(toCoverage), meta: { page: { page: 1, page_size: pageSize, total: Number(counts?.total ?? 0) } }, error: null };
-  send(res, 200, requestId, JSON.stringify(body));
+  // The same answer as the service: the page's keyset cursor and a weak ETag of the body.
+  const page = { page: 1, page_size: pageSize, total: Number(counts?.total ?? 0) };
+  const next = seqNext('coverage', { facility_id: facilityId }, rows, page);
+  const body = { data: rows.map(toCoverage), meta: { page: next === undefined ? page : { ...page, next } }, error: null };
+  send(res, 200, requestId, JSON.stringify(body), digestTag(body));
 }
 
 const server = createServer((req, res) => {
