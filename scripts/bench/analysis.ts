@@ -23,7 +23,7 @@ function listAnalysis(results: BenchResults): string[] {
   return [
     '### Coverage list: against the same work written by hand',
     '',
-    `This run: ${figures.join('; ') || 'no per-database figures'}. The machine was shared with five other engineers compiling and testing: single rounds moved by a factor of two either way, so read the spread of the rounds, not one figure. The service still validates every request against the contract, authorises it in \`tenancy/authorize.ts\`, and answers only after its audit row is committed.`,
+    `This run: ${figures.join('; ') || 'no per-database figures'}. On a busy machine single rounds move by up to a factor of two either way: read the spread of the rounds, not one figure. The service still validates every request against the contract, authorises it in \`tenancy/authorize.ts\`, and answers only after its audit row is committed.`,
     '',
     'What changed (issue 15), each measured:',
     '',
@@ -52,7 +52,7 @@ function growthAnalysis(results: BenchResults): string[] {
     '',
     `Page 1 (${x('list page 1')}x), one resident's list (${x("one resident's list")}x) and the read by id (${x('read one')}x) do not grow with the table: they are index range scans or primary-key lookups, and the list total comes from the trigger-maintained \`facility_resource_counts\` row rather than \`count(*)\`. The last page grows ${x('list last page')}x: to find where page ${count(sizes[1]!.lastPage)} starts, \`pagination.ts\` runs \`SELECT seq ... ORDER BY seq LIMIT 1 OFFSET ${count((sizes[1]!.lastPage - 1) * 50)}\`, which walks that many entries of the covering index \`(facility_id, seq)\` (EXPLAIN: \`SEARCH observations USING COVERING INDEX observations_facility_id_seq_index\`; investigation, 2026-11-22). It is linear in the page number, whatever the index: SQLite cannot skip N index entries without visiting them.`,
     '',
-    'Fix (proposal; a contract addition): **keyset pagination**. Answer a `next` cursor with each page (the last row\'s `seq`, opaque to clients) and accept `after=<cursor>`: the query becomes `WHERE facility_id = ? AND seq > ? ORDER BY seq LIMIT 50`, the same index range scan as page 1, whose latency is flat above. The SDK\'s `pages()`/`all()` can follow the cursor without any change for SDK users; `page=` stays for compatibility, with deep pages documented as slow.',
+    'The way around it exists since issue 13: **keyset pagination**. Every page but the last answers `meta.page.next`, an opaque cursor (the last row\'s `seq`); `?cursor=<next>` reads `WHERE facility_id = ? AND seq > ? ORDER BY seq LIMIT 50`, the same index range scan as page 1, whose latency is flat above. The SDK\'s incremental sync follows the cursor; `page=` stays as the spec fixes it, its deep pages OFFSET-bound as measured here.',
   ];
 }
 
