@@ -85,9 +85,14 @@ describe('webhook deliveries survive a server crash (SIGKILL)', function () {
     for (const delivery of inFlight) {
       const attempts = await attemptsOf(db, delivery.id);
       expect(attempts.map((a) => a.error_class)).to.deep.equal(['interrupted', null]);
+      // The first attempt was claimed before the kill, but on a busy machine the process may
+      // die before its request leaves: then only the second attempt arrives.
       const arrivals = receiver.deliveriesOf(delivery.id);
-      expect(arrivals.map((a) => a.headers['x-service-attempt'])).to.deep.equal(['1', '2']);
-      expect(arrivals[1]!.body.equals(arrivals[0]!.body)).to.equal(true);
+      const attemptHeaders = arrivals.map((a) => a.headers['x-service-attempt']);
+      expect([['1', '2'], ['2']], `attempts that arrived: ${attemptHeaders.join(',')}`).to.deep.include(attemptHeaders);
+      const sent = (await listDeliveries(db, { orgId: org.id })).find((d) => d.id === delivery.id)!;
+      expect(arrivals.every((a) => a.body.equals(arrivals[0]!.body)), 'every attempt carries the same bytes').to.equal(true);
+      expect(sent.status).to.equal('delivered');
     }
     await server.kill('SIGTERM');
     expect(server.child.exitCode).to.equal(0);
