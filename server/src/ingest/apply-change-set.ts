@@ -14,7 +14,7 @@
 //   Coverage new, or status/payor/period/subscriberId/   coverage.updated
 //     order changed
 //   Condition new                                        clinical.condition.created
-//   MedicationRequest new                                clinical.order.created
+//   MedicationRequest or ServiceRequest new              clinical.order.created
 //
 // Changes are applied in chunks: one transaction per chunk (a `transaction` set is one chunk),
 // with one identifier lookup and one row read per table for the whole chunk, so a stream of
@@ -39,9 +39,9 @@ export interface ApplyOptions {
 }
 
 const DEFAULT_CHUNK = 500;
-const TABLES_WITH_CREATED_AT = new Set(['residents', 'coverage', 'conditions', 'medication_requests']);
+const TABLES_WITH_CREATED_AT = new Set(['residents', 'coverage', 'conditions', 'medication_requests', 'service_requests']);
 /** The tables whose rows belong to a resident and move with it on a transfer. */
-const RESIDENT_TABLES = ['coverage', 'observations', 'allergies', 'conditions', 'medication_requests'];
+const RESIDENT_TABLES = ['coverage', 'observations', 'allergies', 'conditions', 'medication_requests', 'service_requests'];
 const TABLE_TYPES: Record<string, IngestibleType> = Object.fromEntries(Object.values(MAPPINGS).map((m) => [m.table, m.type]));
 
 interface Prepared {

@@ -797,9 +797,9 @@ export interface paths {
         /**
          * Write FHIR R4 resources (system of record)
          * @description The facility's system of record writes Patient, Coverage, Observation,
-         *     AllergyIntolerance, Condition and MedicationRequest here, with an ingest credential
-         *     (scope `ingest.write`; partner credentials never hold it, and ingest credentials
-         *     cannot read the partner endpoints).
+         *     AllergyIntolerance, Condition, MedicationRequest and ServiceRequest here, with an
+         *     ingest credential (scope `ingest.write`; partner credentials never hold it, and ingest
+         *     credentials cannot read the partner endpoints).
          *
          *     **`application/fhir+json`**: a FHIR R4 `Bundle` of type `transaction` (all or
          *     nothing) or `batch` (entry by entry), at most `INGEST_MAX_BUNDLE_BYTES` (8 MiB by
@@ -833,7 +833,7 @@ export interface paths {
          *     | a Patient of the organization is sent under another facility (it and its resources move) | `resident.transferred` (one event, `facility_id` the new facility) |
          *     | a Coverage is created, or its status, payor, period, subscriberId or order changes | `coverage.updated` |
          *     | a new Condition | `clinical.condition.created` |
-         *     | a new MedicationRequest | `clinical.order.created` |
+         *     | a new MedicationRequest or ServiceRequest | `clinical.order.created` |
          *
          *     Every failure of this operation, including authentication and authorization, is a
          *     FHIR `OperationOutcome` (`application/fhir+json`) whose issue `details.coding` carries
@@ -1468,7 +1468,7 @@ export interface components {
                 fullUrl?: string;
                 resource?: {
                     /** @enum {string} */
-                    resourceType: "Patient" | "Coverage" | "Observation" | "AllergyIntolerance" | "Condition" | "MedicationRequest";
+                    resourceType: "Patient" | "Coverage" | "Observation" | "AllergyIntolerance" | "Condition" | "MedicationRequest" | "ServiceRequest";
                 };
                 request?: {
                     /** @enum {string} */
