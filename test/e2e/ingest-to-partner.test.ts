@@ -9,10 +9,10 @@ import { createClient as createSdkClient } from '@ofctx/sdk';
 import { startWebhookService, type Tenant, type WebhookTestService } from '../../server/test/webhooks/support/webhook-service.js';
 import { waitFor } from '../../server/test/webhooks/support/receiver.js';
 import { createClient } from '../../server/src/auth/clients.js';
-import { contractCheckingFetch } from '../support/contract.js';
+import { assertDeliveryMatchesContract, contractCheckingFetch } from '../support/contract.js';
 import { tokenFor } from '../support/http.js';
 import { bundle, postBundle } from '../support/ingest.js';
-import { byMrn, coverage, patient } from '../support/fhir-resources.js';
+import { byMrn, coverage, medicationRequest, patient, serviceRequest } from '../support/fhir-resources.js';
 
 describe('a system of record writes, a partner hears and reads', function () {
   this.timeout(60_000);
@@ -38,7 +38,7 @@ describe('a system of record writes, a partner hears and reads', function () {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const { port } = receiver.address() as AddressInfo;
-    secret = (await service.subscribe(tenant, `http://127.0.0.1:${port}/hooks`, ['resident.admitted', 'resident.discharged', 'coverage.updated'])).signing_secret;
+    secret = (await service.subscribe(tenant, `http://127.0.0.1:${port}/hooks`, ['resident.admitted', 'resident.discharged', 'coverage.updated', 'clinical.order.created'])).signing_secret;
     const source = await createClient(service.running.app.db, { orgId: tenant.orgId, facilityIds: [tenant.facilityId], scopes: ['ingest.write'], name: 'EHR', kind: 'ingest' });
     ingestToken = await tokenFor(service.baseUrl, source);
   });
@@ -86,5 +86,28 @@ describe('a system of record writes, a partner hears and reads', function () {
     await postBundle(service.baseUrl, ingestToken, tenant.orgId, tenant.facilityId, bundle('batch', [{ resource: patient('E2E-1', { active: false }) }, { resource: coverage(byMrn('E2E-1'), 'E2E-C1') }]));
     expect((await service.running.app.db('webhook_events').where({ resident_id: residentId }).count({ n: '*' }).first())!.n).to.equal(3);
     expect(accepted.length).to.equal(before);
+  });
+
+  it('a new MedicationRequest and a new ServiceRequest are each one clinical.order.created naming the kind of order', async () => {
+    const admitted = await postBundle(service.baseUrl, ingestToken, tenant.orgId, tenant.facilityId, bundle('batch', [{ resource: patient('E2E-2') }]));
+    const residentId = (admitted.body.entry[0].response.location as string).split('/')[1]!;
+    const orders = bundle('batch', [{ resource: medicationRequest(byMrn('E2E-2'), 'E2E-M1') }, { resource: serviceRequest(byMrn('E2E-2'), 'E2E-S1') }]);
+    expect((await postBundle(service.baseUrl, ingestToken, tenant.orgId, tenant.facilityId, orders)).status).to.equal(200);
+    const delivered = await waitFor('the two order deliveries', () => {
+      const mine = accepted.filter((d) => d.data.resident_id === residentId && d.event_type === 'clinical.order.created');
+      return mine.length >= 2 ? mine : undefined;
+    });
+    expect(delivered.map((d) => d.data.order_type).sort()).to.deep.equal(['MedicationRequest', 'ServiceRequest']);
+    for (const delivery of delivered) {
+      await assertDeliveryMatchesContract(delivery);
+      expect(Object.keys(delivery.data)).to.deep.equal(['org_id', 'facility_id', 'resident_id', 'order_type']);
+    }
+    const admission = await waitFor('the admission delivery', () => accepted.find((d) => d.data.resident_id === residentId && d.event_type === 'resident.admitted'));
+    expect(admission.data).to.not.have.property('order_type');
+
+    // Sent again, and one of them updated: no new order.
+    await postBundle(service.baseUrl, ingestToken, tenant.orgId, tenant.facilityId, bundle('batch', [{ resource: medicationRequest(byMrn('E2E-2'), 'E2E-M1') }, { resource: serviceRequest(byMrn('E2E-2'), 'E2E-S1', { status: 'completed' }) }]));
+    expect((await service.running.app.db('webhook_events').where({ resident_id: residentId, event_type: 'clinical.order.created' }).count({ n: '*' }).first())!.n).to.equal(2);
+    expect(refused).to.deep.equal([]);
   });
 });

@@ -116,3 +116,10 @@ export const contractCheckingFetch: typeof fetch = async (input, init) => {
   await assertMatchesContract(request.method, request.url, response.status, response.headers, body);
   return response;
 };
+
+/** Throws ContractViolation when a webhook delivery body is not the contract's EventDelivery. */
+export async function assertDeliveryMatchesContract(body: unknown): Promise<void> {
+  await contract();
+  const validate = documentAjv!.getSchema('openapi.json#/components/schemas/EventDelivery')!;
+  if (!validate(body)) throw new ContractViolation(`delivery body does not match EventDelivery: ${JSON.stringify(validate.errors)}\nbody: ${JSON.stringify(body).slice(0, 2000)}`);
+}

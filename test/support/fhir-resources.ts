@@ -72,3 +72,16 @@ export function medicationRequest(subject: { reference: string }, key: string) {
     subject,
   };
 }
+
+export function serviceRequest(subject: { reference: string }, key: string, overrides: Record<string, unknown> = {}) {
+  return {
+    resourceType: 'ServiceRequest' as const,
+    identifier: [{ system: 'https://ehr.example/fhir/sid/order', value: key }],
+    status: 'active',
+    intent: 'order',
+    code: { coding: [{ system: 'http://loinc.org', code: '24323-8', display: 'Comprehensive metabolic panel' }] },
+    subject,
+    authoredOn: '2026-11-20T09:30:00Z',
+    ...overrides,
+  };
+}

@@ -14,7 +14,8 @@
 //   Coverage new, or status/payor/period/subscriberId/   coverage.updated
 //     order changed
 //   Condition new                                        clinical.condition.created
-//   MedicationRequest new                                clinical.order.created
+//   MedicationRequest or ServiceRequest new              clinical.order.created (data.order_type
+//                                                          names which)
 //
 // Changes are applied in chunks: one transaction per chunk (a `transaction` set is one chunk),
 // with one identifier lookup and one row read per table for the whole chunk, so a stream of
@@ -39,9 +40,9 @@ export interface ApplyOptions {
 }
 
 const DEFAULT_CHUNK = 500;
-const TABLES_WITH_CREATED_AT = new Set(['residents', 'coverage', 'conditions', 'medication_requests']);
+const TABLES_WITH_CREATED_AT = new Set(['residents', 'coverage', 'conditions', 'medication_requests', 'service_requests']);
 /** The tables whose rows belong to a resident and move with it on a transfer. */
-const RESIDENT_TABLES = ['coverage', 'observations', 'allergies', 'conditions', 'medication_requests'];
+const RESIDENT_TABLES = ['coverage', 'observations', 'allergies', 'conditions', 'medication_requests', 'service_requests'];
 const TABLE_TYPES: Record<string, IngestibleType> = Object.fromEntries(Object.values(MAPPINGS).map((m) => [m.table, m.type]));
 
 interface Prepared {
@@ -295,7 +296,9 @@ class Chunk {
     const queue = (row: Row, events: EventType[]) => {
       if (!this.set.emitEvents) return;
       for (const event of events) {
-        this.writes.events.push({ orgId: this.set.orgId, facilityId, type: event, residentId: type === 'Patient' ? row.id : (row.resident_id as string), occurredAt: this.now });
+        const residentId = type === 'Patient' ? row.id : (row.resident_id as string);
+        const orderType = event === 'clinical.order.created' && (type === 'MedicationRequest' || type === 'ServiceRequest') ? type : undefined;
+        this.writes.events.push({ orgId: this.set.orgId, facilityId, type: event, residentId, occurredAt: this.now, ...(orderType ? { orderType } : {}) });
       }
     };
 

@@ -5,7 +5,7 @@
 // Sources never write resource tables themselves.
 
 /** The FHIR R4 resource types a system of record may write. */
-export const INGESTIBLE_TYPES = ['Patient', 'Coverage', 'Observation', 'AllergyIntolerance', 'Condition', 'MedicationRequest'] as const;
+export const INGESTIBLE_TYPES = ['Patient', 'Coverage', 'Observation', 'AllergyIntolerance', 'Condition', 'MedicationRequest', 'ServiceRequest'] as const;
 export type IngestibleType = (typeof INGESTIBLE_TYPES)[number];
 
 /** A FHIR R4 resource as the system of record sent it (validated by the source). */

@@ -1,8 +1,13 @@
 // The delivery body. Serialized exactly once, when a delivery is queued (or when the test
 // operation builds one); the resulting string's UTF-8 bytes are what is signed and sent on
 // every attempt. Key order is fixed by the contract's `webhooks` section. Ids only: never
-// names, birth dates or other protected health information.
+// names, birth dates or other protected health information; clinical.order.created adds
+// the kind of order (a FHIR resource type), which partners cannot read through the API.
+import type { components } from '@ofctx/sdk/contract';
 import { API_VERSION, type EventType } from './event-types.js';
+
+/** `data.order_type` of clinical.order.created: the FHIR resource type of the new order. */
+export type OrderType = NonNullable<components['schemas']['EventData']['order_type']>;
 
 export interface EnvelopeFields {
   eventType: EventType;
@@ -12,6 +17,8 @@ export interface EnvelopeFields {
   orgId: string;
   facilityId: string;
   residentId: string;
+  /** clinical.order.created from ingestion only; absent elsewhere. */
+  orderType?: OrderType | undefined;
 }
 
 export function serializeDeliveryBody(f: EnvelopeFields): string {
@@ -22,6 +29,6 @@ export function serializeDeliveryBody(f: EnvelopeFields): string {
     event_id: f.eventId,
     delivery_id: f.deliveryId,
     occurred_at: f.occurredAt,
-    data: { org_id: f.orgId, facility_id: f.facilityId, resident_id: f.residentId },
+    data: { org_id: f.orgId, facility_id: f.facilityId, resident_id: f.residentId, ...(f.orderType ? { order_type: f.orderType } : {}) },
   });
 }

@@ -10,7 +10,7 @@ import { nowIso } from '../db/clock.js';
 import { isUuid } from '../db/uuid.js';
 import { isPostgres } from '../db/database.js';
 import { isEventType, type EventType } from './event-types.js';
-import { serializeDeliveryBody } from './event-envelope.js';
+import { serializeDeliveryBody, type OrderType } from './event-envelope.js';
 import { notifyDeliveriesQueued } from './delivery-wakeup.js';
 import type { SubscriptionRow } from './subscriptions.js';
 
@@ -80,6 +80,8 @@ export interface QueuedEvent {
   type: EventType;
   residentId: string;
   occurredAt: string;
+  /** clinical.order.created: which kind of order (the delivery's `data.order_type`). */
+  orderType?: OrderType;
 }
 
 /**
@@ -130,6 +132,7 @@ export async function queueEvents(trx: Knex.Transaction, events: readonly Queued
           orgId: event.orgId,
           facilityId: event.facilityId,
           residentId: event.residentId,
+          orderType: event.orderType,
         }),
         status: 'pending',
         attempts: 0,

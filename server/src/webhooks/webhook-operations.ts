@@ -134,6 +134,8 @@ const testWebhook: OperationHandler = async ({ app, principal, params, body }) =
     orgId: row.org_id,
     facilityId: [...principal.facilityIds].sort()[0] ?? randomUUID(),
     residentId: randomUUID(),
+    // A real order event names its kind; the sample is a medication order.
+    ...(eventType === 'clinical.order.created' ? { orderType: 'MedicationRequest' as const } : {}),
   });
   const secrets = signingSecretsAt(app.webhooks.cipher, encryptedSecretsOf(row), at);
   const signed = signDelivery({ body: bodyText, secrets, deliveryId, eventType, attempt: 1, at });

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Knex } from 'knex';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { jsonOf, runOps } from '../../../test/support/ops-cli.js';
-import { byMrn, coverage, patient } from '../../../test/support/fhir-resources.js';
+import { byMrn, coverage, patient, serviceRequest } from '../../../test/support/fhir-resources.js';
 import { bundle } from '../../../test/support/ingest.js';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -89,6 +89,15 @@ describe('ops source and ops import', function () {
     const code = await new Promise((resolve) => child.on('close', resolve));
     expect(code).to.equal(0);
     expect(JSON.parse(stdout)).to.deep.include({ format: 'fhir-bundle', created: 1 });
+  });
+
+  it('imports ServiceRequests, each new one a clinical.order.created', async () => {
+    const path = file('orders.ndjson', [patient('I-6'), serviceRequest(byMrn('I-6'), 'IS-6'), serviceRequest(byMrn('I-6'), 'IS-7', { status: 'done' })].map((r) => JSON.stringify(r)).join('\n'));
+    const run = jsonOf(await runOps(['import', '--org', org, '--facility', facility, path, '--json'], env));
+    expect(run).to.deep.include({ format: 'fhir-ndjson', created: 2, rejected_count: 1, events: 2 });
+    expect(run.rejected[0].issue).to.contain('ServiceRequest.status');
+    const orders = await db('service_requests').where({ org_id: org }).pluck('code');
+    expect(orders).to.deep.equal(['24323-8']);
   });
 
   it('a refused transaction exits 1 naming the entry, and writes nothing', async () => {

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
-import { byMrn, condition, coverage, medicationRequest, MRN, observation, patient, allergy } from '../../../test/support/fhir-resources.js';
+import { byMrn, condition, coverage, medicationRequest, MRN, observation, patient, allergy, serviceRequest } from '../../../test/support/fhir-resources.js';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { applyChangeSet } from '../../src/ingest/apply-change-set.js';
@@ -134,6 +134,70 @@ describe('applyChangeSet', function () {
     expect(await apply(set)).to.include({ unchanged: 2, events: 0 });
     expect(await eventsOf(id)).to.deep.equal(['resident.admitted', 'clinical.condition.created', 'clinical.order.created']);
     expect(await db('conditions').where({ resident_id: id }).count({ n: '*' }).first()).to.deep.equal({ n: 1 });
+  });
+
+  it('a new ServiceRequest is clinical.order.created once: a re-send is unchanged, an update is versioned without an event', async () => {
+    const p = await apply([upsert(patient('A-10'))]);
+    const id = (p.outcomes[0] as { id: string }).id;
+    const created = await apply([upsert(serviceRequest(byMrn('A-10'), 'S-10'))]);
+    expect(created).to.include({ created: 1, events: 1 });
+    const outcome = created.outcomes[0] as { id: string; resourceType: string; versionId: number; events: string[] };
+    expect(outcome).to.deep.include({ resourceType: 'ServiceRequest', versionId: 1, events: ['clinical.order.created'] });
+    expect(await db('service_requests').where({ id: outcome.id }).first()).to.include({
+      resident_id: id,
+      facility_id: f1,
+      code_system: 'http://loinc.org',
+      code: '24323-8',
+      display: 'Comprehensive metabolic panel',
+      status: 'active',
+      intent: 'order',
+      authored_on: '2026-11-20T09:30:00Z',
+      version_id: 1,
+    });
+    expect(await apply([upsert(serviceRequest(byMrn('A-10'), 'S-10'))])).to.include({ unchanged: 1, events: 0 });
+    const completed = await apply([upsert(serviceRequest(byMrn('A-10'), 'S-10', { status: 'completed' }))]);
+    expect(completed).to.include({ updated: 1, events: 0 });
+    expect((await db('service_requests').where({ id: outcome.id }).first()).version_id).to.equal(2);
+    expect(await eventsOf(id)).to.deep.equal(['resident.admitted', 'clinical.order.created']);
+    const audit = await db('ingest_writes').where({ resource_id: outcome.id }).orderBy('seq');
+    expect(audit.map((a) => [a.resource_type, a.outcome, a.version_id])).to.deep.equal([['ServiceRequest', 'created', 1], ['ServiceRequest', 'updated', 2]]);
+  });
+
+  it('a ServiceRequest and a MedicationRequest with the same order number are two orders', async () => {
+    await apply([upsert(patient('A-11'))]);
+    const result = await apply([upsert(medicationRequest(byMrn('A-11'), 'ORD-11')), upsert(serviceRequest(byMrn('A-11'), 'ORD-11'))]);
+    expect(result).to.include({ created: 2, events: 2 });
+  });
+
+  it('a ServiceRequest needs a coded order, an R4 status and intent, and a resident of this facility', async () => {
+    const p = await apply([upsert(patient('A-12'))]);
+    const id = (p.outcomes[0] as { id: string }).id;
+    const where = (result: Awaited<ReturnType<typeof apply>>) => result.outcomes.map((o) => (o.outcome === 'rejected' ? [o.issue.code, ...(o.issue.expression ?? [])] : o.outcome));
+    const refused = await apply([
+      upsert(serviceRequest(byMrn('A-12'), 'S-12a', { code: { text: 'blood work' } })),
+      upsert(serviceRequest(byMrn('A-12'), 'S-12b', { status: 'done' })),
+      upsert(serviceRequest(byMrn('A-12'), 'S-12c', { intent: 'wish' })),
+      upsert(serviceRequest(byMrn('nobody'), 'S-12d')),
+    ]);
+    expect(where(refused)).to.deep.equal([
+      ['required', 'ServiceRequest.code.coding'],
+      ['value', 'ServiceRequest.status'],
+      ['value', 'ServiceRequest.intent'],
+      ['not-found', 'ServiceRequest.subject'],
+    ]);
+    const elsewhere = await apply([upsert(serviceRequest({ reference: `Patient/${id}` }, 'S-12e'))], { facilityId: f2 });
+    expect(where(elsewhere)).to.deep.equal([['forbidden', 'ServiceRequest.subject']]);
+    const foreign = await apply([upsert(serviceRequest({ reference: `Patient/${id}` }, 'S-12f'))], { orgId: otherOrg, facilityId: otherFacility });
+    expect(where(foreign)).to.deep.equal([['not-found', 'ServiceRequest.subject']]);
+    expect(await db('service_requests').where({ resident_id: id }).count({ n: '*' }).first()).to.deep.equal({ n: 0 });
+    expect(await eventsOf(id)).to.deep.equal(['resident.admitted']);
+  });
+
+  it('a transferred resident takes its ServiceRequests along', async () => {
+    const first = await apply([upsert(patient('A-13')), upsert(serviceRequest(byMrn('A-13'), 'S-13'))]);
+    const id = (first.outcomes[0] as { id: string }).id;
+    await apply([upsert(patient('A-13'))], { facilityId: f2 });
+    expect(await db('service_requests').where({ resident_id: id }).first()).to.include({ facility_id: f2, version_id: 2 });
   });
 
   it('Observation and AllergyIntolerance are versioned without events', async () => {

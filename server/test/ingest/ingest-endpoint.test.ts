@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { startTestService, ALL_SCOPES, type TestService } from '../../../test/support/service.js';
 import { call, tokenFor } from '../../../test/support/http.js';
 import { bundle, ingestPath, postBundle, postNdjson } from '../../../test/support/ingest.js';
-import { byMrn, coverage, MRN, observation, patient } from '../../../test/support/fhir-resources.js';
+import { byMrn, coverage, MRN, observation, patient, serviceRequest } from '../../../test/support/fhir-resources.js';
 import { createClient, revokeClient, type IssuedClient } from '../../src/auth/clients.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -127,6 +127,74 @@ describe('the ingest endpoint', function () {
     expect(first.body.rejected.map((r: { line: number }) => r.line)).to.deep.equal([3, 4, 7]);
     const again = await postNdjson(service.baseUrl, token, org, f1, [patient('N-1'), patient('N-2', { active: false })]);
     expect(again.body).to.include({ created: 0, updated: 1, unchanged: 1, events: 1 });
+  });
+
+  describe('ServiceRequest', () => {
+    const orderEvents = async () => Number((await service.running.app.db('webhook_events').where({ org_id: org, event_type: 'clinical.order.created' }).count({ n: '*' }).first())!.n);
+
+    it('a transaction creates it (201, clinical.order.created); the same Bundle again is 200 OK with no event', async () => {
+      const url = 'urn:uuid:0f4c3a52-7d1e-4d7a-9a57-55d0b3f1e0a1';
+      const body = bundle('transaction', [{ resource: patient('SR-1'), fullUrl: url }, { resource: serviceRequest({ reference: url }, 'SRO-1') }]);
+      const before = await orderEvents();
+      const first = await post(body);
+      expect(first.status).to.equal(200);
+      expect(first.body.entry[1].response).to.include({ status: '201 Created', etag: 'W/"1"' });
+      expect(first.body.entry[1].response.location).to.match(/^ServiceRequest\/[0-9a-f-]{36}$/);
+      expect(await orderEvents()).to.equal(before + 1);
+      const again = await post(body);
+      expect(again.body.entry.map((e: any) => e.response.status)).to.deep.equal(['200 OK', '200 OK']);
+      expect(again.body.entry[1].response.location).to.equal(first.body.entry[1].response.location);
+      expect(await orderEvents()).to.equal(before + 1);
+    });
+
+    it('an update (PUT ServiceRequest?identifier=) is version 2 and emits no clinical.order.created', async () => {
+      await post(bundle('batch', [{ resource: patient('SR-2') }, { resource: serviceRequest(byMrn('SR-2'), 'SRO-2') }]));
+      const before = await orderEvents();
+      const updated = await post(bundle('batch', [{ resource: serviceRequest(byMrn('SR-2'), 'SRO-2', { status: 'completed' }) }]));
+      expect(updated.body.entry[0].response).to.include({ status: '200 OK', etag: 'W/"2"' });
+      expect(await orderEvents()).to.equal(before);
+    });
+
+    it('refuses a ServiceRequest that is not valid FHIR R4: 400 OperationOutcome naming the missing field', async () => {
+      for (const missing of ['status', 'intent', 'subject']) {
+        const resource: Record<string, unknown> = serviceRequest(byMrn('SR-3'), `SRO-3-${missing}`);
+        delete resource[missing];
+        const response = await post(bundle('transaction', [{ resource: patient('SR-3') }, { resource }]));
+        expect(response.status, missing).to.equal(400);
+        expect(response.body.resourceType).to.equal('OperationOutcome');
+        expect(issues(response.body)).to.contain('Bundle.entry[1]');
+        expect(response.body.issue[0].expression.join(), missing).to.contain(`ServiceRequest.${missing}`);
+      }
+      expect(await service.running.app.db('resource_identifiers').where({ value: 'SR-3' }).first()).to.equal(undefined);
+    });
+
+    it('refuses a status or intent outside R4, and a resident of another facility: 422 naming the field', async () => {
+      const other = await service.seed.facility(org, 'F3');
+      const elsewhere = await createClient(service.running.app.db, { orgId: org, facilityIds: [other.id], scopes: ['ingest.write'], name: 'F3 EHR', kind: 'ingest' });
+      const moved = await postBundle(service.baseUrl, await tokenFor(service.baseUrl, elsewhere), org, other.id, bundle('batch', [{ resource: patient('SR-5') }]));
+      const residentElsewhere = moved.body.entry[0].response.location as string;
+      await post(bundle('batch', [{ resource: patient('SR-4') }]));
+      for (const [resource, field] of [
+        [serviceRequest(byMrn('SR-4'), 'SRO-4a', { status: 'done' }), 'ServiceRequest.status'],
+        [serviceRequest(byMrn('SR-4'), 'SRO-4b', { intent: 'wish' }), 'ServiceRequest.intent'],
+        [serviceRequest({ reference: residentElsewhere }, 'SRO-4c'), 'ServiceRequest.subject'],
+      ] as const) {
+        const response = await post(bundle('transaction', [{ resource }]));
+        expect(response.status, field).to.equal(422);
+        expect(response.body.resourceType).to.equal('OperationOutcome');
+        expect(response.body.issue[0].expression, field).to.deep.equal([field]);
+      }
+      const forbidden = await post(bundle('transaction', [{ resource: serviceRequest({ reference: residentElsewhere }, 'SRO-4d') }]));
+      expect(issues(forbidden.body)).to.contain('another facility');
+    });
+
+    it('streams as NDJSON lines like the other types', async () => {
+      const first = await postNdjson(service.baseUrl, token, org, f1, [patient('SR-6'), serviceRequest(byMrn('SR-6'), 'SRO-6'), serviceRequest(byMrn('SR-6'), 'SRO-6b', { intent: 'wish' })]);
+      expect(first.body).to.include({ created: 2, rejected_count: 1, events: 2 });
+      expect(first.body.rejected[0]).to.include({ line: 3 });
+      const again = await postNdjson(service.baseUrl, token, org, f1, [serviceRequest(byMrn('SR-6'), 'SRO-6')]);
+      expect(again.body).to.include({ created: 0, unchanged: 1, events: 0 });
+    });
   });
 
   it('answers 503 with Retry-After, not a 500, when another process holds the SQLite writer too long', async function () {

@@ -2,6 +2,7 @@
 // register, list, event types, revoke, test, the limit, scope and tenancy.
 import { expect } from 'chai';
 import { createHmac, randomUUID } from 'node:crypto';
+import { assertDeliveryMatchesContract } from '../../../test/support/contract.js';
 import { call } from '../../../test/support/http.js';
 import { EVENT_TYPES } from '../../src/webhooks/event-types.js';
 import { MAX_ACTIVE_SUBSCRIPTIONS } from '../../src/webhooks/subscriptions.js';
@@ -187,6 +188,20 @@ describe('webhook subscription management', function () {
       const again = (await call(service.baseUrl, 'POST', path(tenant, `/${id}/test`), { token: tenant.token, json: { event_type: 'resident.transferred' } })).body.data;
       expect(JSON.parse(again.body).delivery_id).to.not.equal(body.delivery_id);
       expect([await count('webhook_events'), await count('webhook_deliveries'), receiver.received.length]).to.deep.equal([events, deliveries, received]);
+    });
+
+    it('a test clinical.order.created names a kind of order, as a real one does; other types carry ids only', async () => {
+      const { id } = await service.subscribe(tenant, receiver.url, ['clinical.order.created']);
+      const test = async (eventType: string) => {
+        const answer = await call(service.baseUrl, 'POST', path(tenant, `/${id}/test`), { token: tenant.token, json: { event_type: eventType } });
+        const body = JSON.parse(answer.body.data.body);
+        await assertDeliveryMatchesContract(body);
+        return body.data;
+      };
+      const order = await test('clinical.order.created');
+      expect(Object.keys(order)).to.deep.equal(['org_id', 'facility_id', 'resident_id', 'order_type']);
+      expect(order.order_type).to.equal('MedicationRequest');
+      expect(Object.keys(await test('clinical.condition.created'))).to.deep.equal(['org_id', 'facility_id', 'resident_id']);
     });
 
     it('answers 409 subscription_not_active for a revoked subscription, 404 for unknown or foreign ones, 400 for an unknown type', async () => {

@@ -797,9 +797,9 @@ export interface paths {
         /**
          * Write FHIR R4 resources (system of record)
          * @description The facility's system of record writes Patient, Coverage, Observation,
-         *     AllergyIntolerance, Condition and MedicationRequest here, with an ingest credential
-         *     (scope `ingest.write`; partner credentials never hold it, and ingest credentials
-         *     cannot read the partner endpoints).
+         *     AllergyIntolerance, Condition, MedicationRequest and ServiceRequest here, with an
+         *     ingest credential (scope `ingest.write`; partner credentials never hold it, and ingest
+         *     credentials cannot read the partner endpoints).
          *
          *     **`application/fhir+json`**: a FHIR R4 `Bundle` of type `transaction` (all or
          *     nothing) or `batch` (entry by entry), at most `INGEST_MAX_BUNDLE_BYTES` (8 MiB by
@@ -833,7 +833,7 @@ export interface paths {
          *     | a Patient of the organization is sent under another facility (it and its resources move) | `resident.transferred` (one event, `facility_id` the new facility) |
          *     | a Coverage is created, or its status, payor, period, subscriberId or order changes | `coverage.updated` |
          *     | a new Condition | `clinical.condition.created` |
-         *     | a new MedicationRequest | `clinical.order.created` |
+         *     | a new MedicationRequest or ServiceRequest | `clinical.order.created` (`data.order_type` says which) |
          *
          *     Every failure of this operation, including authentication and authorization, is a
          *     FHIR `OperationOutcome` (`application/fhir+json`) whose issue `details.coding` carries
@@ -1191,7 +1191,10 @@ export interface webhooks {
         put?: never;
         /**
          * clinical.order.created
-         * @description A new order (for example a medication) is created for a resident.
+         * @description A new order (for example a medication) is created for a resident. `data.order_type`
+         *     says which kind: `MedicationRequest` (a medication) or `ServiceRequest` (a lab test,
+         *     imaging, a therapy, a referral). It is absent only from an event queued by hand
+         *     (`ops event emit`).
          */
         post: operations["deliverClinicalOrderCreated"];
         delete?: never;
@@ -1468,7 +1471,7 @@ export interface components {
                 fullUrl?: string;
                 resource?: {
                     /** @enum {string} */
-                    resourceType: "Patient" | "Coverage" | "Observation" | "AllergyIntolerance" | "Condition" | "MedicationRequest";
+                    resourceType: "Patient" | "Coverage" | "Observation" | "AllergyIntolerance" | "Condition" | "MedicationRequest" | "ServiceRequest";
                 };
                 request?: {
                     /** @enum {string} */
@@ -1846,6 +1849,15 @@ export interface components {
             facility_id: string;
             /** Format: uuid */
             resident_id: string;
+            /**
+             * @description `clinical.order.created` only: the FHIR R4 resource type of the new order, so a
+             *     receiver can tell a medication order from a service order (lab, imaging, therapy,
+             *     referral) without reading it (orders are not readable through this API). Absent
+             *     on every other event type. Added within v1: receivers ignore properties they do
+             *     not know, as `@ofctx/verifier` does.
+             * @enum {string}
+             */
+            order_type?: "MedicationRequest" | "ServiceRequest";
         };
         /** @description The versioned delivery envelope. Verify the signature over the raw bytes before parsing. */
         EventDelivery: {

@@ -7,6 +7,7 @@ import { observationMapping } from './observation.js';
 import { allergyIntoleranceMapping } from './allergy-intolerance.js';
 import { conditionMapping } from './condition.js';
 import { medicationRequestMapping } from './medication-request.js';
+import { serviceRequestMapping } from './service-request.js';
 
 export const MAPPINGS: Record<IngestibleType, ResourceMapping> = {
   Patient: patientMapping,
@@ -15,4 +16,5 @@ export const MAPPINGS: Record<IngestibleType, ResourceMapping> = {
   AllergyIntolerance: allergyIntoleranceMapping,
   Condition: conditionMapping,
   MedicationRequest: medicationRequestMapping,
+  ServiceRequest: serviceRequestMapping,
 };
