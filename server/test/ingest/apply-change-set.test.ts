@@ -163,6 +163,20 @@ describe('applyChangeSet', function () {
     expect(audit.map((a) => [a.resource_type, a.outcome, a.version_id])).to.deep.equal([['ServiceRequest', 'created', 1], ['ServiceRequest', 'updated', 2]]);
   });
 
+  it('a MedicationRequest needs an R4 status and intent', async () => {
+    const p = await apply([upsert(patient('A-14'))]);
+    const id = (p.outcomes[0] as { id: string }).id;
+    const refused = await apply([
+      upsert({ ...medicationRequest(byMrn('A-14'), 'M-14a'), status: 'done' } as never),
+      upsert({ ...medicationRequest(byMrn('A-14'), 'M-14b'), intent: 'wish' } as never),
+    ]);
+    expect(refused.outcomes.map((o) => (o.outcome === 'rejected' ? [o.issue.code, ...(o.issue.expression ?? [])] : o.outcome))).to.deep.equal([
+      ['value', 'MedicationRequest.status'],
+      ['value', 'MedicationRequest.intent'],
+    ]);
+    expect(await db('medication_requests').where({ resident_id: id }).count({ n: '*' }).first()).to.deep.equal({ n: 0 });
+  });
+
   it('a ServiceRequest and a MedicationRequest with the same order number are two orders', async () => {
     await apply([upsert(patient('A-11'))]);
     const result = await apply([upsert(medicationRequest(byMrn('A-11'), 'ORD-11')), upsert(serviceRequest(byMrn('A-11'), 'ORD-11'))]);

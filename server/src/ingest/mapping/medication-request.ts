@@ -1,7 +1,13 @@
 // FHIR R4 MedicationRequest -> medication_requests row, kept for its event
-// (clinical.order.created) and the audit trail; partners do not read it.
+// (clinical.order.created) and the audit trail; partners do not read it. status and intent
+// are R4 required bindings, checked here because the validator does not check value sets.
 import type { EventType } from '../../webhooks/event-types.js';
-import { bounded, firstCoding, issue, mapped, object, requiredText, text, type Columns, type ResourceMapping } from './resource-mapping.js';
+import { bounded, firstCoding, issue, mapped, object, oneOf, requiredText, text, type Columns, type ResourceMapping } from './resource-mapping.js';
+
+/** http://hl7.org/fhir/R4/valueset-medicationrequest-status.html */
+const STATUSES = ['active', 'on-hold', 'cancelled', 'completed', 'entered-in-error', 'stopped', 'draft', 'unknown'] as const;
+/** http://hl7.org/fhir/R4/valueset-medicationrequest-intent.html */
+const INTENTS = ['proposal', 'plan', 'order', 'original-order', 'reflex-order', 'filler-order', 'instance-order', 'option'] as const;
 
 function medication(resource: Record<string, unknown>): { code_system: string; code: string; display: string } {
   if (resource.medicationCodeableConcept !== undefined) return firstCoding(resource.medicationCodeableConcept, 'MedicationRequest.medicationCodeableConcept');
@@ -21,8 +27,8 @@ export const medicationRequestMapping: ResourceMapping = {
         code_system: bounded(code.code_system, 200, 'MedicationRequest.medication[x]'),
         code: bounded(code.code, 64, 'MedicationRequest.medication[x]'),
         display: bounded(code.display, 200, 'MedicationRequest.medication[x]'),
-        status: bounded(requiredText(resource, 'status', 'MedicationRequest'), 32, 'MedicationRequest.status'),
-        intent: bounded(requiredText(resource, 'intent', 'MedicationRequest'), 32, 'MedicationRequest.intent'),
+        status: oneOf(requiredText(resource, 'status', 'MedicationRequest'), STATUSES, 'MedicationRequest.status'),
+        intent: oneOf(requiredText(resource, 'intent', 'MedicationRequest'), INTENTS, 'MedicationRequest.intent'),
         authored_on: text(resource.authoredOn) ? bounded(resource.authoredOn as string, 32, 'MedicationRequest.authoredOn') : null,
       };
     }),
