@@ -825,7 +825,7 @@ export interface paths {
          *     `response.status` alone, in a transaction the whole transaction (`412`, nothing
          *     written). Read the record again and resend. The check is made inside the write's
          *     transaction, so of two writers sending the same version exactly one succeeds. Without
-         *     `ifMatch` the last write wins, as before. A `POST` cannot carry `ifMatch` (`400`).
+         *     `ifMatch` the last write wins. A `POST` cannot carry `ifMatch` (`400`).
          *
          *     **`application/fhir+ndjson`**: one resource per line (FHIR Bulk Data), streamed, of
          *     any length; batch semantics. Each line is an upsert on its first identifier (or, with
