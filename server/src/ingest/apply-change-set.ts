@@ -22,6 +22,14 @@
 // NDJSON lines costs a few statements per hundreds of resources. In a `batch` set every
 // change still succeeds or fails on its own: each one is checked completely before anything
 // of it is written, so a rejected change writes nothing and leaves its neighbours alone.
+//
+// OPTIMISTIC CONCURRENCY: a change may carry ifMatch, the version its writer read. It is
+// compared with the row as read inside the chunk's transaction, after tickIngestClock took the
+// organization's ingest lock (ingest-clock.ts): no other ingest transaction of the
+// organization can write between that read and this transaction's commit, so of two writers
+// holding the same version exactly one passes. A mismatch is a `conflict` (versionConflict).
+// Every UPDATE is also conditional on the version it read, so a write that somehow bypassed
+// the lock fails the transaction loudly instead of being silently overwritten.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { isUuid } from '../db/uuid.js';
@@ -94,6 +102,14 @@ function prepare(change: ResourceChange, index: number): Prepared {
       return { index, change, mapping, issue: { code: 'value', diagnostics: 'the matching identifier needs a system and a value of at most 300 characters', expression: [`${mapping.type}.identifier`] } };
     }
   }
+  if (change.ifMatch !== undefined) {
+    if (!Number.isSafeInteger(change.ifMatch) || change.ifMatch < 1) {
+      return { index, change, mapping, issue: { code: 'value', diagnostics: `ifMatch must be a versionId (a positive integer); got ${JSON.stringify(change.ifMatch)}`, expression: [mapping.type] } };
+    }
+    if (change.createOnly) {
+      return { index, change, mapping, issue: { code: 'not-supported', diagnostics: 'ifMatch applies to updates; a create-only change (ifNoneExist) has no version to match', expression: [mapping.type] } };
+    }
+  }
   const mapped = mapping.toColumns(change.resource);
   if ('issue' in mapped) return { index, change, mapping, issue: mapped.issue };
   return { index, change, mapping, columns: mapped.columns };
@@ -136,7 +152,8 @@ function sameValue(stored: unknown, value: unknown): boolean {
 
 interface ChunkWrites {
   inserts: Map<string, Row[]>;
-  updates: Array<{ table: string; id: string; set: Record<string, unknown> }>;
+  /** `from`: the version the row had when read, which the UPDATE is conditional on (none for a row this chunk inserts). */
+  updates: Array<{ table: string; id: string; from?: number; set: Record<string, unknown> }>;
   moves: Array<{ residentId: string; facilityId: string }>;
   reindex: Array<{ type: IngestibleType; id: string; identifiers: BusinessIdentifier[] }>;
   audit: Array<{ type: IngestibleType; id: string; outcome: 'created' | 'updated'; versionId: number; facilityId: string }>;
@@ -147,6 +164,7 @@ class Chunk {
   private readonly rows = new Map<string, { type: IngestibleType; row: Row }>();
   private readonly byIdentifier = new Map<string, string[]>();
   private readonly fullUrls = new Map<string, { type: IngestibleType; id: string }>();
+  private readonly inserted = new Set<string>();
   readonly writes: ChunkWrites = { inserts: new Map(), updates: [], moves: [], reindex: [], audit: [], events: [] };
 
   constructor(
@@ -267,11 +285,26 @@ class Chunk {
     if (!match) return undefined;
     if ('id' in match) {
       const row = this.rowOf(type, match.id);
-      if (!row) rejectedBy({ code: 'not-found', diagnostics: `no ${type}/${match.id} in this organization (ids are assigned by ofctx; match on an identifier to create)`, expression: [type] });
+      // With ifMatch, a missing record is a version conflict (checkVersion), not a 404.
+      if (!row && item.change.ifMatch === undefined) rejectedBy({ code: 'not-found', diagnostics: `no ${type}/${match.id} in this organization (ids are assigned by ofctx; match on an identifier to create)`, expression: [type] });
       return row;
     }
     const id = this.single(type, match.identifier, `${type}.identifier`);
     return id ? this.rowOf(type, id) : undefined;
+  }
+
+  /** ifMatch: the record must exist and still be at the version the writer read. */
+  private checkVersion(item: Prepared, existing: Row | undefined): void {
+    const expected = item.change.ifMatch;
+    if (expected === undefined) return;
+    const type = item.mapping!.type;
+    if (!existing) {
+      rejectedBy({ code: 'conflict', versionConflict: true, diagnostics: `ifMatch version ${expected}: no ${type} matches this change, so there is no version to match (it may never have existed); read it again`, expression: [type] });
+    }
+    const current = Number(existing.version_id);
+    if (current !== expected) {
+      rejectedBy({ code: 'conflict', versionConflict: true, diagnostics: `ifMatch version ${expected}: ${type}/${existing.id} is at version ${current}; it changed since it was read. Read it again and resend the change`, expression: [type] });
+    }
   }
 
   apply(item: Prepared): ChangeOutcome {
@@ -302,12 +335,17 @@ class Chunk {
       }
     };
 
+    if (existing && item.change.createOnly) {
+      remember(existing);
+      return outcome(existing, 'unchanged', []);
+    }
+    if (existing && type !== 'Patient' && existing.facility_id !== facilityId) {
+      rejectedBy({ code: 'forbidden', diagnostics: `${type}/${existing.id} belongs to another facility of the organization`, expression: [type] });
+    }
+    this.checkVersion(item, existing);
+
     if (existing) {
       remember(existing);
-      if (item.change.createOnly) return outcome(existing, 'unchanged', []);
-      if (type !== 'Patient' && existing.facility_id !== facilityId) {
-        rejectedBy({ code: 'forbidden', diagnostics: `${type}/${existing.id} belongs to another facility of the organization`, expression: [type] });
-      }
       const moved = type === 'Patient' && existing.facility_id !== facilityId;
       const changedColumns = Object.keys(columns).filter((column) => !sameValue(existing[column], columns[column]));
       const residentChanged = residentId !== undefined && existing.resident_id !== residentId;
@@ -323,8 +361,10 @@ class Chunk {
       } else {
         events = mapping.events(before, columns);
       }
+      // A row inserted by this chunk is inserted as it ends up (the insert holds this object).
+      const from = this.inserted.has(existing.id) ? undefined : Number(existing.version_id);
       Object.assign(existing, set);
-      this.writes.updates.push({ table: mapping.table, id: existing.id, set });
+      this.writes.updates.push({ table: mapping.table, id: existing.id, from, set });
       if (moved) {
         this.writes.moves.push({ residentId: existing.id, facilityId });
         for (const { row } of this.rows.values()) if (row.resident_id === existing.id) row.facility_id = facilityId;
@@ -347,6 +387,7 @@ class Chunk {
     };
     const events: EventType[] = type === 'Patient' ? (columns.active === true ? ['resident.admitted'] : []) : mapping.events(undefined, columns);
     this.rows.set(row.id, { type, row });
+    this.inserted.add(row.id);
     const indexed = indexIdentifiers(item);
     for (const identifier of indexed) {
       const key = identifierKey(type, identifier);
@@ -368,7 +409,10 @@ class Chunk {
     for (const table of tables) {
       await insertAll(trx, table, writes.inserts.get(table)!);
     }
-    for (const update of writes.updates) await trx(update.table).where({ id: update.id }).update(update.set);
+    for (const update of writes.updates) {
+      const written = await trx(update.table).where(update.from === undefined ? { id: update.id } : { id: update.id, version_id: update.from }).update(update.set);
+      if (written !== 1) throw new Error(`${update.table} row ${update.id} left version ${update.from} while the ingest lock was held; nothing of this chunk was written`);
+    }
     for (const move of writes.moves) {
       for (const table of RESIDENT_TABLES) {
         const ids = (await trx(table).where({ resident_id: move.residentId }).whereNot({ facility_id: move.facilityId }).pluck('id')) as string[];

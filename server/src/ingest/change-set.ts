@@ -32,6 +32,14 @@ export interface ResourceChange {
   match?: { id: string } | { identifier: BusinessIdentifier };
   /** FHIR `ifNoneExist`: a record that already matches is left as it is. */
   createOnly?: boolean;
+  /**
+   * Optimistic concurrency (FHIR `ifMatch`): the versionId the writer last read. The change is
+   * applied only if the matched record is still at that version; otherwise, or when nothing
+   * matches, it is rejected with a `conflict` issue marked `versionConflict`, and the writer
+   * reads the record again. Checked inside applyChangeSet's transaction, after the
+   * organization's ingest lock is taken, so two writers cannot both pass with one version.
+   */
+  ifMatch?: number;
   /** Where the change came from, named in errors: "Bundle.entry[3]", "line 17", "PID-3", "2000C loop 2". */
   at: string;
 }
@@ -56,6 +64,8 @@ export interface ChangeIssue {
   code: 'invalid' | 'structure' | 'required' | 'value' | 'not-found' | 'conflict' | 'forbidden' | 'too-costly' | 'exception' | 'not-supported';
   diagnostics: string;
   expression?: string[];
+  /** The change's ifMatch was not the record's current version (FHIR: 412 Precondition Failed). */
+  versionConflict?: true;
 }
 
 export type ChangeOutcome =

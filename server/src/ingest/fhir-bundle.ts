@@ -4,6 +4,8 @@
 //   PUT  Type/<ofctx id>                update of a known record
 //   POST Type  (+ ifNoneExist: identifier=SYSTEM|VALUE)   create, or leave the match as it is
 // References between entries by `urn:uuid:` fullUrl are resolved by applyChangeSet.
+// A PUT may carry `request.ifMatch` (the ETag of the version the sender read): the entry is
+// applied only if the record is still at that version, else it fails 412 Precondition Failed.
 import { ApiError } from '../errors/api-error.js';
 import { INGESTIBLE_TYPES, type ChangeIssue, type ChangeOutcome, type ChangeSet, type ChangeSetResult, type IngestResource, type IngestibleType, type ResourceChange } from './change-set.js';
 import { parseIdentifierQuery } from './apply-change-set.js';
@@ -26,6 +28,17 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/**
+ * FHIR `Bundle.entry.request.ifMatch`: the ETag of the version the sender read, `W/"3"` (as
+ * answered in `response.etag`) or `"3"`; bare digits are taken too.
+ */
+function parseIfMatch(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const digits = /^\s*(?:(?:W\/)?"(\d{1,15})"|(\d{1,15}))\s*$/.exec(value);
+  const version = digits ? Number(digits[1] ?? digits[2]) : NaN;
+  return Number.isSafeInteger(version) && version >= 1 ? version : undefined;
+}
+
 function entryChange(entry: unknown, at: string): ResourceChange | ChangeIssue {
   if (!isObject(entry)) return { code: 'structure', diagnostics: 'each entry must be an object', expression: [at] };
   const resource = entry.resource;
@@ -41,15 +54,21 @@ function entryChange(entry: unknown, at: string): ResourceChange | ChangeIssue {
   const fullUrl = typeof entry.fullUrl === 'string' ? entry.fullUrl : undefined;
   const base = { resource: resource as IngestResource, at, ...(fullUrl ? { fullUrl } : {}) };
   const url = request.url.replace(/^\//, '');
+  let ifMatch: number | undefined;
+  if (request.ifMatch !== undefined) {
+    if (request.method !== 'PUT') return { code: 'not-supported', diagnostics: 'ifMatch applies to updates (PUT); a POST creates, so there is no version to match', expression: [`${at}.request.ifMatch`] };
+    ifMatch = parseIfMatch(request.ifMatch);
+    if (ifMatch === undefined) return { code: 'value', diagnostics: `ifMatch must be the ETag of a version, W/"<versionId>" (as answered in response.etag); got ${JSON.stringify(request.ifMatch)}`, expression: [`${at}.request.ifMatch`] };
+  }
   if (request.method === 'PUT') {
     const conditional = new RegExp(`^${type}\\?(.*)$`).exec(url);
     if (conditional) {
       const identifier = parseIdentifierQuery(conditional[1]!);
       if (!identifier) return { code: 'not-supported', diagnostics: `conditional update must be ${type}?identifier=SYSTEM|VALUE`, expression: [`${at}.request.url`] };
-      return { ...base, match: { identifier } };
+      return { ...base, match: { identifier }, ...(ifMatch ? { ifMatch } : {}) };
     }
     const byId = new RegExp(`^${type}/([^/?]+)$`).exec(url);
-    if (byId) return { ...base, match: { id: byId[1]!.toLowerCase() } };
+    if (byId) return { ...base, match: { id: byId[1]!.toLowerCase() }, ...(ifMatch ? { ifMatch } : {}) };
     return { code: 'value', diagnostics: `request.url must be ${type}?identifier=SYSTEM|VALUE or ${type}/<id> for this ${type}`, expression: [`${at}.request.url`] };
   }
   if (request.method === 'POST') {
@@ -102,7 +121,7 @@ const FAILURE_STATUS: Partial<Record<ChangeIssue['code'], string>> = {
 function failureOf(at: string, issue: ChangeIssue, structural: boolean) {
   return {
     response: {
-      status: structural ? '400 Bad Request' : (FAILURE_STATUS[issue.code] ?? '422 Unprocessable Entity'),
+      status: structural ? '400 Bad Request' : issue.versionConflict ? '412 Precondition Failed' : (FAILURE_STATUS[issue.code] ?? '422 Unprocessable Entity'),
       outcome: outcomeOf([issueAt(at, issue)]),
     },
   };
@@ -119,14 +138,21 @@ function successOf(outcome: Exclude<ChangeOutcome, { outcome: 'rejected' }>) {
   };
 }
 
-/** The issues of a refused transaction: every entry that failed, none of the innocent ones. */
-export function refusedTransaction(translation: BundleTranslation, result: ChangeSetResult | undefined): { structural: boolean; outcome: OperationOutcome } {
+/**
+ * The issues of a refused transaction: every entry that failed, none of the innocent ones.
+ * `preconditionFailed`: every failure is a stale ifMatch (answered 412; any other failure
+ * makes it 422, since sending it again after a fresh read would still fail).
+ */
+export function refusedTransaction(translation: BundleTranslation, result: ChangeSetResult | undefined): { structural: boolean; preconditionFailed: boolean; outcome: OperationOutcome } {
   const issues: OperationOutcome['issue'] = [];
+  let preconditionFailed = translation.refused.size === 0;
   for (const [index, issue] of translation.refused) issues.push(issueAt(`Bundle.entry[${index}]`, issue));
   result?.outcomes.forEach((outcome) => {
-    if (outcome.outcome === 'rejected' && !outcome.refused) issues.push(issueAt(outcome.at, outcome.issue));
+    if (outcome.outcome !== 'rejected' || outcome.refused) return;
+    issues.push(issueAt(outcome.at, outcome.issue));
+    if (!outcome.issue.versionConflict) preconditionFailed = false;
   });
-  return { structural: translation.refused.size > 0, outcome: outcomeOf(issues) };
+  return { structural: translation.refused.size > 0, preconditionFailed: preconditionFailed && issues.length > 0, outcome: outcomeOf(issues) };
 }
 
 export function responseBundle(translation: BundleTranslation, result: ChangeSetResult) {

@@ -38,7 +38,9 @@ async function ingestBundle(request: OperationRequest): Promise<OperationResult>
   }
   const result = await applyChangeSet(app.db, translation.changeSet, { requestId: request.requestId });
   if (result.committed === false) {
-    return { status: errorCatalogue.unprocessable_resource.status, headers: fhirJson, body: refusedTransaction(translation, result).outcome, audit: { resourceIds: [] } };
+    const refusal = refusedTransaction(translation, result);
+    const status = refusal.preconditionFailed ? errorCatalogue.precondition_failed.status : errorCatalogue.unprocessable_resource.status;
+    return { status, headers: fhirJson, body: refusal.outcome, audit: { resourceIds: [] } };
   }
   app.metrics.ingest.record('fhir', { created: result.created, updated: result.updated, unchanged: result.unchanged, rejected: result.rejected });
   const ids = result.outcomes.flatMap((o) => (o.outcome === 'rejected' ? [] : [o.id]));

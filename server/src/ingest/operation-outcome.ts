@@ -1,6 +1,7 @@
 // FHIR OperationOutcome: how the ingest endpoint answers every failure (application/fhir+json),
 // built from a change's issues or from the error catalogue's ApiError.
 import { ApiError } from '../errors/api-error.js';
+import { errorCatalogue } from '../errors/error-catalogue.js';
 import type { ChangeIssue } from './change-set.js';
 
 export const FHIR_JSON = 'application/fhir+json';
@@ -32,10 +33,14 @@ const STATUS_ISSUE: Record<number, string> = {
   503: 'transient',
 };
 
-/** An issue of one change, placed at its entry or line: `Bundle.entry[2].resource.birthDate`. */
+/**
+ * An issue of one change, placed at its entry or line: `Bundle.entry[2].resource.birthDate`.
+ * A stale ifMatch also carries the catalogue code `precondition_failed` in `details`.
+ */
 export function issueAt(at: string, issue: ChangeIssue, resourcePath = ''): OperationOutcome['issue'][number] {
   const expression = (issue.expression ?? []).map((e) => (resourcePath ? `${resourcePath}${e.includes('.') ? e.slice(e.indexOf('.')) : ''}` : e));
-  return { severity: 'error', code: issue.code, diagnostics: `${at}: ${issue.diagnostics}`, ...(expression.length ? { expression } : {}) };
+  const details = issue.versionConflict ? { details: { coding: [{ system: ERROR_CODE_SYSTEM, code: 'precondition_failed' }], text: errorCatalogue.precondition_failed.message } } : {};
+  return { severity: 'error', code: issue.code, diagnostics: `${at}: ${issue.diagnostics}`, ...(expression.length ? { expression } : {}), ...details };
 }
 
 export function outcomeOf(issues: OperationOutcome['issue']): OperationOutcome {

@@ -14,6 +14,8 @@ export interface CoverageRow {
   subscriber_id: string;
   period_start: string;
   coverage_order: number;
+  /** The version read: the update is sent with it as ifMatch, so a change in between is a conflict, not overwritten. */
+  version_id: number;
   /** Every identifier the Coverage is found by, to be kept on update. */
   identifiers: Array<{ system: string; value: string }>;
 }
@@ -59,6 +61,7 @@ export class CoverageMatcher {
           subscriber_id: row.subscriber_id as string,
           period_start: row.period_start as string,
           coverage_order: Number(row.coverage_order),
+          version_id: Number(row.version_id),
           identifiers: identifiers.filter((i) => i.resource_id === row.id).map(({ system, value }) => ({ system, value })),
         });
       }

@@ -3,6 +3,12 @@
 // and period, applied through applyChangeSet (which versions real changes and emits
 // coverage.updated in the same transaction). The answer lists every loop that is not applied.
 //
+// The Coverages are read outside applyChangeSet's transaction, so each change carries the
+// version it was computed from (ifMatch). If another import (a FHIR feed, another 271) wrote
+// the Coverage in between, the change is a conflict instead of overwriting that write: the
+// loop is read and computed again from the Coverage as it now is, up to CONFLICT_RETRIES
+// times, then listed in `conflicts`; the other loops apply regardless.
+//
 //   EB01 1 (active coverage)                         status active
 //   EB01 6 (inactive) and no EB01 1                  status cancelled
 //   a plan end date (DTP*291 RD8, DTP*347) in the past  status cancelled
@@ -28,8 +34,13 @@ export interface EligibilitySummary {
   unchanged: number;
   unmatched: LoopReport[];
   rejected: LoopReport[];
+  /** Loops whose Coverage another import kept changing while this one was applied: nothing of them was written. */
+  conflicts: LoopReport[];
   events: number;
 }
+
+/** Reads and recomputations of a loop after its first attempt, when its Coverage changed in between. */
+export const CONFLICT_RETRIES = 3;
 
 export interface EligibilityTarget {
   orgId: string;
@@ -62,37 +73,61 @@ export function coverageAfter(row: CoverageRow, loop: SubscriberLoop, today: str
 
 const report = (loop: SubscriberLoop, issue: string): LoopReport => ({ at: loop.at, trace: loop.trace ?? null, member_id: loop.memberId ?? null, issue });
 
+interface PendingLoop {
+  loop: SubscriberLoop;
+  /** Its place in the interchange, to keep the loops' order across rounds. */
+  index: number;
+  retries: number;
+}
+
 export async function applyEligibility(db: Knex, text: string, target: EligibilityTarget): Promise<EligibilitySummary> {
   const loops = subscriberLoops(text);
   const today = target.today ?? new Date().toISOString().slice(0, 10);
-  const summary: EligibilitySummary = { matched: 0, updated: 0, unchanged: 0, unmatched: [], rejected: [], events: 0 };
-  const matcher = await CoverageMatcher.load(db, target.orgId, target.facilityId, loops);
-  const changes: ResourceChange[] = [];
-  const applied: SubscriberLoop[] = [];
-  // One Coverage answered twice in one interchange: the later loop wins, as it would in two files.
-  for (const loop of loops) {
-    if (loop.rejections.length) {
-      summary.rejected.push(report(loop, loop.rejections.map((r) => r.reason).join('; ')));
-      continue;
-    }
-    const match = matcher.match(loop);
-    if ('issue' in match) {
-      summary.unmatched.push(report(loop, match.issue));
-      continue;
-    }
-    summary.matched++;
-    changes.push({ resource: coverageAfter(match.coverage, loop, today), match: { id: match.coverage.id }, at: loop.at });
-    applied.push(loop);
-  }
-  if (changes.length === 0) return summary;
-  const result = await applyChangeSet(db, { orgId: target.orgId, facilityId: target.facilityId, mode: 'batch', actor: target.actor, emitEvents: true, changes }, { requestId: target.requestId });
-  result.outcomes.forEach((outcome, i) => {
-    if (outcome.outcome === 'rejected') {
-      summary.matched--;
-      summary.rejected.push(report(applied[i]!, outcome.issue.diagnostics));
-    } else if (outcome.outcome === 'unchanged') summary.unchanged++;
-    else summary.updated++;
+  const summary: EligibilitySummary = { matched: 0, updated: 0, unchanged: 0, unmatched: [], rejected: [], conflicts: [], events: 0 };
+  let pending: PendingLoop[] = [];
+  loops.forEach((loop, index) => {
+    if (loop.rejections.length) summary.rejected.push(report(loop, loop.rejections.map((r) => r.reason).join('; ')));
+    else pending.push({ loop, index, retries: 0 });
   });
-  summary.events = result.events;
+  // Rounds: read the pending loops' Coverages, apply, and keep for the next round the loops to
+  // read again. Without conflicts or repeated Coverages there is exactly one round.
+  while (pending.length > 0) {
+    const matcher = await CoverageMatcher.load(db, target.orgId, target.facilityId, pending.map((p) => p.loop));
+    const round: Array<PendingLoop & { coverage: CoverageRow }> = [];
+    const later: PendingLoop[] = [];
+    const answered = new Set<string>();
+    for (const item of pending) {
+      const match = matcher.match(item.loop);
+      if ('issue' in match) {
+        summary.unmatched.push(report(item.loop, match.issue));
+        continue;
+      }
+      // One Coverage answered by several loops: one per round, each computed from what the one
+      // before wrote, as two files would be; the last loop wins.
+      if (answered.has(match.coverage.id)) {
+        later.push(item);
+        continue;
+      }
+      answered.add(match.coverage.id);
+      round.push({ ...item, coverage: match.coverage });
+    }
+    if (round.length === 0) break;
+    const changes: ResourceChange[] = round.map(({ loop, coverage }) => ({ resource: coverageAfter(coverage, loop, today), match: { id: coverage.id }, ifMatch: coverage.version_id, at: loop.at }));
+    const result = await applyChangeSet(db, { orgId: target.orgId, facilityId: target.facilityId, mode: 'batch', actor: target.actor, emitEvents: true, changes }, { requestId: target.requestId });
+    summary.events += result.events;
+    result.outcomes.forEach((outcome, i) => {
+      const item = round[i]!;
+      if (outcome.outcome === 'rejected' && outcome.issue.versionConflict) {
+        if (item.retries < CONFLICT_RETRIES) later.push({ loop: item.loop, index: item.index, retries: item.retries + 1 });
+        else summary.conflicts.push(report(item.loop, `Coverage/${item.coverage.id} was changed by another import each of the ${CONFLICT_RETRIES + 1} times this loop was applied; nothing of this loop was written: send the 271 again`));
+      } else if (outcome.outcome === 'rejected') summary.rejected.push(report(item.loop, outcome.issue.diagnostics));
+      else {
+        summary.matched++;
+        if (outcome.outcome === 'unchanged') summary.unchanged++;
+        else summary.updated++;
+      }
+    });
+    pending = later.sort((a, b) => a.index - b.index);
+  }
   return summary;
 }

@@ -19,7 +19,7 @@ async function ingestX12(request: OperationRequest): Promise<OperationResult> {
   const text = await readBody(request.koa.req, app.config.ingestMaxBundleBytes);
   try {
     const summary = await applyEligibility(app.db, text, { orgId: params.org_id!, facilityId: params.facility_id!, actor: principal.clientId, requestId: request.requestId });
-    app.metrics.ingest.record('x12', { updated: summary.updated, unchanged: summary.unchanged, unmatched: summary.unmatched.length, rejected: summary.rejected.length });
+    app.metrics.ingest.record('x12', { updated: summary.updated, unchanged: summary.unchanged, unmatched: summary.unmatched.length, rejected: summary.rejected.length, conflict: summary.conflicts.length });
     return { status: 200, body: single(summary), audit: { resourceIds: [] } };
   } catch (error) {
     if (error instanceof X12Error) app.metrics.ingest.inc({ source: 'x12', outcome: 'refused' });

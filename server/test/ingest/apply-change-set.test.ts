@@ -289,6 +289,83 @@ describe('applyChangeSet', function () {
     expect((await db('residents').where({ id }).first()).version_id).to.equal(2);
   });
 
+  describe('ifMatch (optimistic concurrency)', () => {
+    const coverageOf = async (mrn: string, key: string) => {
+      await apply([upsert(patient(mrn))]);
+      const created = await apply([upsert(coverage(byMrn(mrn), key))]);
+      return created.outcomes[0] as { id: string };
+    };
+    const issueOf = (outcome: unknown) => (outcome as { outcome: string; issue: { code: string; versionConflict?: boolean; diagnostics: string } }).issue;
+    const coverageEvents = async (id: string) => {
+      const row = await db('coverage').where({ id }).first();
+      return (await eventsOf(row.resident_id)).filter((e) => e === 'coverage.updated').length;
+    };
+
+    it('applies a change at the current version, and rejects a stale version as a conflict that writes nothing', async () => {
+      const { id } = await coverageOf('V-1', 'VC-1');
+      const current = await apply([{ ...upsert(coverage(byMrn('V-1'), 'VC-1', { status: 'cancelled' })), ifMatch: 1 }]);
+      expect(current).to.include({ updated: 1, rejected: 0, events: 1 });
+      const stale = await apply([{ ...upsert(coverage(byMrn('V-1'), 'VC-1', { subscriberId: 'XXX1' })), ifMatch: 1 }]);
+      expect(stale).to.include({ updated: 0, rejected: 1, events: 0 });
+      expect(issueOf(stale.outcomes[0])).to.include({ code: 'conflict', versionConflict: true });
+      expect(issueOf(stale.outcomes[0]).diagnostics).to.contain(`Coverage/${id} is at version 2`);
+      expect(await db('coverage').where({ id }).first()).to.include({ version_id: 2, status: 'cancelled', subscriber_id: '*****1234A' });
+      expect(await coverageEvents(id)).to.equal(2);
+      expect(await db('ingest_writes').where({ resource_id: id }).count({ n: '*' }).first()).to.deep.equal({ n: 2 });
+    });
+
+    it('a record that does not exist cannot be at the version named: a conflict, and nothing is created', async () => {
+      await apply([upsert(patient('V-2'))]);
+      const byIdentifier = await apply([{ ...upsert(coverage(byMrn('V-2'), 'VC-2-NEW')), ifMatch: 1 }]);
+      expect(issueOf(byIdentifier.outcomes[0])).to.include({ code: 'conflict', versionConflict: true });
+      expect(await db('resource_identifiers').where({ value: 'VC-2-NEW' }).first()).to.equal(undefined);
+      const byId = await apply([{ resource: coverage(byMrn('V-2'), 'VC-2-ID'), match: { id: '00000000-0000-4000-8000-0000000000f2' }, ifMatch: 3, at: 'e' }]);
+      expect(issueOf(byId.outcomes[0])).to.include({ code: 'conflict', versionConflict: true });
+    });
+
+    it('in a batch a stale change is rejected alone; in a transaction it refuses the whole set', async () => {
+      const { id } = await coverageOf('V-3', 'VC-3');
+      await apply([upsert(coverage(byMrn('V-3'), 'VC-3', { order: 2 }))]);
+      const batch = await apply([{ ...upsert(coverage(byMrn('V-3'), 'VC-3', { status: 'cancelled' })), ifMatch: 1 }, upsert(patient('V-3-B'))]);
+      expect(batch.outcomes.map((o) => o.outcome)).to.deep.equal(['rejected', 'created']);
+      const transaction = await apply([upsert(patient('V-3-T')), { ...upsert(coverage(byMrn('V-3'), 'VC-3', { status: 'cancelled' })), ifMatch: 1 }], { mode: 'transaction' });
+      expect(transaction.committed).to.equal(false);
+      expect(issueOf(transaction.outcomes[1])).to.include({ versionConflict: true });
+      expect(await db('resource_identifiers').where({ value: 'V-3-T' }).first()).to.equal(undefined);
+      expect(await db('coverage').where({ id }).first()).to.include({ version_id: 2, status: 'active' });
+    });
+
+    it('refuses an ifMatch that is not a version, or on a create-only change', async () => {
+      await apply([upsert(patient('V-4'))]);
+      const zero = await apply([{ ...upsert(coverage(byMrn('V-4'), 'VC-4')), ifMatch: 0 }]);
+      expect(issueOf(zero.outcomes[0]).code).to.equal('value');
+      const createOnly = await apply([{ ...upsert(coverage(byMrn('V-4'), 'VC-4')), createOnly: true, ifMatch: 1 }]);
+      expect(issueOf(createOnly.outcomes[0]).code).to.equal('not-supported');
+    });
+
+    it('two writers sending the same ifMatch at once: exactly one wins, the other is a conflict; one version bump, one event', async () => {
+      for (let round = 0; round < 5; round++) {
+        const mrn = `V-5-${round}`;
+        const { id } = await coverageOf(mrn, `VC-5-${round}`);
+        const results = await Promise.all([
+          apply([{ ...upsert(coverage(byMrn(mrn), `VC-5-${round}`, { status: 'cancelled' })), ifMatch: 1 }]),
+          apply([{ ...upsert(coverage(byMrn(mrn), `VC-5-${round}`, { subscriberId: 'XXX5' })), ifMatch: 1 }]),
+        ]);
+        const outcomes = results.map((r) => r.outcomes[0]!.outcome).sort();
+        expect(outcomes).to.deep.equal(['rejected', 'updated']);
+        const loser = results.find((r) => r.rejected === 1)!;
+        expect(issueOf(loser.outcomes[0])).to.include({ code: 'conflict', versionConflict: true });
+        const row = await db('coverage').where({ id }).first();
+        expect(row.version_id).to.equal(2);
+        // The winner's change, and only it.
+        const winner = results.indexOf(results.find((r) => r.updated === 1)!);
+        expect([row.status, row.subscriber_id]).to.deep.equal(winner === 0 ? ['cancelled', '*****1234A'] : ['active', 'XXX5']);
+        expect(await coverageEvents(id)).to.equal(2);
+        expect(await db('ingest_writes').where({ resource_id: id, outcome: 'updated' }).count({ n: '*' }).first()).to.deep.equal({ n: 1 });
+      }
+    });
+  });
+
   it('last_updated only grows in commit order within a facility, whatever the wall clock does', async () => {
     const instants: string[] = [];
     for (let i = 0; i < 5; i++) {

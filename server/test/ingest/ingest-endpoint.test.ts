@@ -101,6 +101,64 @@ describe('the ingest endpoint', function () {
     expect(response.body.entry[0].response.etag).to.equal('W/"1"');
   });
 
+  describe('request.ifMatch (optimistic concurrency)', () => {
+    const put = (resource: Record<string, unknown>, ifMatch: string, url?: string) => {
+      const identifier = (resource.identifier as Array<{ system: string; value: string }>)[0]!;
+      return { resource, request: { method: 'PUT', url: url ?? `${resource.resourceType as string}?identifier=${identifier.system}|${identifier.value}`, ifMatch } };
+    };
+    const preconditionCodes = (outcome: { issue: Array<{ code: string; details?: { coding: Array<{ code: string }> } }> }) =>
+      outcome.issue.map((i) => [i.code, i.details?.coding[0]?.code]);
+
+    it('batch: an entry at the current version (W/"n" or "n") is applied; a stale one alone is 412 Precondition Failed', async () => {
+      const created = await post(bundle('batch', [{ resource: patient('M-1') }]));
+      const location = created.body.entry[0].response.location as string;
+      const current = await post(bundle('batch', [put(patient('M-1', { gender: 'other' }), created.body.entry[0].response.etag)]));
+      expect(current.status).to.equal(200);
+      expect(current.body.entry[0].response).to.include({ status: '200 OK', location, etag: 'W/"2"' });
+      const strong = await post(bundle('batch', [put(patient('M-1', { gender: 'unknown' }), '"2"', location)]));
+      expect(strong.body.entry[0].response).to.include({ status: '200 OK', etag: 'W/"3"' });
+
+      const stale = await post(bundle('batch', [put(patient('M-1', { gender: 'male' }), 'W/"2"'), { resource: patient('M-2') }]));
+      expect(stale.status).to.equal(200);
+      expect(stale.body.entry.map((e: any) => e.response.status)).to.deep.equal(['412 Precondition Failed', '201 Created']);
+      const outcome = stale.body.entry[0].response.outcome;
+      expect(preconditionCodes(outcome)).to.deep.equal([['conflict', 'precondition_failed']]);
+      expect(outcome.issue[0].diagnostics).to.contain('Bundle.entry[0]').and.contain('is at version 3');
+      expect(await service.running.app.db('residents').where({ id: location.split('/')[1] }).first()).to.include({ gender: 'unknown', version_id: 3 });
+    });
+
+    it('transaction: a stale entry refuses the whole transaction with 412 and an OperationOutcome naming it; nothing is written', async () => {
+      const url = 'urn:uuid:0f4c3a52-7d1e-4d7a-9a57-55d0b3f1e0aa';
+      const created = await post(bundle('transaction', [{ resource: patient('M-3'), fullUrl: url }, { resource: coverage({ reference: url }, 'MC-3') }]));
+      expect(created.status).to.equal(200);
+      const coverageId = (created.body.entry[1].response.location as string).split('/')[1];
+      const current = await post(bundle('transaction', [put(coverage(byMrn('M-3'), 'MC-3', { status: 'cancelled' }), 'W/"1"')]));
+      expect(current.status).to.equal(200);
+      expect(current.body.entry[0].response).to.include({ status: '200 OK', etag: 'W/"2"' });
+
+      const stale = await post(bundle('transaction', [{ resource: patient('M-4') }, put(coverage(byMrn('M-3'), 'MC-3', { order: 3 }), 'W/"1"')]));
+      expect(stale.status).to.equal(412);
+      expect(stale.body.resourceType).to.equal('OperationOutcome');
+      expect(preconditionCodes(stale.body)).to.deep.equal([['conflict', 'precondition_failed']]);
+      expect(issues(stale.body)).to.contain('Bundle.entry[1]').and.contain(`Coverage/${coverageId} is at version 2`);
+      expect(await service.running.app.db('resource_identifiers').where({ value: 'M-4' }).first()).to.equal(undefined);
+      expect(await service.running.app.db('coverage').where({ id: coverageId }).first()).to.include({ status: 'cancelled', coverage_order: 1, version_id: 2 });
+      // A stale version beside an entry that cannot be applied at all: 422, both named.
+      const mixed = await post(bundle('transaction', [put(coverage(byMrn('M-3'), 'MC-3'), 'W/"1"'), { resource: coverage(byMrn('nobody'), 'MC-5') }]));
+      expect(mixed.status).to.equal(422);
+      expect(issues(mixed.body)).to.contain('Bundle.entry[0]').and.contain('Bundle.entry[1]');
+    });
+
+    it('refuses an ifMatch that is not a version ETag, or on a POST, as 400 naming request.ifMatch', async () => {
+      const notAnEtag = await post(bundle('transaction', [put(patient('M-6'), 'yesterday')]));
+      expect(notAnEtag.status).to.equal(400);
+      expect(notAnEtag.body.issue[0].expression).to.deep.equal(['Bundle.entry[0].request.ifMatch']);
+      const onPost = await post(bundle('batch', [{ resource: patient('M-7'), request: { method: 'POST', url: 'Patient', ifMatch: 'W/"1"' } }]));
+      expect(onPost.body.entry[0].response.status).to.equal('400 Bad Request');
+      expect(onPost.body.entry[0].response.outcome.issue[0].expression).to.deep.equal(['Bundle.entry[0].request.ifMatch']);
+    });
+  });
+
   it('answers bad bodies with an OperationOutcome, never a 5xx', async () => {
     for (const [body, status] of [
       ['{not json', 400],

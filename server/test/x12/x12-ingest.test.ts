@@ -72,6 +72,7 @@ describe('X12 271 ingestion', function () {
     expect(summary.rejected).to.deep.equal([{ at: '2000C loop HL*5', trace: c.id, member_id: '3ZZ4TE5MK75', issue: 'AAA 72: Invalid/missing subscriber/insured ID' }]);
     expect(summary.unmatched).to.have.length(1);
     expect(summary.unmatched[0]).to.include({ at: '2000D loop HL*7', trace: 'UNKNOWN-TRACE', member_id: null });
+    expect(summary.conflicts).to.deep.equal([]);
     const a = await coverageRow('E1-A');
     expect(a).to.include({ status: 'active', payor_name: 'MEDICARE PART A NORTH', period_start: '2024-01-01', version_id: 2 });
     expect(await coverageRow('E1-B')).to.include({ status: 'cancelled', period_start: '2023-01-01', version_id: 2 });

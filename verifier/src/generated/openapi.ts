@@ -812,8 +812,20 @@ export interface paths {
          *     (`201 Created`, `200 OK`), `location` (`Patient/<ofctx id>`), `etag` (`W/"<versionId>"`)
          *     and `lastModified`; a failed batch entry carries its own status and `outcome`. A
          *     refused transaction is one OperationOutcome naming each failing entry and field
-         *     (`400` when an entry is not valid FHIR R4, `422` when it cannot be applied), and
-         *     nothing of it is written.
+         *     (`400` when an entry is not valid FHIR R4, `422` when it cannot be applied, `412`
+         *     when its only failures are stale `ifMatch` versions, below), and nothing of it is
+         *     written.
+         *
+         *     **Optimistic concurrency**: a `PUT` entry may carry `request.ifMatch`, the ETag of the
+         *     version the sender last read (`W/"3"`, as answered in `response.etag` and by the read
+         *     endpoints' `ETag`; `"3"` is accepted too). The entry is applied only if the record
+         *     still is at that version; otherwise (another writer changed it since, or no record
+         *     matches) it fails with `412 Precondition Failed` and an OperationOutcome issue of code
+         *     `conflict` whose `details.coding` is `precondition_failed`: in a batch that entry's
+         *     `response.status` alone, in a transaction the whole transaction (`412`, nothing
+         *     written). Read the record again and resend. The check is made inside the write's
+         *     transaction, so of two writers sending the same version exactly one succeeds. Without
+         *     `ifMatch` the last write wins. A `POST` cannot carry `ifMatch` (`400`).
          *
          *     **`application/fhir+ndjson`**: one resource per line (FHIR Bulk Data), streamed, of
          *     any length; batch semantics. Each line is an upsert on its first identifier (or, with
@@ -889,7 +901,12 @@ export interface paths {
          *     | `AAA` (request rejected by the payer) | nothing; listed in `rejected` |
          *
          *     The answer counts `matched`, `updated` and `unchanged` loops and lists every loop not
-         *     applied, `unmatched` or `rejected`, with its location, trace, member id and reason. An
+         *     applied, `unmatched`, `rejected` or `conflicts`, with its location, trace, member id and
+         *     reason. Each loop's Coverage is read, then written only if it still is at the version
+         *     read; when another import (a FHIR feed, another 271) changed it in between, the loop is
+         *     read and computed again from the Coverage as it now is, so both writes are kept, up to 3
+         *     more times; a loop still in conflict after that is listed in `conflicts`, nothing of it
+         *     written (send the 271 again), and the other loops are applied as usual. An
          *     interchange that is not well-formed (envelope, SE/GE/IEA counts, control numbers, an
          *     unknown qualifier or a bad date) is `400 invalid_x12` naming the segment and element,
          *     and nothing of it is written.
@@ -1257,7 +1274,7 @@ export interface components {
          * @description Stable machine code of an error. New codes may be added; treat unknown ones by status.
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "invalid_body" | "callback_url_not_allowed" | "invalid_fhir" | "invalid_x12" | "unprocessable_resource" | "missing_token" | "invalid_token" | "insufficient_scope" | "organization_forbidden" | "facility_forbidden" | "not_found" | "method_not_allowed" | "subscription_not_active" | "subscription_limit_reached" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_parameter" | "invalid_body" | "callback_url_not_allowed" | "invalid_fhir" | "invalid_x12" | "unprocessable_resource" | "precondition_failed" | "missing_token" | "invalid_token" | "insufficient_scope" | "organization_forbidden" | "facility_forbidden" | "not_found" | "method_not_allowed" | "subscription_not_active" | "subscription_limit_reached" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable";
         ErrorDetail: {
             /** @description Where the problem is, such as `query.page_size`, `path.org_id` or `body.callback_url`. */
             field: string;
@@ -1480,6 +1497,8 @@ export interface components {
                     url: string;
                     /** @description `identifier=SYSTEM|VALUE` */
                     ifNoneExist?: string;
+                    /** @description PUT only: the ETag of the version read, `W/"<versionId>"` (or `"<versionId>"`); a stale one is `412 Precondition Failed`. */
+                    ifMatch?: string;
                 };
             }[];
         };
@@ -1490,7 +1509,7 @@ export interface components {
             type: "transaction-response" | "batch-response";
             entry: {
                 response: {
-                    /** @description `201 Created`, `200 OK` (updated or unchanged), or a failure such as `422 Unprocessable Entity`. */
+                    /** @description `201 Created`, `200 OK` (updated or unchanged), or a failure such as `422 Unprocessable Entity` or `412 Precondition Failed` (a stale `ifMatch`). */
                     status: string;
                     /** @description `Patient/<ofctx id>`. */
                     location?: string;
@@ -1538,6 +1557,8 @@ export interface components {
             unmatched: components["schemas"]["EligibilityLoopReport"][];
             /** @description Loops the payer rejected (AAA), or that could not be applied. */
             rejected: components["schemas"]["EligibilityLoopReport"][];
+            /** @description Loops whose Coverage another import changed each time this one read and wrote it (4 attempts); nothing of them was written. Send the 271 again. */
+            conflicts: components["schemas"]["EligibilityLoopReport"][];
             /** @description coverage.updated events queued. */
             events: number;
         };
@@ -4019,6 +4040,7 @@ export interface operations {
             400: components["responses"]["IngestFailure"];
             401: components["responses"]["IngestFailure"];
             403: components["responses"]["IngestFailure"];
+            412: components["responses"]["IngestFailure"];
             413: components["responses"]["IngestFailure"];
             415: components["responses"]["IngestFailure"];
             422: components["responses"]["IngestFailure"];
@@ -4079,6 +4101,7 @@ export interface operations {
                      *             "issue": "AAA 72: Invalid/missing subscriber/insured ID"
                      *           }
                      *         ],
+                     *         "conflicts": [],
                      *         "events": 1
                      *       },
                      *       "meta": null,

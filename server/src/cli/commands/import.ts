@@ -89,12 +89,13 @@ export const importCommand: Command = {
       bar.stop();
     }
   },
-  format: (r: ImportSummary & { matched?: number; unmatched?: Array<{ at: string; issue: string }> }) =>
+  format: (r: ImportSummary & { matched?: number; unmatched?: Array<{ at: string; issue: string }>; conflicts?: Array<{ at: string; issue: string }> }) =>
     [
       r.unmatched
-        ? `${r.format}: ${r.matched} matched, ${r.updated} updated, ${r.unchanged} unchanged, ${r.unmatched.length} unmatched, ${r.rejected_count} rejected, ${r.events} events`
+        ? `${r.format}: ${r.matched} matched, ${r.updated} updated, ${r.unchanged} unchanged, ${r.unmatched.length} unmatched, ${r.rejected_count} rejected, ${r.conflicts?.length ?? 0} conflicts, ${r.events} events`
         : `${r.format}: ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged, ${r.rejected_count} rejected, ${r.events} events`,
       ...(r.unmatched ?? []).map((x) => `  unmatched ${x.at}: ${x.issue}`),
       ...r.rejected.map((x) => `  rejected ${x.at}: ${x.issue}`),
+      ...(r.conflicts ?? []).map((x) => `  conflict ${x.at}: ${x.issue}`),
     ].join('\n'),
 };

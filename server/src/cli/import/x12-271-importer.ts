@@ -20,7 +20,7 @@ export const x12EligibilityImporter: Importer = {
       if (error instanceof X12Error) throw new ImportRefused(`the X12 interchange was refused, nothing was written: ${error.message}`);
       throw error;
     }
-    onProgress(summary.matched + summary.unmatched.length + summary.rejected.length);
+    onProgress(summary.matched + summary.unmatched.length + summary.rejected.length + summary.conflicts.length);
     return { format: 'x12-271', ...summary, created: 0, rejected_count: summary.rejected.length };
   },
 };
