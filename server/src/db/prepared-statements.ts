@@ -28,6 +28,13 @@ interface SqliteReader {
   columns: string[];
 }
 
+interface PgStatement {
+  name: string;
+  text: string;
+  /** Known after its first result. */
+  columns?: string[];
+}
+
 interface SqliteConnection {
   open: boolean;
   inTransaction: boolean;
@@ -36,7 +43,25 @@ interface SqliteConnection {
 }
 
 interface PgConnection {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: Row[] }>;
+  query(config: { name: string; text: string; values: unknown[]; rowMode?: 'array' }): Promise<{ rows: unknown[][]; fields: { name: string }[] }>;
+}
+
+/** Rows as arrays of values, with their column names. */
+interface Arrays {
+  columns: string[];
+  arrays: unknown[][];
+}
+
+/** Row objects from arrays, columns `from` onwards. */
+function objectsOf({ columns, arrays }: Arrays, from = 0): Row[] {
+  const rows: Row[] = new Array(arrays.length);
+  for (let r = 0; r < arrays.length; r++) {
+    const values = arrays[r]!;
+    const row: Row = {};
+    for (let c = from; c < columns.length; c++) row[columns[c]!] = values[c];
+    rows[r] = row;
+  }
+  return rows;
 }
 
 /** `?` placeholders -> `$1, $2, ...` (our hot SQL has no literal question marks). */
@@ -49,7 +74,7 @@ export class PreparedStatements {
   private sqlite: SqliteConnection | undefined;
   private readonly sqliteStatements = new Map<string, SqliteStatement>();
   private readonly sqliteReaders = new Map<string, SqliteReader>();
-  private readonly pgNames = new Map<string, { name: string; text: string }>();
+  private readonly pgNames = new Map<string, PgStatement>();
   private readonly postgres: boolean;
 
   constructor(private readonly db: Knex) {
@@ -69,10 +94,29 @@ export class PreparedStatements {
 
   /** The rows of a query written with `?` placeholders. */
   async all(sql: string, params: unknown[]): Promise<Row[]> {
-    const connection = this.usableSqlite();
-    if (connection) return this.sqliteRows(connection, sql, params);
-    if (this.postgres) return this.pgQuery(sql, params);
-    return (await this.db.raw(sql, params as Knex.RawBinding[])) as Row[];
+    const arrays = await this.arrays(sql, params);
+    return arrays ? objectsOf(arrays) : ((await this.db.raw(sql, params as Knex.RawBinding[])) as Row[]);
+  }
+
+  /**
+   * The rows of a query whose first `leading` columns hold the same values on every row
+   * (uncorrelated scalar subqueries, such as a list's count read along with its page, to
+   * save a round trip): those columns once, from the first row (undefined when there is
+   * none), and the rest as the rows.
+   */
+  async allWithLeading(sql: string, params: unknown[], leading: number): Promise<{ leading: Row | undefined; rows: Row[] }> {
+    let arrays = await this.arrays(sql, params);
+    if (!arrays) {
+      const objects = (await this.db.raw(sql, params as Knex.RawBinding[])) as Row[];
+      arrays = { columns: Object.keys(objects[0] ?? {}), arrays: objects.map((row) => Object.values(row)) };
+    }
+    const first = arrays.arrays[0];
+    let head: Row | undefined;
+    if (first) {
+      head = {};
+      for (let c = 0; c < leading; c++) head[arrays.columns[c]!] = first[c];
+    }
+    return { leading: head, rows: objectsOf(arrays, leading) };
   }
 
   /**
@@ -93,7 +137,7 @@ export class PreparedStatements {
     }
     if (this.postgres) {
       const unnest = `insert into ${table} (${columns.join(', ')}) select * from unnest(${pgTypes.map((type) => `?::${type}[]`).join(', ')})`;
-      await this.pgQuery(unnest, columns.map((_, i) => rows.map((row) => row[i])));
+      await this.pgArrays(unnest, columns.map((_, i) => rows.map((row) => row[i])));
       return;
     }
     await this.db.transaction(async (trx) => {
@@ -113,23 +157,22 @@ export class PreparedStatements {
     return connection.inTransaction ? undefined : connection;
   }
 
-  private sqliteRows(connection: SqliteConnection, sql: string, params: unknown[]): Row[] {
+  /** Rows as arrays from a prepared statement, or undefined when only knex can run it now. */
+  private async arrays(sql: string, params: unknown[]): Promise<Arrays | undefined> {
+    const connection = this.usableSqlite();
+    if (connection) return this.sqliteArrays(connection, sql, params);
+    if (this.postgres) return this.pgArrays(sql, params);
+    return undefined;
+  }
+
+  private sqliteArrays(connection: SqliteConnection, sql: string, params: unknown[]): Arrays {
     let reader = this.sqliteReaders.get(sql);
     if (!reader) {
       const statement = connection.prepare(sql).raw(true);
       reader = { statement, columns: statement.columns().map((column) => column.name) };
       this.sqliteReaders.set(sql, reader);
     }
-    const { columns } = reader;
-    const arrays = reader.statement.all(...params) as unknown[][];
-    const rows: Row[] = new Array(arrays.length);
-    for (let r = 0; r < arrays.length; r++) {
-      const values = arrays[r]!;
-      const row: Row = {};
-      for (let c = 0; c < columns.length; c++) row[columns[c]!] = values[c];
-      rows[r] = row;
-    }
-    return rows;
+    return { columns: reader.columns, arrays: reader.statement.all(...params) as unknown[][] };
   }
 
   private sqliteStatement(connection: SqliteConnection, sql: string): SqliteStatement {
@@ -141,7 +184,7 @@ export class PreparedStatements {
     return statement;
   }
 
-  private pgStatement(sql: string): { name: string; text: string } {
+  private pgStatement(sql: string): PgStatement {
     let prepared = this.pgNames.get(sql);
     if (!prepared) {
       prepared = { name: `ofctx_hot_${this.pgNames.size + 1}`, text: numbered(sql) };
@@ -150,11 +193,14 @@ export class PreparedStatements {
     return prepared;
   }
 
-  private async pgQuery(sql: string, params: unknown[]): Promise<Row[]> {
+  /** A named statement in array row mode: pg builds no row objects, objectsOf does (faster, and it can skip columns). */
+  private async pgArrays(sql: string, params: unknown[]): Promise<Arrays> {
     const prepared = this.pgStatement(sql);
     const connection = (await this.db.client.acquireConnection()) as PgConnection;
     try {
-      return (await connection.query({ ...prepared, values: params })).rows;
+      const result = await connection.query({ name: prepared.name, text: prepared.text, values: params, rowMode: 'array' });
+      prepared.columns ??= result.fields.map((field) => field.name);
+      return { columns: prepared.columns, arrays: result.rows };
     } finally {
       this.db.client.releaseConnection(connection);
     }

@@ -4,6 +4,7 @@
 // digest of the page it would answer. Weak comparison, as If-None-Match requires.
 import { createHash } from 'node:crypto';
 import type { OperationRequest, OperationResult } from './operation.js';
+import type { RenderedJson } from './rendered-json.js';
 
 export function versionTag(versionId: number | string): string {
   return `W/"${versionId}"`;
@@ -11,6 +12,11 @@ export function versionTag(versionId: number | string): string {
 
 export function digestTag(body: unknown): string {
   return `W/"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`;
+}
+
+/** digestTag of an answer already serialized: the same tag, from the bytes that are sent. */
+export function renderedDigestTag(body: RenderedJson): string {
+  return `W/"${createHash('sha256').update(body.bytes).digest('base64url').slice(0, 27)}"`;
 }
 
 function opaque(tag: string): string {

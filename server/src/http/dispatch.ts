@@ -6,6 +6,7 @@ import { ApiError } from '../errors/api-error.js';
 import { OAuthError } from '../errors/oauth-error.js';
 import { TOKEN_OPERATION } from '../openapi/api-backend.js';
 import type { OperationResult } from './operation.js';
+import { JSON_CONTENT_TYPE, RenderedJson } from './rendered-json.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -74,6 +75,11 @@ export function dispatch(api: OpenAPIBackend): Middleware {
     const result = (await api.handleRequest(request, ctx)) as OperationResult;
     ctx.status = result.status ?? 200;
     for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
-    ctx.body = result.body;
+    if (result.body instanceof RenderedJson) {
+      ctx.set('Content-Type', JSON_CONTENT_TYPE);
+      ctx.body = result.body.bytes;
+    } else {
+      ctx.body = result.body;
+    }
   };
 }

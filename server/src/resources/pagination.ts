@@ -72,26 +72,40 @@ export async function fetchResourcePage<Row extends { seq: number }>(
   const where: Record<string, string> = { ...scope };
   // The hot statements (counts, the page itself) are prepared once: see db/prepared-statements.ts.
   const statements = preparedStatements(db);
-  const [counts] = await statements.all(COUNTS_SQL, [table, scope.facility_id]);
+  const sql = statementsOf(table);
+  let counts: Record<string, unknown> | undefined;
+  let rows: Row[] | undefined;
+  if (page === 1 && scope.resident_id === undefined) {
+    // Page 1 of a whole facility, the most read of all, starts at the beginning whatever the
+    // layout: its count and its rows come from one statement, one round trip (unless empty).
+    const first = await statements.allWithLeading(sql.firstPage, [table, scope.facility_id, table, scope.facility_id, scope.facility_id, pageSize], 2);
+    if (first.leading) {
+      counts = { total: first.leading.counted_total, layout_version: first.leading.counted_layout_version };
+      rows = first.rows as Row[];
+    }
+  }
+  counts ??= (await statements.all(COUNTS_SQL, [table, scope.facility_id]))[0];
   const layoutVersion = Number(counts?.layout_version ?? 0);
   const total =
     scope.resident_id === undefined
       ? Number(counts?.total ?? 0)
-      : Number((await statements.all(residentCountSql(table), [scope.facility_id, scope.resident_id]))[0]?.total ?? 0);
+      : Number((await statements.all(sql.residentCount, [scope.facility_id, scope.resident_id]))[0]?.total ?? 0);
   const anchorOf = (n: number) => PageAnchors.key(table, scope.facility_id, scope.resident_id, pageSize, n, layoutVersion);
 
-  let after: number | undefined = page === 1 ? 0 : anchors.get(anchorOf(page));
-  if (after === undefined) {
-    const lastOfPrevious = await db(table).where(where).orderBy('seq').offset((page - 1) * pageSize - 1).first('seq');
-    after = lastOfPrevious ? Number(lastOfPrevious.seq) : undefined;
-    if (after !== undefined) anchors.set(anchorOf(page), after);
+  if (rows === undefined) {
+    let after: number | undefined = page === 1 ? 0 : anchors.get(anchorOf(page));
+    if (after === undefined) {
+      const lastOfPrevious = await db(table).where(where).orderBy('seq').offset((page - 1) * pageSize - 1).first('seq');
+      after = lastOfPrevious ? Number(lastOfPrevious.seq) : undefined;
+      if (after !== undefined) anchors.set(anchorOf(page), after);
+    }
+    rows =
+      after === undefined
+        ? []
+        : scope.resident_id === undefined
+          ? ((await statements.all(sql.page, [scope.facility_id, after, pageSize])) as Row[])
+          : ((await statements.all(sql.residentPage, [scope.facility_id, scope.resident_id, after, pageSize])) as Row[]);
   }
-  const rows =
-    after === undefined
-      ? []
-      : scope.resident_id === undefined
-        ? ((await statements.all(pageSql(table, false), [scope.facility_id, after, pageSize])) as Row[])
-        : ((await statements.all(pageSql(table, true), [scope.facility_id, scope.resident_id, after, pageSize])) as Row[]);
   // A full page ends where the next one begins, whatever is appended later.
   if (rows.length === pageSize) anchors.set(anchorOf(page + 1), Number(rows[rows.length - 1]!.seq));
   return { rows, page: { page, page_size: pageSize, total } };
@@ -99,11 +113,28 @@ export async function fetchResourcePage<Row extends { seq: number }>(
 
 const COUNTS_SQL = 'select total, layout_version from facility_resource_counts where resource = ? and facility_id = ? limit 1';
 
-// `table` is one of the four resource tables, never user input.
-function residentCountSql(table: string): string {
-  return `select count(*) as total from ${table} where facility_id = ? and resident_id = ?`;
+interface TableStatements {
+  /** Page 1 of a facility, its total and layout version in the two leading columns. */
+  firstPage: string;
+  page: string;
+  residentPage: string;
+  residentCount: string;
 }
 
-function pageSql(table: string, byResident: boolean): string {
-  return `select * from ${table} where facility_id = ?${byResident ? ' and resident_id = ?' : ''} and seq > ? order by seq limit ?`;
+const tableStatements = new Map<string, TableStatements>();
+
+// `table` is one of the four resource tables, never user input. Built once per table.
+function statementsOf(table: string): TableStatements {
+  let sql = tableStatements.get(table);
+  if (!sql) {
+    const counted = (column: string) => `(select ${column} from facility_resource_counts where resource = ? and facility_id = ?) as counted_${column}`;
+    sql = {
+      firstPage: `select ${counted('total')}, ${counted('layout_version')}, ${table}.* from ${table} where facility_id = ? order by seq limit ?`,
+      page: `select * from ${table} where facility_id = ? and seq > ? order by seq limit ?`,
+      residentPage: `select * from ${table} where facility_id = ? and resident_id = ? and seq > ? order by seq limit ?`,
+      residentCount: `select count(*) as total from ${table} where facility_id = ? and resident_id = ?`,
+    };
+    tableStatements.set(table, sql);
+  }
+  return sql;
 }

@@ -4,7 +4,8 @@
 import { ApiError } from '../errors/api-error.js';
 import { list, single } from '../http/envelope.js';
 import type { OperationHandler, OperationRequest } from '../http/operation.js';
-import { conditionalGet, digestTag, versionTag } from '../http/conditional-get.js';
+import { conditionalGet, renderedDigestTag, versionTag } from '../http/conditional-get.js';
+import { RenderedJson } from '../http/rendered-json.js';
 import { facilityScope } from './pagination.js';
 import { listRows, readRow, type ResourceRow } from './resource-rows.js';
 import { toPatient, type ResidentRow } from './fhir-patient.js';
@@ -16,8 +17,9 @@ function listOf<Row extends ResourceRow>(table: string, map: (row: Row) => unkno
   return async (request: OperationRequest) => {
     const { app, params, query } = request;
     const { rows, page } = await listRows<Row>(app.db, table, facilityScope(params, query), query);
-    const body = list(rows.map(map), page);
-    return conditionalGet(request, digestTag(body), { body, audit: { resourceIds: rows.map((row) => row.id) } });
+    // Serialized once: the ETag is a digest of the very bytes sent.
+    const body = RenderedJson.of(list(rows.map(map), page));
+    return conditionalGet(request, renderedDigestTag(body), { body, audit: { resourceIds: rows.map((row) => row.id) } });
   };
 }
 

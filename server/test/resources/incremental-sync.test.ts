@@ -1,11 +1,13 @@
 // Incremental sync on the spec's lists: _lastUpdated, the keyset cursor of meta.page.next,
 // and conditional reads (ETag / If-None-Match -> 304), while data changes underneath.
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { startTestService, ALL_SCOPES, type TestService } from '../../../test/support/service.js';
 import { call, tokenFor } from '../../../test/support/http.js';
 import { applyOne, coverageResource, dischargeResident, touchCoverage } from '../../../test/support/resource-changes.js';
 import { fetchResourcePage } from '../../src/resources/pagination.js';
 import { list } from '../../src/http/envelope.js';
+import { digestTag } from '../../src/http/conditional-get.js';
 import { toCoverage, type CoverageRow } from '../../src/resources/fhir-coverage.js';
 
 describe('incremental sync on the resource lists', function () {
@@ -133,6 +135,15 @@ describe('incremental sync on the resource lists', function () {
     expect(etag).to.match(/^W\/".+"$/);
     expect((await get(`${base}/residents?page_size=5`, { 'If-None-Match': etag })).status).to.equal(304);
     expect((await get(`${base}/residents?page_size=6`, { 'If-None-Match': etag })).status).to.equal(200);
+  });
+
+  it('tags a list with the digest of the very bytes it answers, sent as JSON', async () => {
+    const response = await fetch(`${service.baseUrl}${base}/coverage?page_size=7`, { headers: { authorization: `Bearer ${token}` } });
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+    expect(Number(response.headers.get('content-length'))).to.equal(bytes.length);
+    expect(response.headers.get('etag')).to.equal(`W/"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`);
+    expect(response.headers.get('etag')).to.equal(digestTag(JSON.parse(bytes.toString('utf8'))));
   });
 
   it('keeps a discharged resident readable with active: false, and a sync sees the discharge', async () => {
