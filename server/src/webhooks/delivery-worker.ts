@@ -11,6 +11,7 @@ import type { WebhookConfig } from '../config/config.js';
 import type { Logger } from '../logging/logger.js';
 import { claimDueDeliveries, nextDueAt, recordAttempt, type ClaimedDelivery, type DeliveryTransition } from './delivery-claims.js';
 import { sendAttempt, type AttemptResult } from './delivery-sender.js';
+import { PinnedConnections } from './pinned-connections.js';
 import { signDelivery } from './delivery-signer.js';
 import { signingSecretsAt } from './secret-rotation.js';
 import { decideAfterAttempt } from './retry-policy.js';
@@ -39,6 +40,8 @@ export class DeliveryWorker {
   private claiming: Promise<void> | undefined;
   private claimAgain = false;
   private timer: NodeJS.Timeout | undefined;
+  /** Keep-alive connections per (subscription, vetted address), reused across attempts. */
+  private readonly connections = new PinnedConnections();
 
   constructor(private readonly deps: DeliveryWorkerDeps) {}
 
@@ -129,6 +132,7 @@ export class DeliveryWorker {
         allowPrivateTargets: config.allowPrivateTargets,
         resolve,
         signal,
+        connections: { pools: this.connections, subscriptionId: claim.subscriptionId },
       });
     } catch (error) {
       // Only our own failures reach here (sendAttempt classifies network ones).
@@ -164,7 +168,7 @@ export class DeliveryWorker {
     clearTimeout(this.timer);
     await this.claiming;
     const pending = [...this.inFlight.values()];
-    if (pending.length === 0) return;
+    if (pending.length === 0) return this.connections.close();
     // Finishing beats aborting: an aborted attempt may have reached the receiver and will
     // be sent again. But a stop must not wait out a slow receiver's full timeout.
     const grace = Math.min(this.deps.config.shutdownGraceMs, this.deps.config.requestTimeoutMs);
@@ -174,5 +178,6 @@ export class DeliveryWorker {
     clearTimeout(timer);
     for (const p of this.inFlight.values()) p.controller.abort();
     await all;
+    this.connections.close();
   }
 }
