@@ -70,22 +70,19 @@ interface ClaimedRow {
   series_start: number;
 }
 
-// Subscriptions with something due, the longest-waiting first; not those already at their
-// cap (they would take the room of claimable ones), with what an attempt needs of them.
+// Every active subscription, probed (index webhook_deliveries_claim) for its oldest due
+// delivery (pending, or sending past its lease) and its deliveries in flight: the cost of a
+// claim follows the number of active subscriptions, not the length of the queue.
 const SQLITE_CANDIDATES = `
-  SELECT d.subscription_id, min(d.due_at) AS oldest, s.callback_url, s.signing_secret_encrypted,
-         s.previous_signing_secret_encrypted, s.previous_secret_expires_at
-  FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
-  WHERE s.status = 'active' AND d.status IN ('pending', 'sending') AND d.due_at <= ?
-    AND d.subscription_id NOT IN (
-      SELECT f.subscription_id FROM webhook_deliveries f WHERE f.status = 'sending' AND f.due_at > ?
-      GROUP BY f.subscription_id HAVING count(*) >= ?)
-  GROUP BY d.subscription_id ORDER BY oldest LIMIT ?`;
-const SQLITE_IN_FLIGHT = `SELECT count(*) AS n FROM webhook_deliveries WHERE subscription_id = ? AND status = 'sending' AND due_at > ?`;
+  SELECT s.id AS subscription_id, s.callback_url, s.signing_secret_encrypted, s.previous_signing_secret_encrypted, s.previous_secret_expires_at,
+    (SELECT min(due_at) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = 'pending' AND d.due_at <= ?) AS oldest_pending,
+    (SELECT min(due_at) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = 'sending' AND d.due_at <= ?) AS oldest_expired,
+    (SELECT count(*) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = 'sending' AND d.due_at > ?) AS in_flight
+  FROM webhook_subscriptions s WHERE s.status = 'active'`;
 const SQLITE_DUE = `
-  SELECT seq, id, event_id, subscription_id, event_type, body, status, attempts, series_start, last_attempt_at
+  SELECT seq, id, event_id, subscription_id, event_type, body, status, attempts, series_start, due_at, last_attempt_at
   FROM webhook_deliveries
-  WHERE subscription_id = ? AND status IN ('pending', 'sending') AND due_at <= ?
+  WHERE subscription_id = ? AND status = ? AND due_at <= ?
   ORDER BY due_at, seq LIMIT ?`;
 const SQLITE_CLAIM_ROW = `UPDATE webhook_deliveries SET status = 'sending', due_at = ?, claim_token = ?, attempts = attempts + 1, last_attempt_at = ? WHERE seq = ?`;
 // A delivery still `sending` past its lease lost its worker mid-attempt: that attempt is
@@ -94,17 +91,26 @@ const SQLITE_INTERRUPTED = `
   INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, error_class) VALUES (?, ?, ?, 'interrupted')
   ON CONFLICT (delivery_id, attempt) DO NOTHING`;
 
+type SqliteCandidate = CandidateRow & { oldest_pending: string | null; oldest_expired: string | null; in_flight: number };
+type SqliteDueRow = ClaimedRow & { seq: number; status: string; due_at: string; last_attempt_at: string | null };
+
 /** SQLite: one writer, and this runs synchronously inside one immediate transaction. */
 function claimOnSqlite(session: SqliteSession, options: ClaimOptions, now: string, leaseEnd: string, claimToken: string): ClaimedDelivery[] {
-  const candidates = session.all(SQLITE_CANDIDATES, [now, now, options.perSubscription, options.limit]) as unknown as CandidateRow[];
+  // Subscriptions with something due and room under their cap, the longest-waiting first.
+  const candidates = (session.all(SQLITE_CANDIDATES, [now, now, now]) as unknown as SqliteCandidate[])
+    .map((c) => ({ ...c, oldest: [c.oldest_pending, c.oldest_expired].filter((at) => at !== null).sort()[0] }))
+    .filter((c) => c.oldest !== undefined && Number(c.in_flight) < options.perSubscription)
+    .sort((a, b) => (a.oldest! < b.oldest! ? -1 : a.oldest! > b.oldest! ? 1 : 0));
   const claimed: ClaimedDelivery[] = [];
   let room = options.limit;
   for (const candidate of candidates) {
     if (room <= 0) break;
-    const inFlight = Number(session.all(SQLITE_IN_FLIGHT, [candidate.subscription_id, now])[0]?.n ?? 0);
-    const take = Math.min(room, options.perSubscription - inFlight);
-    if (take <= 0) continue;
-    const rows = session.all(SQLITE_DUE, [candidate.subscription_id, now, take]) as unknown as Array<ClaimedRow & { seq: number; status: string; last_attempt_at: string | null }>;
+    const take = Math.min(room, options.perSubscription - Number(candidate.in_flight));
+    const due = (status: string) => session.all(SQLITE_DUE, [candidate.subscription_id, status, now, take]) as unknown as SqliteDueRow[];
+    let rows = due('pending');
+    if (candidate.oldest_expired !== null) {
+      rows = [...rows, ...due('sending')].sort((a, b) => (a.due_at < b.due_at ? -1 : a.due_at > b.due_at ? 1 : a.seq - b.seq)).slice(0, take);
+    }
     for (const row of rows) {
       session.run(SQLITE_CLAIM_ROW, [leaseEnd, claimToken, now, row.seq]);
       if (row.status === 'sending') session.run(SQLITE_INTERRUPTED, [row.id, row.attempts, row.last_attempt_at ?? now]);
@@ -121,15 +127,14 @@ const PG_LOCK_CANDIDATES = `
   SELECT s.id AS subscription_id, s.callback_url, s.signing_secret_encrypted,
          s.previous_signing_secret_encrypted, s.previous_secret_expires_at
   FROM webhook_subscriptions s
-  JOIN (
-    SELECT d.subscription_id, min(d.due_at) AS oldest FROM webhook_deliveries d
-    WHERE d.status IN ('pending', 'sending') AND d.due_at <= $1
-      AND d.subscription_id NOT IN (
-        SELECT f.subscription_id FROM webhook_deliveries f WHERE f.status = 'sending' AND f.due_at > $1
-        GROUP BY f.subscription_id HAVING count(*) >= $2)
-    GROUP BY d.subscription_id
-  ) c ON c.subscription_id = s.id
-  WHERE s.status = 'active'
+  CROSS JOIN LATERAL (
+    SELECT least(
+      (SELECT min(d.due_at) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = 'pending' AND d.due_at <= $1),
+      (SELECT min(d.due_at) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = 'sending' AND d.due_at <= $1)
+    ) AS oldest,
+    (SELECT count(*) FROM webhook_deliveries f WHERE f.subscription_id = s.id AND f.status = 'sending' AND f.due_at > $1) AS in_flight
+  ) c
+  WHERE s.status = 'active' AND c.oldest IS NOT NULL AND c.in_flight < $2
   ORDER BY c.oldest
   LIMIT $3
   FOR UPDATE OF s SKIP LOCKED`;

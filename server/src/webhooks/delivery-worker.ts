@@ -1,12 +1,12 @@
 // The delivery worker inside the server process. It claims due deliveries (leases, see
 // delivery-claims.ts), sends each one as its own task, and records every attempt. Its work
 // runs in cycles, one at a time: record the outcomes of the attempts finished since the last
-// cycle (one transaction for all of them), then claim for the free slots (one transaction).
-// A finished attempt starts a cycle if none is running, so under load the outcomes of a
-// cycle are those that finished during the previous one: batches grow with the load and no
-// attempt waits for a timer. The worker also runs when woken (an event queued in this
-// process, a NOTIFY from another) and otherwise on a timer: at the next due retry or lease
-// expiry, at most one poll interval away. Global concurrency bounds this worker's in-flight
+// record (one transaction for all of them), then claim for the free slots (one transaction).
+// Finished attempts start a cycle; under load the batches grow with the load (records and
+// claims wait for a quarter of the slots, at most MAX_OUTCOME_WAIT_MS for a record). The
+// worker also runs when woken (an event queued in this process, a NOTIFY from another),
+// which claims at once, and otherwise on a timer: at the next due retry or lease expiry, at
+// most one poll interval away. Global concurrency bounds this worker's in-flight
 // attempts; the per-subscription cap is applied in the claim, so a slow receiver only ever
 // holds its own few slots.
 import { hostname } from 'node:os';
@@ -38,6 +38,12 @@ export interface DeliveryMetrics {
   deliveryAttempt(outcome: string, errorClass: string | null): void;
 }
 
+/**
+ * The longest a finished attempt waits to be recorded with the next claim: its delivery
+ * shows as sending, and holds its slot and its subscription's cap, until then.
+ */
+const MAX_OUTCOME_WAIT_MS = 50;
+
 /** A finished attempt waiting for the next cycle to record it. */
 interface Finished extends FinishedAttempt {
   result: AttemptResult;
@@ -54,6 +60,9 @@ export class DeliveryWorker {
   /** Set by wake(): new work may be due, so the next cycle claims even for a few free slots. */
   private lookForWork = false;
   private timer: NodeJS.Timeout | undefined;
+  /** Runs out MAX_OUTCOME_WAIT_MS after an outcome was left for a later cycle. */
+  private recordTimer: NodeJS.Timeout | undefined;
+  private recordDue = false;
   /** Keep-alive connections per (subscription, vetted address), reused across attempts. */
   private readonly connections = new PinnedConnections();
 
@@ -93,14 +102,17 @@ export class DeliveryWorker {
     try {
       do {
         this.cycleAgain = false;
-        await this.recordFinished();
-        if (!this.running) break;
-        const room = config.concurrency - this.inFlight.size;
-        // A claim reads the whole due queue (to stay fair between subscriptions): after
-        // completions alone, claim in batches (a quarter of the slots free, or all).
-        const worthIt = this.lookForWork || room >= Math.max(1, Math.floor(config.concurrency / 4)) || this.inFlight.size === 0;
-        if (room <= 0 || !worthIt) continue;
+        // A claim probes every active subscription (to stay fair between them): after
+        // completions alone, claim in batches (a quarter of the slots free, or all), and
+        // record the finished attempts with it, in one go; their slots (and caps) are free
+        // once recorded. New work (wake) claims at once, and no outcome waits for long.
+        const free = config.concurrency - this.inFlight.size + this.finished.length;
+        const claiming = this.running && free > 0 && (this.lookForWork || free >= Math.max(1, Math.floor(config.concurrency / 4)) || this.inFlight.size === this.finished.length);
+        if (claiming || this.recordDue || !this.running) await this.recordFinished();
+        if (!claiming) continue;
         this.lookForWork = false;
+        const room = config.concurrency - this.inFlight.size;
+        if (room <= 0) continue;
         const claimed = await claimDueDeliveries(db, { limit: room, perSubscription: config.perSubscriptionConcurrency, leaseMs: config.leaseMs });
         for (const claim of claimed) this.dispatch(claim);
         // A full batch suggests more is due; a short one means the rest waits (or is capped).
@@ -177,12 +189,20 @@ export class DeliveryWorker {
     }
     await new Promise<void>((recorded) => {
       this.finished.push({ claim, attempt, transition, result, recorded });
+      this.recordTimer ??= setTimeout(() => {
+        this.recordTimer = undefined;
+        this.recordDue = true;
+        this.cycle();
+      }, MAX_OUTCOME_WAIT_MS).unref();
       this.cycle();
     });
   }
 
   /** Records every finished attempt in one transaction; their slots are free once it commits. */
   private async recordFinished(): Promise<void> {
+    this.recordDue = false;
+    clearTimeout(this.recordTimer);
+    this.recordTimer = undefined;
     if (this.finished.length === 0) return;
     const batch = this.finished.splice(0);
     let mine: Set<string> | undefined;

@@ -8,6 +8,7 @@ import * as ingestion from './004_ingestion.js';
 import * as smartAndRotation from './005_smart_and_rotation.js';
 import * as retention from './006_retention.js';
 import * as feeds from './007_feeds.js';
+import * as deliveryClaimIndex from './008_delivery_claim_index.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -22,4 +23,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['005_smart_and_rotation', smartAndRotation],
   ['006_retention', retention],
   ['007_feeds', feeds],
+  ['008_delivery_claim_index', deliveryClaimIndex],
 ];

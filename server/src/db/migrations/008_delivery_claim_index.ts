@@ -1,0 +1,19 @@
+// The delivery claim probes each active subscription for its oldest due delivery and counts
+// its deliveries in flight (webhook/delivery-claims.ts): both are ranges of this index, so a
+// claim costs the same with ten or a hundred thousand deliveries queued. It replaces the
+// (subscription_id, status) index, its prefix.
+import type { Knex } from 'knex';
+
+export async function up(db: Knex): Promise<void> {
+  await db.schema.alterTable('webhook_deliveries', (t) => {
+    t.index(['subscription_id', 'status', 'due_at'], 'webhook_deliveries_claim');
+    t.dropIndex(['subscription_id', 'status']);
+  });
+}
+
+export async function down(db: Knex): Promise<void> {
+  await db.schema.alterTable('webhook_deliveries', (t) => {
+    t.index(['subscription_id', 'status']);
+    t.dropIndex(['subscription_id', 'status', 'due_at'], 'webhook_deliveries_claim');
+  });
+}
