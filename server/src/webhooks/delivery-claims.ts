@@ -155,20 +155,34 @@ const PG_CLAIM = `
     SELECT id, GREATEST(0, LEAST(room, $4::int - COALESCE(sum(GREATEST(room, 0)) OVER (ORDER BY ord ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::int)) AS take
     FROM subs
   ),
-  picked AS (
-    SELECT d.seq, d.status AS was, d.attempts AS tried, d.last_attempt_at AS tried_at
-    FROM takes CROSS JOIN LATERAL (
-      SELECT seq, status, attempts, last_attempt_at FROM webhook_deliveries d
-      WHERE d.subscription_id = takes.id AND d.status IN ('pending', 'sending') AND d.due_at <= $2
-      ORDER BY d.due_at, d.seq
-      LIMIT takes.take
+  -- Pending and expired-lease deliveries apart, each an ordered range of the claim index.
+  pending AS (
+    SELECT takes.id AS subscription_id, takes.take, d.* FROM takes CROSS JOIN LATERAL (
+      SELECT seq, status, attempts, last_attempt_at, due_at FROM webhook_deliveries d
+      WHERE d.subscription_id = takes.id AND d.status = 'pending' AND d.due_at <= $2
+      ORDER BY d.due_at, d.seq LIMIT takes.take
       FOR UPDATE SKIP LOCKED
     ) d
+  ),
+  expired AS (
+    SELECT takes.id AS subscription_id, takes.take, d.* FROM takes CROSS JOIN LATERAL (
+      SELECT seq, status, attempts, last_attempt_at, due_at FROM webhook_deliveries d
+      WHERE d.subscription_id = takes.id AND d.status = 'sending' AND d.due_at <= $2
+      ORDER BY d.due_at, d.seq LIMIT takes.take
+      FOR UPDATE SKIP LOCKED
+    ) d
+  ),
+  picked AS (
+    SELECT seq, status AS was, attempts AS tried, last_attempt_at AS tried_at FROM (
+      SELECT *, row_number() OVER (PARTITION BY subscription_id ORDER BY due_at, seq) AS n
+      FROM (SELECT * FROM pending UNION ALL SELECT * FROM expired) both_kinds
+    ) ranked
+    WHERE n <= take
   ),
   claimed AS (
     UPDATE webhook_deliveries d
     SET status = 'sending', due_at = $5, claim_token = $6, attempts = d.attempts + 1, last_attempt_at = $2
-    FROM picked WHERE d.seq = picked.seq
+    FROM picked WHERE d.seq = picked.seq AND d.seq = ANY (ARRAY(SELECT seq FROM picked))
     RETURNING d.seq, d.id, d.event_id, d.subscription_id, d.event_type, d.body, picked.tried AS attempts, d.series_start, picked.was, picked.tried_at
   ),
   interrupted AS (
@@ -272,7 +286,7 @@ const PG_RECORD = `
   UPDATE webhook_deliveries d
   SET status = o.status, due_at = o.due_at, completed_at = COALESCE(o.completed_at, d.completed_at),
       last_status = o.response_status, last_error = o.error_class, claim_token = NULL
-  FROM o WHERE d.id = o.id AND d.claim_token = o.token AND d.status = 'sending'
+  FROM o WHERE d.id = o.id AND d.id = ANY ($1::uuid[]) AND d.claim_token = o.token AND d.status = 'sending'
   RETURNING d.id`;
 
 /**
