@@ -218,17 +218,6 @@ function claimedDelivery(row: ClaimedRow, subscription: CandidateRow, claimToken
   };
 }
 
-/** Claims up to `limit` due deliveries in one transaction, fairly between subscriptions and within their caps. */
-export async function claimDueDeliveries(db: Knex, options: ClaimOptions): Promise<ClaimedDelivery[]> {
-  if (options.limit <= 0) return [];
-  const nowMs = options.now ?? Date.now();
-  const now = nowIso(nowMs);
-  const leaseEnd = nowIso(nowMs + options.leaseMs);
-  const claimToken = randomBytes(16).toString('hex');
-  if (isPostgres(db)) return inPgTransaction(db, (session) => claimOnPostgres(session, options, now, leaseEnd, claimToken));
-  return inSqliteTransaction(db, (session) => claimOnSqlite(session, options, now, leaseEnd, claimToken));
-}
-
 export interface RecordedAttempt {
   startedAt: number;
   durationMs: number | null;
@@ -289,43 +278,79 @@ const PG_RECORD = `
   FROM o WHERE d.id = o.id AND d.id = ANY ($1::uuid[]) AND d.claim_token = o.token AND d.status = 'sending'
   RETURNING d.id`;
 
+type OutcomeRow = FinishedAttempt & ReturnType<typeof nextState>;
+
+function recordOnSqlite(session: SqliteSession, rows: readonly OutcomeRow[]): Set<string> {
+  const mine = new Set<string>();
+  for (const { claim, attempt, status, dueAt, completedAt } of rows) {
+    session.run(SQLITE_RECORD_ATTEMPT, [claim.id, claim.attempt, nowIso(attempt.startedAt), attempt.durationMs, attempt.status, attempt.errorClass, attempt.workerId]);
+    if (session.run(SQLITE_MOVE_ON, [status, dueAt, completedAt, attempt.status, attempt.errorClass, claim.id, claim.claimToken]) > 0) mine.add(claim.id);
+  }
+  return mine;
+}
+
+async function recordOnPostgres(session: PgSession, rows: readonly OutcomeRow[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const column = <T>(pick: (row: OutcomeRow) => T) => rows.map(pick);
+  const updated = await session.query(PG_RECORD, [
+    column((r) => r.claim.id),
+    column((r) => r.claim.claimToken),
+    column((r) => r.claim.attempt),
+    column((r) => nowIso(r.attempt.startedAt)),
+    column((r) => r.attempt.durationMs),
+    column((r) => r.attempt.status),
+    column((r) => r.attempt.errorClass),
+    column((r) => r.attempt.workerId),
+    column((r) => r.status),
+    column((r) => r.dueAt),
+    column((r) => r.completedAt),
+  ]);
+  return new Set(updated.map((row) => row.id as string));
+}
+
+export interface CycleResult {
+  /** The ids of the recorded attempts whose claim was still this worker's. */
+  recorded: Set<string>;
+  claimed: ClaimedDelivery[];
+}
+
 /**
- * Records finished attempts and moves their deliveries on, all in one transaction (one
- * statement on PostgreSQL). Returns the ids whose claim was still this worker's; for the
+ * One cycle of the worker, in one transaction: records finished attempts and moves their
+ * deliveries on, then (with `claim`) claims up to `claim.limit` due deliveries, fairly
+ * between subscriptions and within their caps (which the records just freed). Of the
+ * recorded attempts, `recorded` names those whose claim was still this worker's; for the
  * others (lease expired and re-claimed, or cancelled meanwhile) the attempt is recorded and
  * the delivery left to its current owner.
  */
-export async function recordAttempts(db: Knex, finished: readonly FinishedAttempt[]): Promise<Set<string>> {
-  if (finished.length === 0) return new Set();
-  const now = Date.now();
-  const rows = finished.map(({ claim, attempt, transition }) => ({ claim, attempt, ...nextState(transition, now) }));
+export async function recordAndClaim(db: Knex, finished: readonly FinishedAttempt[], claim?: ClaimOptions): Promise<CycleResult> {
+  const nowMs = claim?.now ?? Date.now();
+  const rows = finished.map((f) => ({ ...f, ...nextState(f.transition, nowMs) }));
+  const claiming = claim !== undefined && claim.limit > 0;
+  if (!claiming && rows.length === 0) return { recorded: new Set(), claimed: [] };
+  const now = nowIso(nowMs);
+  const leaseEnd = nowIso(nowMs + (claim?.leaseMs ?? 0));
+  const claimToken = randomBytes(16).toString('hex');
   if (isPostgres(db)) {
-    const column = <T>(pick: (row: (typeof rows)[number]) => T) => rows.map(pick);
-    const updated = await onPgConnection(db, (session) =>
-      session.query(PG_RECORD, [
-        column((r) => r.claim.id),
-        column((r) => r.claim.claimToken),
-        column((r) => r.claim.attempt),
-        column((r) => nowIso(r.attempt.startedAt)),
-        column((r) => r.attempt.durationMs),
-        column((r) => r.attempt.status),
-        column((r) => r.attempt.errorClass),
-        column((r) => r.attempt.workerId),
-        column((r) => r.status),
-        column((r) => r.dueAt),
-        column((r) => r.completedAt),
-      ]),
-    );
-    return new Set(updated.map((row) => row.id as string));
+    if (!claiming) return { recorded: await onPgConnection(db, (session) => recordOnPostgres(session, rows)), claimed: [] };
+    return inPgTransaction(db, async (session) => ({
+      recorded: await recordOnPostgres(session, rows),
+      claimed: await claimOnPostgres(session, claim, now, leaseEnd, claimToken),
+    }));
   }
-  return inSqliteTransaction(db, (session) => {
-    const mine = new Set<string>();
-    for (const { claim, attempt, status, dueAt, completedAt } of rows) {
-      session.run(SQLITE_RECORD_ATTEMPT, [claim.id, claim.attempt, nowIso(attempt.startedAt), attempt.durationMs, attempt.status, attempt.errorClass, attempt.workerId]);
-      if (session.run(SQLITE_MOVE_ON, [status, dueAt, completedAt, attempt.status, attempt.errorClass, claim.id, claim.claimToken]) > 0) mine.add(claim.id);
-    }
-    return mine;
-  });
+  return inSqliteTransaction(db, (session) => ({
+    recorded: recordOnSqlite(session, rows),
+    claimed: claiming ? claimOnSqlite(session, claim, now, leaseEnd, claimToken) : [],
+  }));
+}
+
+/** Claims up to `limit` due deliveries in one transaction, fairly between subscriptions and within their caps. */
+export async function claimDueDeliveries(db: Knex, options: ClaimOptions): Promise<ClaimedDelivery[]> {
+  return (await recordAndClaim(db, [], options)).claimed;
+}
+
+/** Records finished attempts in one transaction; the ids whose claim was still this worker's. */
+export async function recordAttempts(db: Knex, finished: readonly FinishedAttempt[]): Promise<Set<string>> {
+  return (await recordAndClaim(db, finished)).recorded;
 }
 
 /**

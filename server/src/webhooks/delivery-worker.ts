@@ -1,7 +1,7 @@
 // The delivery worker inside the server process. It claims due deliveries (leases, see
 // delivery-claims.ts), sends each one as its own task, and records every attempt. Its work
-// runs in cycles, one at a time: record the outcomes of the attempts finished since the last
-// record (one transaction for all of them), then claim for the free slots (one transaction).
+// runs in cycles, one at a time, each one transaction: record the outcomes of the attempts
+// finished since the last cycle, then claim for the free slots.
 // Finished attempts start a cycle; under load the batches grow with the load (records and
 // claims wait for a quarter of the slots, at most MAX_OUTCOME_WAIT_MS for a record). The
 // worker also runs when woken (an event queued in this process, a NOTIFY from another),
@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { WebhookConfig } from '../config/config.js';
 import type { Logger } from '../logging/logger.js';
-import { claimDueDeliveries, nextDueAt, recordAttempt, recordAttempts, type ClaimedDelivery, type DeliveryTransition, type FinishedAttempt, type RecordedAttempt } from './delivery-claims.js';
+import { nextDueAt, recordAndClaim, recordAttempt, type ClaimedDelivery, type CycleResult, type DeliveryTransition, type FinishedAttempt, type RecordedAttempt } from './delivery-claims.js';
 import { sendAttempt, type AttemptResult } from './delivery-sender.js';
 import { PinnedConnections } from './pinned-connections.js';
 import { signDelivery } from './delivery-signer.js';
@@ -108,15 +108,20 @@ export class DeliveryWorker {
         // once recorded. New work (wake) claims at once, and no outcome waits for long.
         const free = config.concurrency - this.inFlight.size + this.finished.length;
         const claiming = this.running && free > 0 && (this.lookForWork || free >= Math.max(1, Math.floor(config.concurrency / 4)) || this.inFlight.size === this.finished.length);
-        if (claiming || this.recordDue || !this.running) await this.recordFinished();
-        if (!claiming) continue;
-        this.lookForWork = false;
-        const room = config.concurrency - this.inFlight.size;
-        if (room <= 0) continue;
-        const claimed = await claimDueDeliveries(db, { limit: room, perSubscription: config.perSubscriptionConcurrency, leaseMs: config.leaseMs });
-        for (const claim of claimed) this.dispatch(claim);
+        if (!claiming && !this.recordDue && this.running) continue;
+        if (claiming) this.lookForWork = false;
+        const batch = this.takeFinished();
+        let cycle: CycleResult;
+        try {
+          cycle = await recordAndClaim(db, batch, claiming ? { limit: free, perSubscription: config.perSubscriptionConcurrency, leaseMs: config.leaseMs } : undefined);
+        } catch (error) {
+          this.settle(batch, undefined, error as Error);
+          throw error;
+        }
+        this.settle(batch, cycle.recorded);
+        for (const claim of cycle.claimed) this.dispatch(claim);
         // A full batch suggests more is due; a short one means the rest waits (or is capped).
-        if (claimed.length === room) this.cycleAgain = true;
+        if (claiming && cycle.claimed.length === free) this.cycleAgain = true;
       } while (this.cycleAgain);
     } catch (error) {
       logger.warn({ err: (error as Error).message }, 'webhook delivery claim failed; retrying at the next poll');
@@ -198,23 +203,19 @@ export class DeliveryWorker {
     });
   }
 
-  /** Records every finished attempt in one transaction; their slots are free once it commits. */
-  private async recordFinished(): Promise<void> {
+  /** The finished attempts, for this cycle to record. */
+  private takeFinished(): Finished[] {
     this.recordDue = false;
     clearTimeout(this.recordTimer);
     this.recordTimer = undefined;
-    if (this.finished.length === 0) return;
-    const batch = this.finished.splice(0);
-    let mine: Set<string> | undefined;
-    try {
-      mine = await recordAttempts(this.deps.db, batch);
-    } catch (error) {
-      for (const { claim } of batch) {
-        this.deps.logger.error({ err: (error as Error).message, delivery_id: claim.id }, 'webhook delivery attempt could not be recorded; its lease will expire and it will be retried');
-      }
-    }
+    return this.finished.splice(0);
+  }
+
+  /** After a cycle: the recorded attempts' slots are free (their caps were freed in its transaction). */
+  private settle(batch: readonly Finished[], mine: Set<string> | undefined, error?: Error): void {
     for (const finished of batch) {
       if (mine) this.report(finished.claim, finished.result, finished.transition, mine.has(finished.claim.id));
+      else this.deps.logger.error({ err: error?.message, delivery_id: finished.claim.id }, 'webhook delivery attempt could not be recorded; its lease will expire and it will be retried');
       this.inFlight.delete(finished.claim.id);
       finished.recorded();
     }
