@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import nock from 'nock';
 import { sendAttempt, type AttemptRequest } from '../../src/webhooks/delivery-sender.js';
 import { PinnedConnections } from '../../src/webhooks/pinned-connections.js';
 import type { HostResolver } from '../../src/webhooks/ssrf-guard.js';
@@ -24,8 +25,13 @@ describe('keep-alive connections pinned to the vetted address', function () {
   const seen: Seen[] = [];
   let dropSecondRequestOnSocket = false;
   const requestsOn = new Map<Socket, number>();
+  // The SDK's tests load nock, which replaces node:http's client for the whole process on
+  // import and opens a connection per request: real sockets here.
+  let nockWasActive = false;
 
   before(async () => {
+    nockWasActive = nock.isActive();
+    if (nockWasActive) nock.restore();
     server = createServer((req, res) => {
       const n = (requestsOn.get(req.socket) ?? 0) + 1;
       requestsOn.set(req.socket, n);
@@ -43,6 +49,7 @@ describe('keep-alive connections pinned to the vetted address', function () {
   after(() => {
     server.closeAllConnections();
     server.close();
+    if (nockWasActive) nock.activate();
   });
   beforeEach(() => {
     seen.length = 0;
