@@ -20,6 +20,7 @@ import type { EventType } from './event-types.js';
 import type { AttemptDecision } from './retry-policy.js';
 import type { AttemptErrorClass } from './delivery-sender.js';
 import { endSubscription } from './subscriptions.js';
+import { inPgTransaction, inSqliteTransaction, onPgConnection, type PgSession, type SqliteSession } from '../db/pooled-connection.js';
 
 export interface ClaimedDelivery {
   id: string;
@@ -50,105 +51,171 @@ export interface ClaimOptions {
 
 const DUE_STATUSES = ['pending', 'sending'];
 
-interface DueRow {
-  seq: number;
-  id: string;
-  status: string;
-  attempts: number;
-  last_attempt_at: string | null;
+interface CandidateRow {
+  subscription_id: string;
+  callback_url: string;
+  signing_secret_encrypted: string;
+  previous_signing_secret_encrypted: string | null;
+  previous_secret_expires_at: string | null;
 }
 
-export async function claimDueDeliveries(db: Knex, options: ClaimOptions): Promise<ClaimedDelivery[]> {
-  if (options.limit <= 0) return [];
-  const postgres = isPostgres(db);
-  const nowMs = options.now ?? Date.now();
-  const now = nowIso(nowMs);
-  const leaseEnd = nowIso(nowMs + options.leaseMs);
-  const claimToken = randomBytes(16).toString('hex');
+interface ClaimedRow {
+  id: string;
+  event_id: string;
+  subscription_id: string;
+  event_type: string;
+  body: string;
+  /** Attempts made before this claim. */
+  attempts: number;
+  series_start: number;
+}
 
-  const claimedIds = await db.transaction(async (trx) => {
-    // Subscriptions with something due, the longest-waiting first.
-    const candidates = (await trx('webhook_deliveries as d')
-      .join('webhook_subscriptions as s', 's.id', 'd.subscription_id')
-      .where('s.status', 'active')
-      .whereIn('d.status', DUE_STATUSES)
-      .andWhere('d.due_at', '<=', now)
-      // Not those already at their cap: they would take the room of claimable ones.
-      .whereNotIn('d.subscription_id', (q) =>
-        q.from('webhook_deliveries as f').where('f.status', 'sending').andWhere('f.due_at', '>', now).groupBy('f.subscription_id').havingRaw('count(*) >= ?', [options.perSubscription]).select('f.subscription_id'),
-      )
-      .groupBy('d.subscription_id')
-      .orderBy('oldest')
-      .limit(options.limit)
-      .select('d.subscription_id', trx.raw('min(d.due_at) as oldest'))) as Array<{ subscription_id: string }>;
+// Every active subscription, probed (index webhook_deliveries_claim) for its oldest due
+// delivery (pending, or sending past its lease) and its deliveries in flight: the cost of a
+// claim follows the number of active subscriptions, not the length of the queue.
+const SQLITE_CANDIDATES = `
+  SELECT s.id AS subscription_id, s.callback_url, s.signing_secret_encrypted, s.previous_signing_secret_encrypted, s.previous_secret_expires_at,
+    (SELECT min(due_at) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = 'pending' AND d.due_at <= ?) AS oldest_pending,
+    (SELECT min(due_at) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = 'sending' AND d.due_at <= ?) AS oldest_expired,
+    (SELECT count(*) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = 'sending' AND d.due_at > ?) AS in_flight
+  FROM webhook_subscriptions s WHERE s.status = 'active'`;
+const SQLITE_DUE = `
+  SELECT seq, id, event_id, subscription_id, event_type, body, status, attempts, series_start, due_at, last_attempt_at
+  FROM webhook_deliveries
+  WHERE subscription_id = ? AND status = ? AND due_at <= ?
+  ORDER BY due_at, seq LIMIT ?`;
+const SQLITE_CLAIM_ROW = `UPDATE webhook_deliveries SET status = 'sending', due_at = ?, claim_token = ?, attempts = attempts + 1, last_attempt_at = ? WHERE seq = ?`;
+// A delivery still `sending` past its lease lost its worker mid-attempt: that attempt is
+// recorded as interrupted (unless its worker records it after all).
+const SQLITE_INTERRUPTED = `
+  INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, error_class) VALUES (?, ?, ?, 'interrupted')
+  ON CONFLICT (delivery_id, attempt) DO NOTHING`;
 
-    const claimed: string[] = [];
-    let room = options.limit;
-    for (const { subscription_id: subscriptionId } of candidates) {
-      if (room <= 0) break;
-      if (postgres) {
-        const locked = await trx('webhook_subscriptions').where({ id: subscriptionId, status: 'active' }).forUpdate().skipLocked().first('id');
-        if (!locked) continue; // another worker is claiming for it right now
-      }
-      const inFlight = await trx('webhook_deliveries')
-        .where({ subscription_id: subscriptionId, status: 'sending' })
-        .andWhere('due_at', '>', now)
-        .count({ n: '*' })
-        .first();
-      const take = Math.min(room, options.perSubscription - Number(inFlight?.n ?? 0));
-      if (take <= 0) continue;
-      let due = trx('webhook_deliveries')
-        .where({ subscription_id: subscriptionId })
-        .whereIn('status', DUE_STATUSES)
-        .andWhere('due_at', '<=', now)
-        .orderBy([{ column: 'due_at' }, { column: 'seq' }])
-        .limit(take)
-        .select('seq', 'id', 'status', 'attempts', 'last_attempt_at');
-      if (postgres) due = due.forUpdate().skipLocked();
-      const rows = (await due) as DueRow[];
-      if (rows.length === 0) continue;
-      // The due condition again: on SQLite (no row locks) the UPDATE itself is the claim.
-      await trx('webhook_deliveries')
-        .whereIn('seq', rows.map((r) => r.seq))
-        .whereIn('status', DUE_STATUSES)
-        .andWhere('due_at', '<=', now)
-        .update({ status: 'sending', due_at: leaseEnd, claim_token: claimToken, attempts: trx.raw('attempts + 1'), last_attempt_at: now });
-      // A delivery still `sending` past its lease lost its worker mid-attempt: that attempt
-      // is recorded as interrupted (unless its worker records it after all).
-      const interrupted = rows.filter((r) => r.status === 'sending');
-      if (interrupted.length > 0) {
-        await trx('webhook_delivery_attempts')
-          .insert(interrupted.map((r) => ({ delivery_id: r.id, attempt: r.attempts, started_at: r.last_attempt_at ?? now, error_class: 'interrupted' satisfies AttemptErrorClass })))
-          .onConflict(['delivery_id', 'attempt'])
-          .ignore();
-      }
-      claimed.push(...rows.map((r) => r.id));
-      room -= rows.length;
+type SqliteCandidate = CandidateRow & { oldest_pending: string | null; oldest_expired: string | null; in_flight: number };
+type SqliteDueRow = ClaimedRow & { seq: number; status: string; due_at: string; last_attempt_at: string | null };
+
+/** SQLite: one writer, and this runs synchronously inside one immediate transaction. */
+function claimOnSqlite(session: SqliteSession, options: ClaimOptions, now: string, leaseEnd: string, claimToken: string): ClaimedDelivery[] {
+  // Subscriptions with something due and room under their cap, the longest-waiting first.
+  const candidates = (session.all(SQLITE_CANDIDATES, [now, now, now]) as unknown as SqliteCandidate[])
+    .map((c) => ({ ...c, oldest: [c.oldest_pending, c.oldest_expired].filter((at) => at !== null).sort()[0] }))
+    .filter((c) => c.oldest !== undefined && Number(c.in_flight) < options.perSubscription)
+    .sort((a, b) => (a.oldest! < b.oldest! ? -1 : a.oldest! > b.oldest! ? 1 : 0));
+  const claimed: ClaimedDelivery[] = [];
+  let room = options.limit;
+  for (const candidate of candidates) {
+    if (room <= 0) break;
+    const take = Math.min(room, options.perSubscription - Number(candidate.in_flight));
+    const due = (status: string) => session.all(SQLITE_DUE, [candidate.subscription_id, status, now, take]) as unknown as SqliteDueRow[];
+    let rows = due('pending');
+    if (candidate.oldest_expired !== null) {
+      rows = [...rows, ...due('sending')].sort((a, b) => (a.due_at < b.due_at ? -1 : a.due_at > b.due_at ? 1 : a.seq - b.seq)).slice(0, take);
     }
-    return claimed;
-  });
-  if (claimedIds.length === 0) return [];
+    for (const row of rows) {
+      session.run(SQLITE_CLAIM_ROW, [leaseEnd, claimToken, now, row.seq]);
+      if (row.status === 'sending') session.run(SQLITE_INTERRUPTED, [row.id, row.attempts, row.last_attempt_at ?? now]);
+      claimed.push(claimedDelivery(row, candidate, claimToken));
+    }
+    room -= rows.length;
+  }
+  return claimed;
+}
 
-  const rows = await db('webhook_deliveries as d')
-    .join('webhook_subscriptions as s', 's.id', 'd.subscription_id')
-    .whereIn('d.id', claimedIds)
-    .andWhere('d.claim_token', claimToken)
-    .orderBy('d.seq')
-    .select('d.id', 'd.event_id', 'd.subscription_id', 'd.event_type', 'd.body', 'd.attempts', 'd.series_start', 's.callback_url', 's.signing_secret_encrypted', 's.previous_signing_secret_encrypted', 's.previous_secret_expires_at');
-  return rows.map((r: Record<string, unknown>) => ({
-    id: r.id as string,
-    eventId: r.event_id as string,
-    subscriptionId: r.subscription_id as string,
-    eventType: r.event_type as EventType,
-    body: r.body as string,
-    attempt: Number(r.attempts),
-    attemptInSeries: Number(r.attempts) - Number(r.series_start),
+// PostgreSQL, step 1: lock the candidate subscriptions (SKIP LOCKED: another worker is
+// claiming for them right now), so two workers never both fill one cap.
+const PG_LOCK_CANDIDATES = `
+  SELECT s.id AS subscription_id, s.callback_url, s.signing_secret_encrypted,
+         s.previous_signing_secret_encrypted, s.previous_secret_expires_at
+  FROM webhook_subscriptions s
+  CROSS JOIN LATERAL (
+    SELECT least(
+      (SELECT min(d.due_at) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = 'pending' AND d.due_at <= $1),
+      (SELECT min(d.due_at) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = 'sending' AND d.due_at <= $1)
+    ) AS oldest,
+    (SELECT count(*) FROM webhook_deliveries f WHERE f.subscription_id = s.id AND f.status = 'sending' AND f.due_at > $1) AS in_flight
+  ) c
+  WHERE s.status = 'active' AND c.oldest IS NOT NULL AND c.in_flight < $2
+  ORDER BY c.oldest
+  LIMIT $3
+  FOR UPDATE OF s SKIP LOCKED`;
+// Step 2, in a statement of its own (so its snapshot sees every claim committed before the
+// locks were granted): each locked subscription's room under its cap, shared out in the
+// order of step 1 up to the worker's limit; its oldest due deliveries locked (SKIP LOCKED),
+// leased, and the interrupted attempts of expired leases recorded.
+const PG_CLAIM = `
+  WITH subs AS (
+    SELECT s.id, s.ord,
+      LEAST(
+        $3::int - (SELECT count(*) FROM webhook_deliveries f WHERE f.subscription_id = s.id AND f.status = 'sending' AND f.due_at > $2)::int,
+        (SELECT count(*) FROM (SELECT 1 FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status IN ('pending', 'sending') AND d.due_at <= $2 LIMIT $3) due)::int
+      ) AS room
+    FROM unnest($1::uuid[]) WITH ORDINALITY AS s(id, ord)
+  ),
+  takes AS (
+    SELECT id, GREATEST(0, LEAST(room, $4::int - COALESCE(sum(GREATEST(room, 0)) OVER (ORDER BY ord ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::int)) AS take
+    FROM subs
+  ),
+  -- Pending and expired-lease deliveries apart, each an ordered range of the claim index.
+  pending AS (
+    SELECT takes.id AS subscription_id, takes.take, d.* FROM takes CROSS JOIN LATERAL (
+      SELECT seq, status, attempts, last_attempt_at, due_at FROM webhook_deliveries d
+      WHERE d.subscription_id = takes.id AND d.status = 'pending' AND d.due_at <= $2
+      ORDER BY d.due_at, d.seq LIMIT takes.take
+      FOR UPDATE SKIP LOCKED
+    ) d
+  ),
+  expired AS (
+    SELECT takes.id AS subscription_id, takes.take, d.* FROM takes CROSS JOIN LATERAL (
+      SELECT seq, status, attempts, last_attempt_at, due_at FROM webhook_deliveries d
+      WHERE d.subscription_id = takes.id AND d.status = 'sending' AND d.due_at <= $2
+      ORDER BY d.due_at, d.seq LIMIT takes.take
+      FOR UPDATE SKIP LOCKED
+    ) d
+  ),
+  picked AS (
+    SELECT seq, status AS was, attempts AS tried, last_attempt_at AS tried_at FROM (
+      SELECT *, row_number() OVER (PARTITION BY subscription_id ORDER BY due_at, seq) AS n
+      FROM (SELECT * FROM pending UNION ALL SELECT * FROM expired) both_kinds
+    ) ranked
+    WHERE n <= take
+  ),
+  claimed AS (
+    UPDATE webhook_deliveries d
+    SET status = 'sending', due_at = $5, claim_token = $6, attempts = d.attempts + 1, last_attempt_at = $2
+    FROM picked WHERE d.seq = picked.seq AND d.seq = ANY (ARRAY(SELECT seq FROM picked))
+    RETURNING d.seq, d.id, d.event_id, d.subscription_id, d.event_type, d.body, picked.tried AS attempts, d.series_start, picked.was, picked.tried_at
+  ),
+  interrupted AS (
+    INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, error_class)
+    SELECT id, attempts, COALESCE(tried_at, $2), 'interrupted' FROM claimed WHERE was = 'sending'
+    ON CONFLICT (delivery_id, attempt) DO NOTHING
+  )
+  SELECT id, event_id, subscription_id, event_type, body, attempts, series_start FROM claimed ORDER BY seq`;
+
+async function claimOnPostgres(session: PgSession, options: ClaimOptions, now: string, leaseEnd: string, claimToken: string): Promise<ClaimedDelivery[]> {
+  const candidates = (await session.query(PG_LOCK_CANDIDATES, [now, options.perSubscription, options.limit])) as unknown as CandidateRow[];
+  if (candidates.length === 0) return [];
+  const bySubscription = new Map(candidates.map((c) => [c.subscription_id, c]));
+  const rows = (await session.query(PG_CLAIM, [candidates.map((c) => c.subscription_id), now, options.perSubscription, options.limit, leaseEnd, claimToken])) as unknown as ClaimedRow[];
+  return rows.map((row) => claimedDelivery(row, bySubscription.get(row.subscription_id)!, claimToken));
+}
+
+function claimedDelivery(row: ClaimedRow, subscription: CandidateRow, claimToken: string): ClaimedDelivery {
+  const attempt = Number(row.attempts) + 1;
+  return {
+    id: row.id,
+    eventId: row.event_id,
+    subscriptionId: row.subscription_id,
+    eventType: row.event_type as EventType,
+    body: row.body,
+    attempt,
+    attemptInSeries: attempt - Number(row.series_start),
     claimToken,
-    callbackUrl: r.callback_url as string,
-    signingSecretEncrypted: r.signing_secret_encrypted as string,
-    previousSigningSecretEncrypted: (r.previous_signing_secret_encrypted as string | null) ?? null,
-    previousSecretExpiresAt: (r.previous_secret_expires_at as string | null) ?? null,
-  }));
+    callbackUrl: subscription.callback_url,
+    signingSecretEncrypted: subscription.signing_secret_encrypted,
+    previousSigningSecretEncrypted: subscription.previous_signing_secret_encrypted ?? null,
+    previousSecretExpiresAt: subscription.previous_secret_expires_at ?? null,
+  };
 }
 
 export interface RecordedAttempt {
@@ -162,14 +229,137 @@ export interface RecordedAttempt {
 /** The delivery's new state for a decision; `released` hands it back untouched by the schedule. */
 export type DeliveryTransition = AttemptDecision | { kind: 'released' };
 
+/** An attempt whose outcome is to be recorded with others (every transition but `disable`). */
+export interface FinishedAttempt {
+  claim: ClaimedDelivery;
+  attempt: RecordedAttempt;
+  transition: Exclude<DeliveryTransition, { kind: 'disable' }>;
+}
+
+/** The delivery's columns after a transition. */
+function nextState(transition: FinishedAttempt['transition'], now: number): { status: string; dueAt: string | null; completedAt: string | null } {
+  const at = nowIso(now);
+  switch (transition.kind) {
+    case 'delivered':
+      return { status: 'delivered', dueAt: null, completedAt: at };
+    case 'retry':
+      return { status: 'pending', dueAt: nowIso(now + transition.delayMs), completedAt: null };
+    case 'released':
+      return { status: 'pending', dueAt: at, completedAt: null };
+    case 'failed':
+      return { status: 'failed', dueAt: null, completedAt: at };
+  }
+}
+
+const SQLITE_RECORD_ATTEMPT = `
+  INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, duration_ms, response_status, error_class, worker_id)
+  VALUES (?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (delivery_id, attempt) DO UPDATE SET started_at = excluded.started_at, duration_ms = excluded.duration_ms,
+    response_status = excluded.response_status, error_class = excluded.error_class, worker_id = excluded.worker_id`;
+// Only the holder of the current claim moves the delivery on.
+const SQLITE_MOVE_ON = `
+  UPDATE webhook_deliveries SET status = ?, due_at = ?, completed_at = coalesce(?, completed_at), last_status = ?, last_error = ?, claim_token = NULL
+  WHERE id = ? AND claim_token = ? AND status = 'sending'`;
+// PostgreSQL: every outcome of the batch in one statement (arrays, unnested), one round trip.
+const PG_RECORD = `
+  WITH o AS (
+    SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
+      AS o(id, token, attempt, started_at, duration_ms, response_status, error_class, worker_id, status, due_at, completed_at)
+  ),
+  attempts AS (
+    INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, duration_ms, response_status, error_class, worker_id)
+    SELECT id, attempt, started_at, duration_ms, response_status, error_class, worker_id FROM o
+    ON CONFLICT (delivery_id, attempt) DO UPDATE SET started_at = excluded.started_at, duration_ms = excluded.duration_ms,
+      response_status = excluded.response_status, error_class = excluded.error_class, worker_id = excluded.worker_id
+  )
+  UPDATE webhook_deliveries d
+  SET status = o.status, due_at = o.due_at, completed_at = COALESCE(o.completed_at, d.completed_at),
+      last_status = o.response_status, last_error = o.error_class, claim_token = NULL
+  FROM o WHERE d.id = o.id AND d.id = ANY ($1::uuid[]) AND d.claim_token = o.token AND d.status = 'sending'
+  RETURNING d.id`;
+
+type OutcomeRow = FinishedAttempt & ReturnType<typeof nextState>;
+
+function recordOnSqlite(session: SqliteSession, rows: readonly OutcomeRow[]): Set<string> {
+  const mine = new Set<string>();
+  for (const { claim, attempt, status, dueAt, completedAt } of rows) {
+    session.run(SQLITE_RECORD_ATTEMPT, [claim.id, claim.attempt, nowIso(attempt.startedAt), attempt.durationMs, attempt.status, attempt.errorClass, attempt.workerId]);
+    if (session.run(SQLITE_MOVE_ON, [status, dueAt, completedAt, attempt.status, attempt.errorClass, claim.id, claim.claimToken]) > 0) mine.add(claim.id);
+  }
+  return mine;
+}
+
+async function recordOnPostgres(session: PgSession, rows: readonly OutcomeRow[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const column = <T>(pick: (row: OutcomeRow) => T) => rows.map(pick);
+  const updated = await session.query(PG_RECORD, [
+    column((r) => r.claim.id),
+    column((r) => r.claim.claimToken),
+    column((r) => r.claim.attempt),
+    column((r) => nowIso(r.attempt.startedAt)),
+    column((r) => r.attempt.durationMs),
+    column((r) => r.attempt.status),
+    column((r) => r.attempt.errorClass),
+    column((r) => r.attempt.workerId),
+    column((r) => r.status),
+    column((r) => r.dueAt),
+    column((r) => r.completedAt),
+  ]);
+  return new Set(updated.map((row) => row.id as string));
+}
+
+export interface CycleResult {
+  /** The ids of the recorded attempts whose claim was still this worker's. */
+  recorded: Set<string>;
+  claimed: ClaimedDelivery[];
+}
+
 /**
- * Records an attempt and moves the delivery on, in one transaction. Returns false when the
- * claim was no longer this worker's (lease expired and re-claimed, or cancelled meanwhile):
- * the attempt is still recorded, the delivery is left to its current owner.
+ * One cycle of the worker, in one transaction: records finished attempts and moves their
+ * deliveries on, then (with `claim`) claims up to `claim.limit` due deliveries, fairly
+ * between subscriptions and within their caps (which the records just freed). Of the
+ * recorded attempts, `recorded` names those whose claim was still this worker's; for the
+ * others (lease expired and re-claimed, or cancelled meanwhile) the attempt is recorded and
+ * the delivery left to its current owner.
+ */
+export async function recordAndClaim(db: Knex, finished: readonly FinishedAttempt[], claim?: ClaimOptions): Promise<CycleResult> {
+  const nowMs = claim?.now ?? Date.now();
+  const rows = finished.map((f) => ({ ...f, ...nextState(f.transition, nowMs) }));
+  const claiming = claim !== undefined && claim.limit > 0;
+  if (!claiming && rows.length === 0) return { recorded: new Set(), claimed: [] };
+  const now = nowIso(nowMs);
+  const leaseEnd = nowIso(nowMs + (claim?.leaseMs ?? 0));
+  const claimToken = randomBytes(16).toString('hex');
+  if (isPostgres(db)) {
+    if (!claiming) return { recorded: await onPgConnection(db, (session) => recordOnPostgres(session, rows)), claimed: [] };
+    return inPgTransaction(db, async (session) => ({
+      recorded: await recordOnPostgres(session, rows),
+      claimed: await claimOnPostgres(session, claim, now, leaseEnd, claimToken),
+    }));
+  }
+  return inSqliteTransaction(db, (session) => ({
+    recorded: recordOnSqlite(session, rows),
+    claimed: claiming ? claimOnSqlite(session, claim, now, leaseEnd, claimToken) : [],
+  }));
+}
+
+/** Claims up to `limit` due deliveries in one transaction, fairly between subscriptions and within their caps. */
+export async function claimDueDeliveries(db: Knex, options: ClaimOptions): Promise<ClaimedDelivery[]> {
+  return (await recordAndClaim(db, [], options)).claimed;
+}
+
+/** Records finished attempts in one transaction; the ids whose claim was still this worker's. */
+export async function recordAttempts(db: Knex, finished: readonly FinishedAttempt[]): Promise<Set<string>> {
+  return (await recordAndClaim(db, finished)).recorded;
+}
+
+/**
+ * Records one attempt and moves the delivery on. Returns false when the claim was no
+ * longer this worker's. A 410 (`disable`) ends the subscription in the same transaction.
  */
 export async function recordAttempt(db: Knex, claim: ClaimedDelivery, attempt: RecordedAttempt, transition: DeliveryTransition): Promise<boolean> {
-  const now = Date.now();
-  const at = nowIso(now);
+  if (transition.kind !== 'disable') return (await recordAttempts(db, [{ claim, attempt, transition }])).has(claim.id);
+  const at = nowIso();
   return db.transaction(async (trx) => {
     await trx('webhook_delivery_attempts')
       .insert({
@@ -183,27 +373,15 @@ export async function recordAttempt(db: Knex, claim: ClaimedDelivery, attempt: R
       })
       .onConflict(['delivery_id', 'attempt'])
       .merge();
-    const last = { last_status: attempt.status, last_error: attempt.errorClass, claim_token: null };
-    const mine = () => trx('webhook_deliveries').where({ id: claim.id, claim_token: claim.claimToken, status: 'sending' });
-    switch (transition.kind) {
-      case 'delivered':
-        return (await mine().update({ ...last, status: 'delivered', due_at: null, completed_at: at })) > 0;
-      case 'retry':
-        return (await mine().update({ ...last, status: 'pending', due_at: nowIso(now + transition.delayMs) })) > 0;
-      case 'released':
-        return (await mine().update({ ...last, status: 'pending', due_at: at })) > 0;
-      case 'failed':
-        return (await mine().update({ ...last, status: 'failed', due_at: null, completed_at: at })) > 0;
-      case 'disable': {
-        // 410 Gone: the receiver says this endpoint is gone for good.
-        // The subscription row first: concurrent 410s of one subscription then queue here
-        // instead of each locking its delivery and then waiting for the others' (deadlock).
-        if (isPostgres(trx)) await trx('webhook_subscriptions').where({ id: claim.subscriptionId }).forUpdate().first('id');
-        const updated = await mine().update({ ...last, status: 'failed', due_at: null, completed_at: at });
-        await endSubscription(trx, claim.subscriptionId, 'disabled', { exceptDeliveryId: claim.id });
-        return updated > 0;
-      }
-    }
+    // 410 Gone: the receiver says this endpoint is gone for good.
+    // The subscription row first: concurrent 410s of one subscription then queue here
+    // instead of each locking its delivery and then waiting for the others' (deadlock).
+    if (isPostgres(trx)) await trx('webhook_subscriptions').where({ id: claim.subscriptionId }).forUpdate().first('id');
+    const updated = await trx('webhook_deliveries')
+      .where({ id: claim.id, claim_token: claim.claimToken, status: 'sending' })
+      .update({ last_status: attempt.status, last_error: attempt.errorClass, claim_token: null, status: 'failed', due_at: null, completed_at: at });
+    await endSubscription(trx, claim.subscriptionId, 'disabled', { exceptDeliveryId: claim.id });
+    return updated > 0;
   });
 }
 

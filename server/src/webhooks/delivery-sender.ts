@@ -1,14 +1,16 @@
-// One HTTP attempt of one delivery. The target is vetted (ssrf-guard.ts) and the socket is
-// connected to the vetted address through a custom `lookup`, while the URL keeps its host
-// name, so the Host header and the TLS server name (and certificate check) stay the
-// callback's. Redirects are never followed (node:http does not follow them) and count as
+// One HTTP attempt of one delivery. The target is vetted (ssrf-guard.ts) at every attempt
+// and the socket is connected to the vetted address through a custom `lookup`, while the
+// URL keeps its host name, so the Host header and the TLS server name (and certificate
+// check) stay the callback's. The worker's attempts reuse keep-alive connections to the
+// address their vetting approved (pinned-connections.ts); others (the test operation) open
+// a fresh one. Redirects are never followed (node:http does not follow them) and count as
 // failures. One deadline covers resolution, connection and the answer.
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type Agent, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { isSuccessStatus } from './retry-policy.js';
 import { USER_AGENT } from './delivery-signer.js';
+import { pinnedLookup, type PinnedConnections } from './pinned-connections.js';
 import { vetCallbackTarget, type HostResolver, type ResolvedAddress } from './ssrf-guard.js';
 
 export type AttemptErrorClass =
@@ -51,20 +53,14 @@ export interface AttemptRequest {
   resolve: HostResolver;
   /** Aborts the attempt when the service stops. */
   signal?: AbortSignal;
+  /** Keep-alive pools and the subscription whose pool to use; without them, a fresh connection. */
+  connections?: { pools: PinnedConnections; subscriptionId: string };
 }
 
 /** Drains at most this much of an answer's body; nobody reads it. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
 class DeadlineExceeded extends Error {}
-
-function pinnedLookup(vetted: ResolvedAddress): LookupFunction {
-  // net.connect asks for every address (`all`) when it may race IPv4 and IPv6.
-  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options?.all) callback(null, [{ address: vetted.address, family: vetted.family }]);
-    else callback(null, vetted.address, vetted.family);
-  }) as unknown as LookupFunction;
-}
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
@@ -82,19 +78,35 @@ function errorClassOf(error: unknown, signal: AbortSignal): AttemptErrorClass {
   return 'network';
 }
 
-function post(url: URL, vetted: ResolvedAddress, body: Buffer, headers: Record<string, string>, signal: AbortSignal) {
-  return new Promise<{ status: number; retryAfter: string | undefined }>((resolve, reject) => {
+interface Answer {
+  status: number;
+  retryAfter: string | undefined;
+}
+
+/**
+ * A kept-alive connection the receiver closed just as it was reused (its idle timeout):
+ * nothing was answered, so the attempt tries once more on a fresh connection to the same
+ * vetted address, within the same deadline.
+ */
+class StaleConnection extends Error {}
+
+function post(url: URL, vetted: ResolvedAddress, body: Buffer, headers: Record<string, string>, signal: AbortSignal, agent: Agent | undefined): Promise<Answer> {
+  return new Promise<Answer>((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(url, {
       method: 'POST',
       headers: { ...headers, 'User-Agent': USER_AGENT, 'Content-Length': String(body.length) },
-      lookup: pinnedLookup(vetted),
-      // A fresh connection per attempt: no pooled socket outlives the address check.
-      agent: false,
+      // Either a pool whose sockets all go to this vetted address, or a fresh connection to it.
+      ...(agent ? { agent } : { agent: false, lookup: pinnedLookup(vetted) }),
       signal,
     });
-    let answer: { status: number; retryAfter: string | undefined } | undefined;
-    const settle = (error?: unknown) => (answer ? resolve(answer) : reject(error ?? new Error('connection closed before an answer')));
+    let answer: Answer | undefined;
+    const settle = (error?: unknown) => {
+      if (answer) return resolve(answer);
+      const code = (error as NodeJS.ErrnoException | undefined)?.code;
+      if (req.reusedSocket && !signal.aborted && (code === 'ECONNRESET' || code === 'EPIPE')) return reject(new StaleConnection(code));
+      reject(error ?? new Error('connection closed before an answer'));
+    };
     req.on('response', (res) => {
       answer = { status: res.statusCode ?? 0, retryAfter: header(res.headers, 'retry-after') };
       let received = 0;
@@ -131,7 +143,11 @@ export async function sendAttempt(attempt: AttemptRequest): Promise<AttemptResul
   try {
     const verdict = await Promise.race([vetCallbackTarget(attempt.url, attempt), aborted]);
     if (!verdict.allowed) return { status: null, errorClass: verdict.errorClass, durationMs: elapsed(), host, detail: verdict.reason };
-    const { status, retryAfter } = await post(verdict.url, verdict.address, attempt.body, attempt.headers, controller.signal);
+    const agent = attempt.connections?.pools.agentFor(attempt.connections.subscriptionId, verdict.url, verdict.address);
+    const { status, retryAfter } = await post(verdict.url, verdict.address, attempt.body, attempt.headers, controller.signal, agent).catch((error: unknown) => {
+      if (error instanceof StaleConnection) return post(verdict.url, verdict.address, attempt.body, attempt.headers, controller.signal, undefined);
+      throw error;
+    });
     if (isSuccessStatus(status)) return { status, errorClass: null, durationMs: elapsed(), host };
     const errorClass = status >= 300 && status <= 399 ? 'redirect' : 'http_status';
     return { status, errorClass, durationMs: elapsed(), host, retryAfter };

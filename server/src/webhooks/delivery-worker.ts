@@ -1,16 +1,22 @@
 // The delivery worker inside the server process. It claims due deliveries (leases, see
-// delivery-claims.ts), sends each one as its own task, and records every attempt. It runs
-// when woken (an event queued in this process, a NOTIFY from another) and otherwise on a
-// timer: at the next due retry or lease expiry, at most one poll interval away. Global
-// concurrency bounds this worker's in-flight attempts; the per-subscription cap is applied
-// in the claim, so a slow receiver only ever holds its own few slots.
+// delivery-claims.ts), sends each one as its own task, and records every attempt. Its work
+// runs in cycles, one at a time, each one transaction: record the outcomes of the attempts
+// finished since the last cycle, then claim for the free slots.
+// Finished attempts start a cycle; under load the batches grow with the load (records and
+// claims wait for a quarter of the slots, at most MAX_OUTCOME_WAIT_MS for a record). The
+// worker also runs when woken (an event queued in this process, a NOTIFY from another),
+// which claims at once, and otherwise on a timer: at the next due retry or lease expiry, at
+// most one poll interval away. Global concurrency bounds this worker's in-flight
+// attempts; the per-subscription cap is applied in the claim, so a slow receiver only ever
+// holds its own few slots.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { WebhookConfig } from '../config/config.js';
 import type { Logger } from '../logging/logger.js';
-import { claimDueDeliveries, nextDueAt, recordAttempt, type ClaimedDelivery, type DeliveryTransition } from './delivery-claims.js';
+import { nextDueAt, recordAndClaim, recordAttempt, type ClaimedDelivery, type CycleResult, type DeliveryTransition, type FinishedAttempt, type RecordedAttempt } from './delivery-claims.js';
 import { sendAttempt, type AttemptResult } from './delivery-sender.js';
+import { PinnedConnections } from './pinned-connections.js';
 import { signDelivery } from './delivery-signer.js';
 import { signingSecretsAt } from './secret-rotation.js';
 import { decideAfterAttempt } from './retry-policy.js';
@@ -32,13 +38,33 @@ export interface DeliveryMetrics {
   deliveryAttempt(outcome: string, errorClass: string | null): void;
 }
 
+/**
+ * The longest a finished attempt waits to be recorded with the next claim: its delivery
+ * shows as sending, and holds its slot and its subscription's cap, until then.
+ */
+const MAX_OUTCOME_WAIT_MS = 50;
+
+/** A finished attempt waiting for the next cycle to record it. */
+interface Finished extends FinishedAttempt {
+  result: AttemptResult;
+  recorded(): void;
+}
+
 export class DeliveryWorker {
   readonly id = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   private readonly inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private readonly finished: Finished[] = [];
   private running = false;
-  private claiming: Promise<void> | undefined;
-  private claimAgain = false;
+  private cycling: Promise<void> | undefined;
+  private cycleAgain = false;
+  /** Set by wake(): new work may be due, so the next cycle claims even for a few free slots. */
+  private lookForWork = false;
   private timer: NodeJS.Timeout | undefined;
+  /** Runs out MAX_OUTCOME_WAIT_MS after an outcome was left for a later cycle. */
+  private recordTimer: NodeJS.Timeout | undefined;
+  private recordDue = false;
+  /** Keep-alive connections per (subscription, vetted address), reused across attempts. */
+  private readonly connections = new PinnedConnections();
 
   constructor(private readonly deps: DeliveryWorkerDeps) {}
 
@@ -50,33 +76,53 @@ export class DeliveryWorker {
   /** Look for due deliveries now. Cheap to call often: concurrent calls coalesce. */
   wake(): void {
     if (!this.running) return;
-    if (this.claiming) {
-      this.claimAgain = true;
-      return;
-    }
-    this.claiming = this.claimLoop().finally(() => {
-      this.claiming = undefined;
-      if (this.claimAgain && this.running) this.wake();
-    });
+    this.lookForWork = true;
+    this.cycle();
   }
 
   get activeAttempts(): number {
     return this.inFlight.size;
   }
 
-  private async claimLoop(): Promise<void> {
+  /** Starts a cycle, or asks the running one for another. Also while stopping, to record the last outcomes. */
+  private cycle(): void {
+    if (this.cycling) {
+      this.cycleAgain = true;
+      return;
+    }
+    this.cycling = this.cycles().finally(() => {
+      this.cycling = undefined;
+      if (this.cycleAgain) this.cycle();
+    });
+  }
+
+  private async cycles(): Promise<void> {
     const { db, config, logger } = this.deps;
     clearTimeout(this.timer);
     try {
       do {
-        this.claimAgain = false;
-        const room = config.concurrency - this.inFlight.size;
-        if (room <= 0) break;
-        const claimed = await claimDueDeliveries(db, { limit: room, perSubscription: config.perSubscriptionConcurrency, leaseMs: config.leaseMs });
-        for (const claim of claimed) this.dispatch(claim);
+        this.cycleAgain = false;
+        // A claim probes every active subscription (to stay fair between them): after
+        // completions alone, claim in batches (a quarter of the slots free, or all), and
+        // record the finished attempts with it, in one go; their slots (and caps) are free
+        // once recorded. New work (wake) claims at once, and no outcome waits for long.
+        const free = config.concurrency - this.inFlight.size + this.finished.length;
+        const claiming = this.running && free > 0 && (this.lookForWork || free >= Math.max(1, Math.floor(config.concurrency / 4)) || this.inFlight.size === this.finished.length);
+        if (!claiming && !this.recordDue && this.running) continue;
+        if (claiming) this.lookForWork = false;
+        const batch = this.takeFinished();
+        let cycle: CycleResult;
+        try {
+          cycle = await recordAndClaim(db, batch, claiming ? { limit: free, perSubscription: config.perSubscriptionConcurrency, leaseMs: config.leaseMs } : undefined);
+        } catch (error) {
+          this.settle(batch, undefined, error as Error);
+          throw error;
+        }
+        this.settle(batch, cycle.recorded);
+        for (const claim of cycle.claimed) this.dispatch(claim);
         // A full batch suggests more is due; a short one means the rest waits (or is capped).
-        if (claimed.length === room) this.claimAgain = true;
-      } while (this.claimAgain && this.running);
+        if (claiming && cycle.claimed.length === free) this.cycleAgain = true;
+      } while (this.cycleAgain);
     } catch (error) {
       logger.warn({ err: (error as Error).message }, 'webhook delivery claim failed; retrying at the next poll');
     }
@@ -86,12 +132,16 @@ export class DeliveryWorker {
   private async scheduleNextLook(): Promise<void> {
     const { db, config } = this.deps;
     let delay = config.pollIntervalMs;
-    try {
-      const due = await nextDueAt(db);
-      // Something already due but not claimable (capped) waits for a completion or a poll.
-      if (due !== null && due > Date.now()) delay = Math.min(delay, due - Date.now() + 5);
-    } catch {
-      // the poll interval it is
+    // With attempts under way, their completions start the next cycle; otherwise look
+    // again when the next retry or lease falls due.
+    if (this.inFlight.size === 0) {
+      try {
+        const due = await nextDueAt(db);
+        // Something already due but not claimable (capped) waits for a completion or a poll.
+        if (due !== null && due > Date.now()) delay = Math.min(delay, due - Date.now() + 5);
+      } catch {
+        // the poll interval it is
+      }
     }
     if (!this.running) return;
     clearTimeout(this.timer);
@@ -103,14 +153,7 @@ export class DeliveryWorker {
     const controller = new AbortController();
     const done = this.attempt(claim, controller.signal)
       .catch((error: Error) => this.deps.logger.error({ err: error.message, delivery_id: claim.id }, 'webhook delivery attempt could not be recorded; its lease will expire and it will be retried'))
-      .finally(() => {
-        this.inFlight.delete(claim.id);
-        // A claim reads the whole due queue (to stay fair between subscriptions), so under a
-        // backlog claim in batches: when a quarter of the slots are free, or all are. New
-        // events wake the worker themselves, and the poll timer backs this up.
-        const free = this.deps.config.concurrency - this.inFlight.size;
-        if (free >= Math.max(1, Math.floor(this.deps.config.concurrency / 4)) || this.inFlight.size === 0) this.wake();
-      });
+      .finally(() => this.inFlight.delete(claim.id));
     this.inFlight.set(claim.id, { controller, done });
   }
 
@@ -129,6 +172,7 @@ export class DeliveryWorker {
         allowPrivateTargets: config.allowPrivateTargets,
         resolve,
         signal,
+        connections: { pools: this.connections, subscriptionId: claim.subscriptionId },
       });
     } catch (error) {
       // Only our own failures reach here (sendAttempt classifies network ones).
@@ -137,7 +181,48 @@ export class DeliveryWorker {
     }
     const transition: DeliveryTransition =
       result.errorClass === 'aborted' ? { kind: 'released' } : decideAfterAttempt(result, claim.attemptInSeries, config.retrySchedule, Date.now(), this.deps.random);
-    const stillMine = await recordAttempt(db, claim, { startedAt, durationMs: result.durationMs, status: result.status, errorClass: result.errorClass, workerId: this.id }, transition);
+    const attempt: RecordedAttempt = { startedAt, durationMs: result.durationMs, status: result.status, errorClass: result.errorClass, workerId: this.id };
+    if (transition.kind === 'disable') {
+      // Rare, and it ends the subscription: recorded at once, in a transaction of its own.
+      try {
+        this.report(claim, result, transition, await recordAttempt(db, claim, attempt, transition));
+      } finally {
+        this.inFlight.delete(claim.id);
+        this.cycle();
+      }
+      return;
+    }
+    await new Promise<void>((recorded) => {
+      this.finished.push({ claim, attempt, transition, result, recorded });
+      this.recordTimer ??= setTimeout(() => {
+        this.recordTimer = undefined;
+        this.recordDue = true;
+        this.cycle();
+      }, MAX_OUTCOME_WAIT_MS).unref();
+      this.cycle();
+    });
+  }
+
+  /** The finished attempts, for this cycle to record. */
+  private takeFinished(): Finished[] {
+    this.recordDue = false;
+    clearTimeout(this.recordTimer);
+    this.recordTimer = undefined;
+    return this.finished.splice(0);
+  }
+
+  /** After a cycle: the recorded attempts' slots are free (their caps were freed in its transaction). */
+  private settle(batch: readonly Finished[], mine: Set<string> | undefined, error?: Error): void {
+    for (const finished of batch) {
+      if (mine) this.report(finished.claim, finished.result, finished.transition, mine.has(finished.claim.id));
+      else this.deps.logger.error({ err: error?.message, delivery_id: finished.claim.id }, 'webhook delivery attempt could not be recorded; its lease will expire and it will be retried');
+      this.inFlight.delete(finished.claim.id);
+      finished.recorded();
+    }
+  }
+
+  private report(claim: ClaimedDelivery, result: AttemptResult, transition: DeliveryTransition, stillMine: boolean): void {
+    const { logger } = this.deps;
     this.deps.metrics?.deliveryAttempt(transition.kind, result.errorClass);
     const log = {
       delivery_id: claim.id,
@@ -162,9 +247,9 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.running = false;
     clearTimeout(this.timer);
-    await this.claiming;
+    await this.cycling;
     const pending = [...this.inFlight.values()];
-    if (pending.length === 0) return;
+    if (pending.length === 0) return this.connections.close();
     // Finishing beats aborting: an aborted attempt may have reached the receiver and will
     // be sent again. But a stop must not wait out a slow receiver's full timeout.
     const grace = Math.min(this.deps.config.shutdownGraceMs, this.deps.config.requestTimeoutMs);
@@ -174,5 +259,6 @@ export class DeliveryWorker {
     clearTimeout(timer);
     for (const p of this.inFlight.values()) p.controller.abort();
     await all;
+    this.connections.close();
   }
 }

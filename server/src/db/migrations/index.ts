@@ -9,6 +9,7 @@ import * as smartAndRotation from './005_smart_and_rotation.js';
 import * as retention from './006_retention.js';
 import * as feeds from './007_feeds.js';
 import * as serviceRequests from './008_service_requests.js';
+import * as deliveryClaimIndex from './009_delivery_claim_index.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -24,4 +25,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['006_retention', retention],
   ['007_feeds', feeds],
   ['008_service_requests', serviceRequests],
+  ['009_delivery_claim_index', deliveryClaimIndex],
 ];
