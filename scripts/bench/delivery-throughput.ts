@@ -17,7 +17,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { openDatabase } from '../../server/src/db/database.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
 import { createFacility, createOrganization } from '../../server/src/organizations/organizations.js';
@@ -27,6 +26,7 @@ import { startChildScript, type ChildScript } from './child-script.js';
 import { startDeliveryReceiver, type DeliveryReceiver } from './delivery-receiver.js';
 import { freePort } from './ports.js';
 import { accessToken } from './service-process.js';
+import { onScratchPostgres } from './scratch-postgres.js';
 import type { BenchSettings } from './settings.js';
 import { percentile } from './stats.js';
 import type { EmitCommand, EmittedReply } from './targets/service-with-event-source.js';
@@ -228,22 +228,7 @@ export async function deliveryThroughput(settings: BenchSettings): Promise<Deliv
   }
 
   // PostgreSQL: a fresh database, dropped afterwards.
-  const admin = new pg.Client({ connectionString: settings.postgresAdminUrl });
-  try {
-    await admin.connect();
-  } catch (error) {
-    skipped.push(`PostgreSQL: no server at ${settings.postgresAdminUrl.replace(/\/\/[^@]*@/, '//')} (${(error as Error).message}); set BENCH_PG_URL`);
-    return { runs, skipped };
-  }
-  const name = `ofctx_bench_${randomBytes(4).toString('hex')}`;
-  try {
-    await admin.query(`CREATE DATABASE "${name}"`);
-    const url = new URL(settings.postgresAdminUrl);
-    url.pathname = `/${name}`;
-    runs.push(await measureOn('PostgreSQL', url.toString(), settings));
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
-    await admin.end();
-  }
+  const run = await onScratchPostgres(settings, 1, skipped, ([url]) => measureOn('PostgreSQL', url!, settings));
+  if (run) runs.push(run);
   return { runs, skipped };
 }

@@ -15,7 +15,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import type { Knex } from 'knex';
 import { openDatabase } from '../../server/src/db/database.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
@@ -28,6 +27,7 @@ import { mllpClient, frame } from '../../test/support/mllp.js';
 import { interchange271 } from '../../test/support/x12.js';
 import { accessToken, startServiceProcess } from './service-process.js';
 import { freePort } from './ports.js';
+import { onScratchPostgres } from './scratch-postgres.js';
 import type { BenchSettings } from './settings.js';
 
 const DEFAULT_ADT = 3000;
@@ -179,26 +179,7 @@ export async function feedsThroughput(settings: BenchSettings): Promise<FeedsThr
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const admin = new pg.Client({ connectionString: settings.postgresAdminUrl });
-  try {
-    await admin.connect();
-  } catch (error) {
-    skipped.push(`PostgreSQL: no server (${(error as Error).message}); set BENCH_PG_URL`);
-    return { runs, skipped };
-  }
-  const names = [`ofctx_bench_${randomBytes(4).toString('hex')}`, `ofctx_bench_${randomBytes(4).toString('hex')}`];
-  try {
-    const urls = [];
-    for (const name of names) {
-      await admin.query(`CREATE DATABASE "${name}"`);
-      const url = new URL(settings.postgresAdminUrl);
-      url.pathname = `/${name}`;
-      urls.push(url.toString());
-    }
-    runs.push(await measureOn('PostgreSQL', urls[0]!, urls[1]!, settings));
-  } finally {
-    for (const name of names) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
-    await admin.end();
-  }
+  const run = await onScratchPostgres(settings, 2, skipped, ([service, baseline]) => measureOn('PostgreSQL', service!, baseline!, settings));
+  if (run) runs.push(run);
   return { runs, skipped };
 }

@@ -11,7 +11,6 @@ import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import type { Knex } from 'knex';
 import { openDatabase } from '../../server/src/db/database.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
@@ -21,6 +20,7 @@ import { PARTNER_SCOPES } from '../../server/src/auth/scopes.js';
 import { MAPPINGS } from '../../server/src/ingest/mapping/index.js';
 import { accessToken, startServiceProcess } from './service-process.js';
 import { rssMiB } from './rss-sampler.js';
+import { onScratchPostgres } from './scratch-postgres.js';
 import type { BenchSettings } from './settings.js';
 
 const MRN = 'https://ehr.example/fhir/sid/mrn';
@@ -218,26 +218,7 @@ export async function ingestThroughput(settings: BenchSettings): Promise<IngestT
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const admin = new pg.Client({ connectionString: settings.postgresAdminUrl });
-  try {
-    await admin.connect();
-  } catch (error) {
-    skipped.push(`PostgreSQL: no server at ${settings.postgresAdminUrl.replace(/\/\/[^@]*@/, '//')} (${(error as Error).message}); set BENCH_PG_URL`);
-    return { runs, skipped };
-  }
-  const names = [`ofctx_bench_${randomBytes(4).toString('hex')}`, `ofctx_bench_${randomBytes(4).toString('hex')}`];
-  try {
-    const urls = [];
-    for (const name of names) {
-      await admin.query(`CREATE DATABASE "${name}"`);
-      const url = new URL(settings.postgresAdminUrl);
-      url.pathname = `/${name}`;
-      urls.push(url.toString());
-    }
-    runs.push(await measureOn('PostgreSQL', urls[0]!, urls[1]!, resources, settings));
-  } finally {
-    for (const name of names) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
-    await admin.end();
-  }
+  const run = await onScratchPostgres(settings, 2, skipped, ([service, baseline]) => measureOn('PostgreSQL', service!, baseline!, resources, settings));
+  if (run) runs.push(run);
   return { runs, skipped };
 }

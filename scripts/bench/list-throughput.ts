@@ -12,7 +12,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { openDatabase } from '../../server/src/db/database.js';
 import { startChildScript } from './child-script.js';
 import { summarizeCpuProfile, type ProfileSummary } from './cpu-profile.js';
@@ -20,6 +19,7 @@ import { DEFAULT_CONNECTIONS, measureLoad, type LoadResult } from './load.js';
 import { freePort } from './ports.js';
 import { seededDatabase, seedTenant, workingCopy } from './seeded-database.js';
 import { accessToken, startServiceProcess } from './service-process.js';
+import { onScratchPostgres } from './scratch-postgres.js';
 import type { BenchSettings } from './settings.js';
 import { median } from './stats.js';
 
@@ -143,20 +143,9 @@ async function serviceAgainstHandWritten(
 }
 
 async function onPostgres(settings: BenchSettings, skipped: string[]): Promise<ListOnDatabase | undefined> {
-  const admin = new pg.Client({ connectionString: settings.postgresAdminUrl });
-  try {
-    await admin.connect();
-  } catch (error) {
-    skipped.push(`PostgreSQL: no server at ${settings.postgresAdminUrl.replace(/\/\/[^@]*@/, '//')} (${(error as Error).message}); set BENCH_PG_URL`);
-    return undefined;
-  }
-  const name = `ofctx_bench_list_${randomBytes(4).toString('hex')}`;
-  try {
-    await admin.query(`CREATE DATABASE "${name}"`);
-    const url = new URL(settings.postgresAdminUrl);
-    url.pathname = `/${name}`;
+  return onScratchPostgres(settings, 1, skipped, async ([url], [name]) => {
     settings.log(`  seeding ${LIST_RESIDENTS.toLocaleString('en-US')} residents into PostgreSQL database ${name}`);
-    const db = openDatabase(url.toString());
+    const db = openDatabase(url!);
     let tenant: Tenant;
     try {
       // Observations play no part in the coverage list.
@@ -166,11 +155,8 @@ async function onPostgres(settings: BenchSettings, skipped: string[]): Promise<L
       await db.destroy();
     }
     const env = { WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
-    return (await serviceAgainstHandWritten('PostgreSQL', url.toString(), tenant, settings, env)).run;
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
-    await admin.end();
-  }
+    return (await serviceAgainstHandWritten('PostgreSQL', url!, tenant, settings, env)).run;
+  });
 }
 
 export async function listThroughput(settings: BenchSettings): Promise<ListThroughputResult> {
