@@ -3,9 +3,6 @@
 // the partner's SDK reads the Patient; an X12 271 with EB01 6 cancels a Coverage and is heard
 // as coverage.updated.
 import { expect } from 'chai';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { verifyNodeRequest, type EventDelivery } from '@ofctx/verifier';
 import { createClient as createSdkClient } from '@ofctx/sdk';
 import { startWebhookService, type Tenant, type WebhookTestService } from '../../server/test/webhooks/support/webhook-service.js';
 import { waitFor } from '../../server/test/webhooks/support/receiver.js';
@@ -13,6 +10,7 @@ import { createClient } from '../../server/src/auth/clients.js';
 import { setFacilityHl7Code } from '../../server/src/organizations/organizations.js';
 import { contractCheckingFetch } from '../support/contract.js';
 import { call, tokenFor } from '../support/http.js';
+import { startVerifyingReceiver, type VerifyingReceiver } from '../support/verifying-receiver.js';
 import { bundle, postBundle } from '../support/ingest.js';
 import { coverage, patient } from '../support/fhir-resources.js';
 import { adtMessage, MRN_SYSTEM } from '../support/adt-messages.js';
@@ -23,28 +21,15 @@ describe('HL7 v2 and X12 feeds reach a partner', function () {
   this.timeout(60_000);
   let service: WebhookTestService;
   let tenant: Tenant;
-  let receiver: Server;
-  let secret = '';
-  const accepted: EventDelivery[] = [];
-  const refused: unknown[] = [];
+  let receiver: VerifyingReceiver;
 
   before(async () => {
     service = await startWebhookService({ env: { MLLP_PORT: '0' } });
     tenant = await service.tenant();
     await setFacilityHl7Code(service.running.app.db, tenant.facilityId, 'E2E-HOME');
     await setFacilityHl7Code(service.running.app.db, tenant.otherFacilityId, 'E2E-OTHER');
-    receiver = createServer(async (req, res) => {
-      try {
-        accepted.push(await verifyNodeRequest(req, secret));
-        res.writeHead(204).end();
-      } catch (error) {
-        refused.push(error);
-        res.writeHead(400).end();
-      }
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const { port } = receiver.address() as AddressInfo;
-    secret = (await service.subscribe(tenant, `http://127.0.0.1:${port}/hooks`, ['resident.admitted', 'resident.transferred', 'coverage.updated'])).signing_secret;
+    receiver = await startVerifyingReceiver();
+    receiver.secret = (await service.subscribe(tenant, receiver.url, ['resident.admitted', 'resident.transferred', 'coverage.updated'])).signing_secret;
   });
   after(async () => {
     receiver?.close();
@@ -60,13 +45,13 @@ describe('HL7 v2 and X12 feeds reach a partner', function () {
     client.close();
     expect(ack).to.include({ code: 'AA', controlId: 'E2E-A01' });
     const residentId = await residentIdOf('E2E-HL7-1');
-    const delivery = await waitFor('the admission delivery', () => accepted.find((d) => d.event_type === 'resident.admitted' && d.data.resident_id === residentId));
+    const delivery = await waitFor('the admission delivery', () => receiver.accepted.find((d) => d.event_type === 'resident.admitted' && d.data.resident_id === residentId));
     expect(delivery.data).to.deep.equal({ org_id: tenant.orgId, facility_id: tenant.facilityId, resident_id: residentId });
     const resident = await partner().residents.get(residentId);
     expect(resident.active).to.equal(true);
     expect(resident.meta.versionId).to.equal('1');
     expect(JSON.stringify(resident)).to.include('Nakamura');
-    expect(refused).to.deep.equal([]);
+    expect(receiver.refused).to.deep.equal([]);
   });
 
   it('an A02 from another facility of the organization: exactly one resident.transferred', async () => {
@@ -77,7 +62,7 @@ describe('HL7 v2 and X12 feeds reach a partner', function () {
     expect(msa(await client.send(adtMessage({ event: 'A02', controlId: 'E2E-A02', mrn: 'E2E-HL7-2', facility: 'E2E-HOME' }))).code).to.equal('AA');
     client.close();
     const residentId = await residentIdOf('E2E-HL7-2');
-    const delivery = await waitFor('the transfer delivery', () => accepted.find((d) => d.event_type === 'resident.transferred' && d.data.resident_id === residentId));
+    const delivery = await waitFor('the transfer delivery', () => receiver.accepted.find((d) => d.event_type === 'resident.transferred' && d.data.resident_id === residentId));
     expect(delivery.data.facility_id).to.equal(tenant.facilityId);
     const transfers = await service.running.app.db('webhook_events').where({ resident_id: residentId, event_type: 'resident.transferred' }).count({ n: '*' }).first();
     expect(Number(transfers!.n)).to.equal(1);
@@ -92,16 +77,16 @@ describe('HL7 v2 and X12 feeds reach a partner', function () {
     const created = await postBundle(service.baseUrl, token, tenant.orgId, tenant.facilityId, bundle('transaction', [{ resource: patient('E2E-X12-1'), fullUrl: url }, { resource: coverage({ reference: url }, 'E2E-COV-1') }]));
     expect(created.status).to.equal(200);
     const coverageId = (created.body.entry[1].response.location as string).split('/')[1]!;
-    await waitFor('the coverage creation delivery', () => accepted.find((d) => d.event_type === 'coverage.updated'));
-    const before = accepted.filter((d) => d.event_type === 'coverage.updated').length;
+    await waitFor('the coverage creation delivery', () => receiver.accepted.find((d) => d.event_type === 'coverage.updated'));
+    const before = receiver.accepted.filter((d) => d.event_type === 'coverage.updated').length;
 
     const answer = await call(service.baseUrl, 'POST', `/api/v1/ingest/${tenant.orgId}/${tenant.facilityId}/x12`, { token, headers: { 'content-type': 'application/edi-x12' }, rawBody: interchange271([{ trace: 'E2E-COV-1', memberId: '1EG4TE5MK73', eligibility: ['6'] }]) });
     expect(answer.status).to.equal(200);
     expect(answer.body.data).to.include({ matched: 1, updated: 1, events: 1 });
-    await waitFor('the coverage.updated delivery', () => (accepted.filter((d) => d.event_type === 'coverage.updated').length > before ? true : undefined));
+    await waitFor('the coverage.updated delivery', () => (receiver.accepted.filter((d) => d.event_type === 'coverage.updated').length > before ? true : undefined));
     const [row] = (await partner().coverage.list({})).data.filter((c) => c.id === coverageId);
     expect(row!.status).to.equal('cancelled');
     expect(row!.meta.versionId).to.equal('2');
-    expect(refused).to.deep.equal([]);
+    expect(receiver.refused).to.deep.equal([]);
   });
 });

@@ -2,15 +2,13 @@
 // a partner's receiver built with @ofctx/verifier gets the signed events of those changes,
 // and the partner's SDK reads the new versions.
 import { expect } from 'chai';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { verifyNodeRequest, type EventDelivery } from '@ofctx/verifier';
 import { createClient as createSdkClient } from '@ofctx/sdk';
 import { startWebhookService, type Tenant, type WebhookTestService } from '../../server/test/webhooks/support/webhook-service.js';
 import { waitFor } from '../../server/test/webhooks/support/receiver.js';
 import { createClient } from '../../server/src/auth/clients.js';
 import { assertDeliveryMatchesContract, contractCheckingFetch } from '../support/contract.js';
 import { tokenFor } from '../support/http.js';
+import { startVerifyingReceiver, type VerifyingReceiver } from '../support/verifying-receiver.js';
 import { bundle, postBundle } from '../support/ingest.js';
 import { byMrn, coverage, medicationRequest, patient, serviceRequest } from '../support/fhir-resources.js';
 
@@ -18,27 +16,14 @@ describe('a system of record writes, a partner hears and reads', function () {
   this.timeout(60_000);
   let service: WebhookTestService;
   let tenant: Tenant;
-  let receiver: Server;
-  let secret = '';
+  let receiver: VerifyingReceiver;
   let ingestToken: string;
-  const accepted: EventDelivery[] = [];
-  const refused: unknown[] = [];
 
   before(async () => {
     service = await startWebhookService();
     tenant = await service.tenant();
-    receiver = createServer(async (req, res) => {
-      try {
-        accepted.push(await verifyNodeRequest(req, secret));
-        res.writeHead(204).end();
-      } catch (error) {
-        refused.push(error);
-        res.writeHead(400).end();
-      }
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const { port } = receiver.address() as AddressInfo;
-    secret = (await service.subscribe(tenant, `http://127.0.0.1:${port}/hooks`, ['resident.admitted', 'resident.discharged', 'coverage.updated', 'clinical.order.created'])).signing_secret;
+    receiver = await startVerifyingReceiver();
+    receiver.secret = (await service.subscribe(tenant, receiver.url, ['resident.admitted', 'resident.discharged', 'coverage.updated', 'clinical.order.created'])).signing_secret;
     const source = await createClient(service.running.app.db, { orgId: tenant.orgId, facilityIds: [tenant.facilityId], scopes: ['ingest.write'], name: 'EHR', kind: 'ingest' });
     ingestToken = await tokenFor(service.baseUrl, source);
   });
@@ -57,7 +42,7 @@ describe('a system of record writes, a partner hears and reads', function () {
     const residentId = (admitted.body.entry[0].response.location as string).split('/')[1]!;
 
     const first = await waitFor('admission and coverage deliveries', () => {
-      const mine = accepted.filter((d) => d.data.resident_id === residentId);
+      const mine = receiver.accepted.filter((d) => d.data.resident_id === residentId);
       return mine.length >= 2 ? mine : undefined;
     });
     expect(first.map((d) => d.event_type).sort()).to.deep.equal(['coverage.updated', 'resident.admitted']);
@@ -71,7 +56,7 @@ describe('a system of record writes, a partner hears and reads', function () {
 
     const discharged = await postBundle(service.baseUrl, ingestToken, tenant.orgId, tenant.facilityId, bundle('batch', [{ resource: patient('E2E-1', { active: false }) }]));
     expect(discharged.body.entry[0].response).to.include({ status: '200 OK', etag: 'W/"2"' });
-    const delivery = await waitFor('the discharge delivery', () => accepted.find((d) => d.data.resident_id === residentId && d.event_type === 'resident.discharged'));
+    const delivery = await waitFor('the discharge delivery', () => receiver.accepted.find((d) => d.data.resident_id === residentId && d.event_type === 'resident.discharged'));
     expect(delivery.data.facility_id).to.equal(tenant.facilityId);
     const v2 = await facility.residents.get(residentId);
     expect(v2.meta.versionId).to.equal('2');
@@ -79,13 +64,13 @@ describe('a system of record writes, a partner hears and reads', function () {
     expect(Date.parse(v2.meta.lastUpdated)).to.be.greaterThan(Date.parse(v1.meta.lastUpdated));
     const [coverageRow] = await facility.coverage.list({ residentId }).then((page) => page.data);
     expect(coverageRow!.meta.versionId).to.equal('1');
-    expect(refused).to.deep.equal([]);
+    expect(receiver.refused).to.deep.equal([]);
 
     // The same Bundle again: nothing changes, nothing is delivered.
-    const before = accepted.length;
+    const before = receiver.accepted.length;
     await postBundle(service.baseUrl, ingestToken, tenant.orgId, tenant.facilityId, bundle('batch', [{ resource: patient('E2E-1', { active: false }) }, { resource: coverage(byMrn('E2E-1'), 'E2E-C1') }]));
     expect((await service.running.app.db('webhook_events').where({ resident_id: residentId }).count({ n: '*' }).first())!.n).to.equal(3);
-    expect(accepted.length).to.equal(before);
+    expect(receiver.accepted.length).to.equal(before);
   });
 
   it('a new MedicationRequest and a new ServiceRequest are each one clinical.order.created naming the kind of order', async () => {
@@ -94,7 +79,7 @@ describe('a system of record writes, a partner hears and reads', function () {
     const orders = bundle('batch', [{ resource: medicationRequest(byMrn('E2E-2'), 'E2E-M1') }, { resource: serviceRequest(byMrn('E2E-2'), 'E2E-S1') }]);
     expect((await postBundle(service.baseUrl, ingestToken, tenant.orgId, tenant.facilityId, orders)).status).to.equal(200);
     const delivered = await waitFor('the two order deliveries', () => {
-      const mine = accepted.filter((d) => d.data.resident_id === residentId && d.event_type === 'clinical.order.created');
+      const mine = receiver.accepted.filter((d) => d.data.resident_id === residentId && d.event_type === 'clinical.order.created');
       return mine.length >= 2 ? mine : undefined;
     });
     expect(delivered.map((d) => d.data.order_type).sort()).to.deep.equal(['MedicationRequest', 'ServiceRequest']);
@@ -102,12 +87,12 @@ describe('a system of record writes, a partner hears and reads', function () {
       await assertDeliveryMatchesContract(delivery);
       expect(Object.keys(delivery.data)).to.deep.equal(['org_id', 'facility_id', 'resident_id', 'order_type']);
     }
-    const admission = await waitFor('the admission delivery', () => accepted.find((d) => d.data.resident_id === residentId && d.event_type === 'resident.admitted'));
+    const admission = await waitFor('the admission delivery', () => receiver.accepted.find((d) => d.data.resident_id === residentId && d.event_type === 'resident.admitted'));
     expect(admission.data).to.not.have.property('order_type');
 
     // Sent again, and one of them updated: no new order.
     await postBundle(service.baseUrl, ingestToken, tenant.orgId, tenant.facilityId, bundle('batch', [{ resource: medicationRequest(byMrn('E2E-2'), 'E2E-M1') }, { resource: serviceRequest(byMrn('E2E-2'), 'E2E-S1', { status: 'completed' }) }]));
     expect((await service.running.app.db('webhook_events').where({ resident_id: residentId, event_type: 'clinical.order.created' }).count({ n: '*' }).first())!.n).to.equal(2);
-    expect(refused).to.deep.equal([]);
+    expect(receiver.refused).to.deep.equal([]);
   });
 });
