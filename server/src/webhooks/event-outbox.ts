@@ -4,10 +4,9 @@
 // the event is accepted, its deliveries exist and survive any crash. Each delivery's body is
 // serialized here, once. On PostgreSQL the transaction also NOTIFYs, so the workers of
 // every instance wake at commit.
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
-import { isUuid } from '../db/uuid.js';
+import { isUuid, timeOrderedUuid } from '../db/uuid.js';
 import { isPostgres } from '../db/database.js';
 import { isEventType, type EventType } from './event-types.js';
 import { serializeDeliveryBody, type OrderType } from './event-envelope.js';
@@ -94,7 +93,7 @@ export async function queueEvents(trx: Knex.Transaction, events: readonly Queued
   if (events.length === 0) return [];
   const createdAt = nowIso();
   const eventRows = events.map((event) => ({
-    id: randomUUID(),
+    id: timeOrderedUuid(),
     org_id: event.orgId,
     facility_id: event.facilityId,
     resident_id: event.residentId,
@@ -117,7 +116,7 @@ export async function queueEvents(trx: Knex.Transaction, events: readonly Queued
     const subscriptions = await subscriptionsOf.get(key)!;
     const eventId = eventRows[index]!.id;
     for (const subscription of subscriptions) {
-      const deliveryId = randomUUID();
+      const deliveryId = timeOrderedUuid();
       deliveryRows.push({
         id: deliveryId,
         event_id: eventId,
