@@ -105,6 +105,22 @@ export class ServiceMetrics {
   }
 }
 
+// Per subscription and state, ranges of the claim index (there is no index on status alone
+// since migration 010), so the scrape costs the queue's size, not the delivery history's.
+const QUEUE_SQL = `
+  SELECT status, sum(n) AS n, min(oldest) AS oldest FROM (
+    ${['pending', 'sending']
+      .map(
+        (status) => `SELECT '${status}' AS status,
+          (SELECT count(*) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = '${status}') AS n,
+          (SELECT min(d.created_at) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = '${status}') AS oldest
+        FROM webhook_subscriptions s`,
+      )
+      .join(' UNION ALL ')}
+  ) queued GROUP BY status`;
+
+type QueueRow = { status: string; n: number | string; oldest: string | null };
+
 /**
  * The queue as the database holds it, read at scrape time: every instance reports the same
  * shared queue (take max(), not sum(), across instances).
@@ -116,7 +132,8 @@ function registerQueueGauges(registry: Registry, db: Knex): void {
   const read = () => {
     last ??= (async () => {
       try {
-        const rows = (await db('webhook_deliveries').whereIn('status', ['pending', 'sending']).groupBy('status').select('status', db.raw('count(*) as n'), db.raw('min(created_at) as oldest'))) as Array<{ status: string; n: number | string; oldest: string | null }>;
+        const result = (await db.raw(QUEUE_SQL)) as QueueRow[] | { rows: QueueRow[] };
+        const rows = Array.isArray(result) ? result : result.rows;
         const count = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
         const oldest = rows.map((r) => r.oldest).filter((o): o is string => !!o).sort()[0];
         return { pending: count('pending'), sending: count('sending'), oldest: oldest ? Math.max(0, (Date.now() - Date.parse(oldest)) / 1000) : 0 };

@@ -385,8 +385,16 @@ export async function recordAttempt(db: Knex, claim: ClaimedDelivery, attempt: R
   });
 }
 
+// The earliest due time of each subscription's pending and sending deliveries: two ranges of
+// the claim index per subscription (migration 010 dropped the (status, due_at) index).
+const NEXT_DUE_SQL = `
+  SELECT min(at) AS at FROM (
+    ${DUE_STATUSES.map((status) => `SELECT (SELECT min(d.due_at) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = '${status}') AS at FROM webhook_subscriptions s`).join(' UNION ALL ')}
+  ) due`;
+
 /** The earliest time anything becomes due (a retry or an expiring lease), or null. */
 export async function nextDueAt(db: Knex): Promise<number | null> {
-  const row = await db('webhook_deliveries').whereIn('status', DUE_STATUSES).min({ at: 'due_at' }).first();
-  return row?.at ? Date.parse(row.at as string) : null;
+  const result = (await db.raw(NEXT_DUE_SQL)) as { rows?: Array<{ at: string | null }> } | Array<{ at: string | null }>;
+  const at = (Array.isArray(result) ? result : result.rows!)[0]?.at;
+  return at ? Date.parse(at) : null;
 }

@@ -10,6 +10,7 @@ import * as retention from './006_retention.js';
 import * as feeds from './007_feeds.js';
 import * as serviceRequests from './008_service_requests.js';
 import * as deliveryClaimIndex from './009_delivery_claim_index.js';
+import * as deliveryStatusIndex from './010_delivery_status_index.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -26,4 +27,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['007_feeds', feeds],
   ['008_service_requests', serviceRequests],
   ['009_delivery_claim_index', deliveryClaimIndex],
+  ['010_delivery_status_index', deliveryStatusIndex],
 ];
