@@ -224,6 +224,9 @@ export class DeliveryWorker {
   private report(claim: ClaimedDelivery, result: AttemptResult, transition: DeliveryTransition, stillMine: boolean): void {
     const { logger } = this.deps;
     this.deps.metrics?.deliveryAttempt(transition.kind, result.errorClass);
+    const quiet = stillMine && transition.kind !== 'disable' && transition.kind !== 'failed';
+    // The line of every attempt is at info; below that level, not even built.
+    if (quiet && !logger.isLevelEnabled('info')) return;
     const log = {
       delivery_id: claim.id,
       subscription_id: claim.subscriptionId,
