@@ -72,7 +72,7 @@ export async function fetchResourcePage<Row extends { seq: number }>(
   const where: Record<string, string> = { ...scope };
   // The hot statements (counts, the page itself) are prepared once: see db/prepared-statements.ts.
   const statements = preparedStatements(db);
-  const sql = statementsOf(table);
+  const sql = statementsOf(table) ?? (await listStatementsReady(db, table));
   let counts: Record<string, unknown> | undefined;
   let rows: Row[] | undefined;
   if (page === 1 && scope.resident_id === undefined) {
@@ -123,18 +123,29 @@ interface TableStatements {
 
 const tableStatements = new Map<string, TableStatements>();
 
-// `table` is one of the four resource tables, never user input. Built once per table.
-function statementsOf(table: string): TableStatements {
-  let sql = tableStatements.get(table);
-  if (!sql) {
-    const counted = (column: string) => `(select ${column} from facility_resource_counts where resource = ? and facility_id = ?) as counted_${column}`;
-    sql = {
-      firstPage: `select ${counted('total')}, ${counted('layout_version')}, ${table}.* from ${table} where facility_id = ? order by seq limit ?`,
-      page: `select * from ${table} where facility_id = ? and seq > ? order by seq limit ?`,
-      residentPage: `select * from ${table} where facility_id = ? and resident_id = ? and seq > ? order by seq limit ?`,
-      residentCount: `select count(*) as total from ${table} where facility_id = ? and resident_id = ?`,
-    };
-    tableStatements.set(table, sql);
-  }
+/**
+ * Columns a list never renders: the organization (the facility implies it) and the row's
+ * creation time (resources show `meta.lastUpdated`). Leaving them out of the page saves
+ * decoding and allocating about a third of each row's bytes on every list request.
+ */
+const NOT_RENDERED = new Set(['org_id', 'created_at']);
+
+function statementsOf(table: string): TableStatements | undefined {
+  return tableStatements.get(table);
+}
+
+// `table` is one of the resource tables, never user input. Built once per table, from its
+// columns as the database has them (so a column a later migration adds is listed too).
+async function listStatementsReady(db: Knex, table: string): Promise<TableStatements> {
+  const columns = Object.keys(await db(table).columnInfo()).filter((column) => !NOT_RENDERED.has(column));
+  const listed = columns.map((column) => `${table}.${column}`).join(', ');
+  const counted = (column: string) => `(select ${column} from facility_resource_counts where resource = ? and facility_id = ?) as counted_${column}`;
+  const sql = {
+    firstPage: `select ${counted('total')}, ${counted('layout_version')}, ${listed} from ${table} where facility_id = ? order by seq limit ?`,
+    page: `select ${listed} from ${table} where facility_id = ? and seq > ? order by seq limit ?`,
+    residentPage: `select ${listed} from ${table} where facility_id = ? and resident_id = ? and seq > ? order by seq limit ?`,
+    residentCount: `select count(*) as total from ${table} where facility_id = ? and resident_id = ?`,
+  };
+  tableStatements.set(table, sql);
   return sql;
 }
