@@ -64,6 +64,9 @@ function objectsOf({ columns, arrays }: Arrays, from = 0): Row[] {
   return rows;
 }
 
+/** The most rows in one PostgreSQL insert statement (one prepared statement per size up to it). */
+const MAX_ROWS_PER_INSERT = 32;
+
 /** `?` placeholders -> `$1, $2, ...` (our hot SQL has no literal question marks). */
 function numbered(sql: string): string {
   let n = 0;
@@ -121,9 +124,8 @@ export class PreparedStatements {
 
   /**
    * Inserts rows into a table in one transaction: one commit (one WAL append, one fsync on
-   * PostgreSQL) for all of them. On PostgreSQL it is one statement whatever the number of
-   * rows (columns passed as arrays to unnest), so one round trip; `pgTypes` are the column
-   * types for the arrays.
+   * PostgreSQL) for all of them. On PostgreSQL up to MAX_ROWS_PER_INSERT rows are one
+   * statement, one round trip; `pgTypes` are the column types.
    */
   async insertRows(table: string, columns: readonly string[], pgTypes: readonly string[], rows: unknown[][]): Promise<void> {
     const insert = `insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`;
@@ -136,8 +138,16 @@ export class PreparedStatements {
       return;
     }
     if (this.postgres) {
-      const unnest = `insert into ${table} (${columns.join(', ')}) select * from unnest(${pgTypes.map((type) => `?::${type}[]`).join(', ')})`;
-      await this.pgArrays(unnest, columns.map((_, i) => rows.map((row) => row[i])));
+      // A multi-row VALUES statement per batch size (named, so prepared once per size and
+      // connection), in one transaction when the batch needs several: plain parameters, no
+      // arrays to encode (pg escapes every element of an array as text).
+      const chunks: unknown[][][] = [];
+      for (let i = 0; i < rows.length; i += MAX_ROWS_PER_INSERT) chunks.push(rows.slice(i, i + MAX_ROWS_PER_INSERT));
+      const statements = chunks.map((chunk) => ({
+        sql: `insert into ${table} (${columns.join(', ')}) values ${chunk.map(() => `(${pgTypes.map((type) => `?::${type}`).join(', ')})`).join(', ')}`,
+        params: chunk.flat(),
+      }));
+      await this.pgWrite(statements);
       return;
     }
     await this.db.transaction(async (trx) => {
@@ -191,6 +201,26 @@ export class PreparedStatements {
       this.pgNames.set(sql, prepared);
     }
     return prepared;
+  }
+
+  /** Named statements on one connection, in one transaction when there are several. */
+  private async pgWrite(statements: Array<{ sql: string; params: unknown[] }>): Promise<void> {
+    const connection = (await this.db.client.acquireConnection()) as PgConnection & { query(text: string): Promise<unknown> };
+    try {
+      if (statements.length > 1) await connection.query('begin');
+      try {
+        for (const { sql, params } of statements) {
+          const prepared = this.pgStatement(sql);
+          await connection.query({ name: prepared.name, text: prepared.text, values: params });
+        }
+        if (statements.length > 1) await connection.query('commit');
+      } catch (error) {
+        if (statements.length > 1) await connection.query('rollback').catch(() => undefined);
+        throw error;
+      }
+    } finally {
+      this.db.client.releaseConnection(connection);
+    }
   }
 
   /** A named statement in array row mode: pg builds no row objects, objectsOf does (faster, and it can skip columns). */

@@ -46,6 +46,27 @@ describe('the audit trail', () => {
     expect(events.find((e) => e.request_id === 'audit-refused-1')).to.include({ status: 403, facility_id: otherFacility, result_count: 0 });
   });
 
+  it('commits every row of a batch larger than one insert statement, each request answered after its own', async () => {
+    const trail = new AuditTrail(service.running.app.db);
+    const entries = Array.from({ length: 75 }, (_, i) => ({
+      requestId: `audit-batch-${i}`,
+      clientId: client.client_id,
+      orgId,
+      facilityId,
+      operation: 'listCoverage',
+      status: 200,
+      resourceIds: i % 3 === 0 ? null : [`id-${i}`, 'it"s \\ {a,b}'],
+    }));
+    // One turn of the event loop: one batch of 75 rows (several statements, one transaction).
+    await Promise.all(entries.map((entry) => trail.record(entry)));
+    const stored = (await trail.query({ orgId })).filter((e) => e.request_id.startsWith('audit-batch-'));
+    expect(stored.map((e) => e.request_id).sort()).to.deep.equal(entries.map((e) => e.requestId).sort());
+    const byRequest = Object.fromEntries(stored.map((e) => [e.request_id, e]));
+    expect(byRequest['audit-batch-1']).to.include({ operation: 'listCoverage', status: 200, result_count: 2, facility_id: facilityId });
+    expect(byRequest['audit-batch-1']!.resource_ids).to.deep.equal(['id-1', 'it"s \\ {a,b}']);
+    expect(byRequest['audit-batch-3']).to.include({ result_count: 0, resource_ids: null });
+  });
+
   it('keeps secrets, tokens and patient data out of the logs, and secrets and tokens out of the database', async () => {
     const patients = (await call(service.baseUrl, 'GET', `/api/v1/ofctx/${orgId}/${facilityId}/residents?page_size=5`, { token })).body.data;
     const logs = service.logs();
