@@ -85,10 +85,16 @@ export function onPgConnection<T>(db: Knex, work: (session: PgSession) => Promis
   return withPooled<PgConnection, T>(db, (connection) => work(pgSession(connection)));
 }
 
+// The transaction begins with its settings in the same round trip (a simple query may hold
+// several statements). Generic plans: the work's named statements are the same every time,
+// and PostgreSQL would otherwise plan a custom plan at each execution of a complex one (about
+// 1 ms for the delivery worker's record-and-lock statement: docs/benchmarks.md).
+const BEGIN = 'BEGIN; SET LOCAL plan_cache_mode = force_generic_plan';
+
 /** Runs `work` in one transaction on one PostgreSQL connection; rolled back if it throws. */
 export function inPgTransaction<T>(db: Knex, work: (session: PgSession) => Promise<T>): Promise<T> {
   return withPooled<PgConnection, T>(db, async (connection) => {
-    await connection.query('BEGIN');
+    await connection.query(BEGIN);
     try {
       const result = await work(pgSession(connection));
       await connection.query('COMMIT');

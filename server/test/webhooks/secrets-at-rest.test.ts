@@ -29,6 +29,8 @@ describe('webhook signing secrets at rest and in logs', function () {
     secrets.push(rotated.body.data.signing_secret);
     await service.emit(tenant);
     await waitFor('three deliveries', () => receiver.received.length >= 3);
+    // An attempt is logged once its outcome is recorded, with the worker's next cycle.
+    await waitFor('the attempts logged', () => service.logs().includes('webhook delivery attempt'));
   });
   after(async () => {
     await service?.close();
