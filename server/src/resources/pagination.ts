@@ -72,13 +72,15 @@ export async function fetchResourcePage<Row extends { seq: number }>(
   const where: Record<string, string> = { ...scope };
   // The hot statements (counts, the page itself) are prepared once: see db/prepared-statements.ts.
   const statements = preparedStatements(db);
-  const sql = statementsOf(table) ?? (await listStatementsReady(db, table));
+  const size = PLANNED_PAGE_SIZES.has(pageSize) ? pageSize : undefined;
+  const sql = statementsOf(table, size) ?? (await listStatementsReady(db, table, size));
+  const limit = size === undefined ? [pageSize] : [];
   let counts: Record<string, unknown> | undefined;
   let rows: Row[] | undefined;
   if (page === 1 && scope.resident_id === undefined) {
     // Page 1 of a whole facility, the most read of all, starts at the beginning whatever the
     // layout: its count and its rows come from one statement, one round trip (unless empty).
-    const first = await statements.allWithLeading(sql.firstPage, [table, scope.facility_id, table, scope.facility_id, scope.facility_id, pageSize], 2);
+    const first = await statements.allWithLeading(sql.firstPage, [scope.facility_id, scope.facility_id, scope.facility_id, ...limit], 2);
     if (first.leading) {
       counts = { total: first.leading.counted_total, layout_version: first.leading.counted_layout_version };
       rows = first.rows as Row[];
@@ -103,8 +105,8 @@ export async function fetchResourcePage<Row extends { seq: number }>(
       after === undefined
         ? []
         : scope.resident_id === undefined
-          ? ((await statements.all(sql.page, [scope.facility_id, after, pageSize])) as Row[])
-          : ((await statements.all(sql.residentPage, [scope.facility_id, scope.resident_id, after, pageSize])) as Row[]);
+          ? ((await statements.all(sql.page, [scope.facility_id, after, ...limit])) as Row[])
+          : ((await statements.all(sql.residentPage, [scope.facility_id, scope.resident_id, after, ...limit])) as Row[]);
   }
   // A full page ends where the next one begins, whatever is appended later.
   if (rows.length === pageSize) anchors.set(anchorOf(page + 1), Number(rows[rows.length - 1]!.seq));
@@ -130,22 +132,40 @@ const tableStatements = new Map<string, TableStatements>();
  */
 const NOT_RENDERED = new Set(['org_id', 'created_at']);
 
-function statementsOf(table: string): TableStatements | undefined {
-  return tableStatements.get(table);
+const listedColumns = new Map<string, Promise<string>>();
+
+/** The page sizes written into the SQL (a prepared statement each); others are a parameter. */
+const PLANNED_PAGE_SIZES = new Set([10, 20, 25, DEFAULT_PAGE_SIZE, 100, 200]);
+
+function statementsOf(table: string, pageSize: number | undefined): TableStatements | undefined {
+  return tableStatements.get(`${table} ${pageSize ?? '?'}`);
 }
 
-// `table` is one of the resource tables, never user input. Built once per table, from its
-// columns as the database has them (so a column a later migration adds is listed too).
-async function listStatementsReady(db: Knex, table: string): Promise<TableStatements> {
-  const columns = Object.keys(await db(table).columnInfo()).filter((column) => !NOT_RENDERED.has(column));
-  const listed = columns.map((column) => `${table}.${column}`).join(', ');
-  const counted = (column: string) => `(select ${column} from facility_resource_counts where resource = ? and facility_id = ?) as counted_${column}`;
+// `table` is one of the resource tables, never user input, and `pageSize` one of
+// PLANNED_PAGE_SIZES. Both are written into the SQL: PostgreSQL then plans each statement
+// once (a generic plan) instead of planning it again at every execution, as it does while
+// a LIMIT or the table's name is a parameter (about 0.15 ms of its CPU per list request;
+// docs/benchmarks.md). Other page sizes stay a parameter, so the statements per connection
+// stay few. Columns: the table's as the database has them, read once (a column a later
+// migration adds is listed too).
+async function listStatementsReady(db: Knex, table: string, pageSize: number | undefined): Promise<TableStatements> {
+  const limit = pageSize === undefined ? '?' : String(pageSize);
+  let listing = listedColumns.get(table);
+  if (!listing) {
+    listing = db(table)
+      .columnInfo()
+      .then((info) => Object.keys(info).filter((column) => !NOT_RENDERED.has(column)).map((column) => `${table}.${column}`).join(', '));
+    listedColumns.set(table, listing);
+    listing.catch(() => listedColumns.delete(table));
+  }
+  const listed = await listing;
+  const counted = (column: string) => `(select ${column} from facility_resource_counts where resource = '${table}' and facility_id = ?) as counted_${column}`;
   const sql = {
-    firstPage: `select ${counted('total')}, ${counted('layout_version')}, ${listed} from ${table} where facility_id = ? order by seq limit ?`,
-    page: `select ${listed} from ${table} where facility_id = ? and seq > ? order by seq limit ?`,
-    residentPage: `select ${listed} from ${table} where facility_id = ? and resident_id = ? and seq > ? order by seq limit ?`,
+    firstPage: `select ${counted('total')}, ${counted('layout_version')}, ${listed} from ${table} where facility_id = ? order by seq limit ${limit}`,
+    page: `select ${listed} from ${table} where facility_id = ? and seq > ? order by seq limit ${limit}`,
+    residentPage: `select ${listed} from ${table} where facility_id = ? and resident_id = ? and seq > ? order by seq limit ${limit}`,
     residentCount: `select count(*) as total from ${table} where facility_id = ? and resident_id = ?`,
   };
-  tableStatements.set(table, sql);
+  tableStatements.set(`${table} ${limit}`, sql);
   return sql;
 }
