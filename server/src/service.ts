@@ -6,8 +6,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import type { Config } from './config/config.js';
-import { openDatabase } from './db/database.js';
+import { isPostgres, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { startWalCheckpointer } from './db/wal-checkpointer.js';
 import { createLogger, type Logger } from './logging/logger.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { TokenRateLimiter } from './auth/token-rate-limiter.js';
@@ -54,6 +55,16 @@ export async function startService(config: Config, options: { logger?: Logger; d
     throw error;
   }
   await migrateToLatest(db);
+  // SQLite checkpoints from a thread of their own, not inside a commit on the event loop.
+  const sqliteFile = isPostgres(db) ? null : ((db.client.config.connection as { filename?: string } | undefined)?.filename ?? null);
+  const checkpointer =
+    sqliteFile !== null && sqliteFile !== ':memory:'
+      ? await startWalCheckpointer(db, sqliteFile, { onFailure: (message) => logger.warn({ err: message }, 'SQLite checkpoint thread failed; checkpointing on commit again') })
+      : undefined;
+  const closeDatabase = async () => {
+    await checkpointer?.stop();
+    if (!options.db) await db.destroy();
+  };
   // The decoy hash (for unknown clients) is computed in the background: the first token
   // request awaits it if it is not ready yet.
   decoyHash().catch((error: Error) => logger.error({ err: error.message }, 'could not compute the decoy hash'));
@@ -103,7 +114,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
       // METRICS_PORT taken, say: stop cleanly rather than leave the API half started.
       clearInterval(housekeeping);
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      if (!options.db) await db.destroy();
+      await closeDatabase();
       throw error;
     }
     logger.info({ port: metricsListener.port }, 'metrics served on their own port at /metrics');
@@ -119,7 +130,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
     clearInterval(housekeeping);
     await purger.stop();
     await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), webhooks.stop(), metricsListener?.close()]);
-    if (!options.db) await db.destroy();
+    await closeDatabase();
     throw error;
   }
 
@@ -135,7 +146,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
       // The delivery worker records its last attempts, and HL7 messages being applied get
       // their ACK, before the database closes.
       await Promise.all([closed, webhooks.stop(), metricsListener?.close(), mllp?.close()]);
-      if (!options.db) await db.destroy();
+      await closeDatabase();
     })();
     return closing;
   };

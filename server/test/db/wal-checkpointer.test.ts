@@ -1,0 +1,93 @@
+// SQLite checkpoints move off the event loop: while the checkpoint thread runs, the
+// service's connection never checkpoints on commit, yet what it commits reaches the
+// database file; when the thread stops or fails, the connection checkpoints itself again.
+import { expect } from 'chai';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Knex } from 'knex';
+import { openDatabase } from '../../src/db/database.js';
+import { startWalCheckpointer, type WalCheckpointer } from '../../src/db/wal-checkpointer.js';
+
+async function autocheckpointOf(db: Knex): Promise<number> {
+  const rows = (await db.raw('PRAGMA wal_autocheckpoint')) as Array<{ wal_autocheckpoint: number }>;
+  return rows[0]!.wal_autocheckpoint;
+}
+
+/** Rows of `t` in the database file alone: a copy of it without its write-ahead log. */
+function rowsInDatabaseFile(file: string): number {
+  const copy = `${file}.alone-${Math.random().toString(36).slice(2)}`;
+  copyFileSync(file, copy);
+  const reader = new Database(copy);
+  try {
+    return (reader.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
+  } catch {
+    return 0; // the table itself is not in the file yet
+  } finally {
+    reader.close();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(copy + suffix, { force: true });
+  }
+}
+
+async function eventually(what: string, check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('the SQLite checkpoint thread', () => {
+  let dir: string;
+  let file: string;
+  let db: Knex;
+  let checkpointer: WalCheckpointer | undefined;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ofctx-checkpoint-'));
+    file = join(dir, 'ofctx.db');
+    db = openDatabase(`sqlite:${file}`);
+    await db.raw('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+  });
+  afterEach(async () => {
+    await checkpointer?.stop();
+    checkpointer = undefined;
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('turns checkpoints on commit off, and copies what is committed into the database file', async () => {
+    checkpointer = await startWalCheckpointer(db, file, { intervalMs: 20 });
+    expect(await autocheckpointOf(db)).to.equal(0);
+    // More pages than an automatic checkpoint would ever let the log hold.
+    await db.transaction(async (trx) => {
+      for (let i = 0; i < 3000; i++) await trx('t').insert({ v: 'x'.repeat(600) });
+    });
+    await eventually('the rows in the database file', () => rowsInDatabaseFile(file) === 3000);
+  });
+
+  it('hands checkpoints back to the connection when it stops', async () => {
+    checkpointer = await startWalCheckpointer(db, file, { intervalMs: 20 });
+    await checkpointer.stop();
+    checkpointer = undefined;
+    expect(await autocheckpointOf(db)).to.equal(1000);
+  });
+
+  it('hands checkpoints back to the connection, and says so, when the thread fails', async () => {
+    const failures: string[] = [];
+    checkpointer = await startWalCheckpointer(db, file, { intervalMs: 20, modulePath: join(dir, 'no-such-module.js'), onFailure: (message) => failures.push(message) });
+    await eventually('the failure reported', () => failures.length > 0);
+    expect(await autocheckpointOf(db)).to.equal(1000);
+  });
+
+  it('without it, a connection with checkpoints off leaves committed rows in the log only', async () => {
+    // The control for the first test: the rows reach the file through the thread, not otherwise.
+    await db.raw('PRAGMA wal_autocheckpoint = 0');
+    await db.transaction(async (trx) => {
+      for (let i = 0; i < 3000; i++) await trx('t').insert({ v: 'x'.repeat(600) });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(rowsInDatabaseFile(file)).to.equal(0);
+  });
+});
