@@ -11,9 +11,25 @@ import type { Logger } from '../logging/logger.js';
 export const DELIVERY_CHANNEL = 'ofctx_webhook_deliveries';
 const RECONNECT_DELAY_MS = 1000;
 
-/** Inside the enqueuing transaction: PostgreSQL delivers the notification at commit. */
+/** The delivery workers of this process on SQLite (normally one), woken by every enqueue. */
+const sqliteWorkers = new Set<() => void>();
+
+/** Wakes `wake` whenever deliveries are queued in this process on SQLite; returns the way out. */
+export function wakeOnSqliteEnqueue(wake: () => void): () => void {
+  sqliteWorkers.add(wake);
+  return () => sqliteWorkers.delete(wake);
+}
+
+/**
+ * Inside the enqueuing transaction. PostgreSQL delivers the notification at commit. On
+ * SQLite one process holds the database, so its worker is woken directly, whichever code
+ * queued (ingestion, HL7, X12, a redelivery): its claim waits for the single connection,
+ * that is for this transaction to end, then sees the new deliveries. Without it they waited
+ * for the next poll (up to WEBHOOK_POLL_INTERVAL_MS, 1 s by default).
+ */
 export async function notifyDeliveriesQueued(db: Knex | Knex.Transaction): Promise<void> {
   if (isPostgres(db as Knex)) await db.raw('SELECT pg_notify(?, ?)', [DELIVERY_CHANNEL, '']);
+  else for (const wake of sqliteWorkers) setImmediate(wake);
 }
 
 export class PostgresWakeupListener {

@@ -6,7 +6,7 @@ import type { Config } from '../config/config.js';
 import { isPostgres } from '../db/database.js';
 import type { Logger } from '../logging/logger.js';
 import { DeliveryWorker } from './delivery-worker.js';
-import { PostgresWakeupListener } from './delivery-wakeup.js';
+import { PostgresWakeupListener, wakeOnSqliteEnqueue } from './delivery-wakeup.js';
 import { emitEvent, type EmittedEvent, type EventInput } from './event-outbox.js';
 import { loadSigningSecretCipher, type SigningSecretCipher } from './signing-secret-crypto.js';
 import { systemResolver, type HostResolver } from './ssrf-guard.js';
@@ -24,6 +24,7 @@ export interface WebhooksOptions {
 export class Webhooks {
   private worker: DeliveryWorker | undefined;
   private listener: PostgresWakeupListener | undefined;
+  private stopWaking: (() => void) | undefined;
 
   private constructor(
     private readonly db: Knex,
@@ -60,6 +61,8 @@ export class Webhooks {
     if (isPostgres(this.db)) {
       this.listener = new PostgresWakeupListener(this.config.databaseUrl, () => worker.wake(), this.logger);
       await this.listener.start();
+    } else {
+      this.stopWaking = wakeOnSqliteEnqueue(() => worker.wake());
     }
     worker.start();
     this.logger.info({ worker_id: worker.id, concurrency: this.config.webhooks.concurrency }, 'webhook delivery worker started');
@@ -67,6 +70,7 @@ export class Webhooks {
 
   /** Stops the worker; call before the database closes. */
   async stop(): Promise<void> {
+    this.stopWaking?.();
     await this.listener?.stop();
     await this.worker?.stop();
   }
