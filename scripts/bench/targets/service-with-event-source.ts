@@ -3,7 +3,8 @@
 // process's delivery worker at once). The delivery benchmark drives it over IPC:
 //   -> { type: 'emit', orgId, facilityId, eventType, count, perSecond, maxMs }
 //   <- { type: 'emitted', events, ms }
-// perSecond 0 emits one after another as fast as the database takes them.
+// perSecond 0 emits one after another as fast as the database takes them; perSecond > 0
+// starts each event at its time, up to PACED_IN_FLIGHT at once.
 import { loadConfig } from '../../../server/src/config/config.js';
 import { createLogger } from '../../../server/src/logging/logger.js';
 import { startService } from '../../../server/src/service.js';
@@ -30,15 +31,13 @@ const config = loadConfig();
 const running = await startService(config, { logger: createLogger(config.logLevel) });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Paced emits in flight at once, at most: two writers of a system of record. (16 starved the worker on SQLite, whose one connection each emit holds for its transaction.) */
+const PACED_IN_FLIGHT = 2;
+
 async function emit(command: EmitCommand): Promise<EmittedReply> {
   const started = performance.now();
-  let events = 0;
-  while (events < command.count && performance.now() - started < command.maxMs) {
-    if (command.perSecond > 0) {
-      const due = started + (events * 1000) / command.perSecond;
-      if (due > performance.now()) await sleep(due - performance.now());
-    }
-    await running.webhooks.emitEvent({
+  const emitOne = () =>
+    running.webhooks.emitEvent({
       orgId: command.orgId,
       facilityId: command.facilityId,
       type: command.eventType,
@@ -46,8 +45,23 @@ async function emit(command: EmitCommand): Promise<EmittedReply> {
       // The receiver measures enqueue-to-arrival from this (milliseconds, same clock).
       occurredAt: new Date().toISOString(),
     });
+  let events = 0;
+  const inFlight = new Set<Promise<unknown>>();
+  while (events < command.count && performance.now() - started < command.maxMs) {
+    if (command.perSecond > 0) {
+      // Each event starts at its time, whether or not the one before has committed (so the
+      // offered rate is the asked one even where one emit takes longer than the interval).
+      const due = started + (events * 1000) / command.perSecond;
+      if (due > performance.now()) await sleep(due - performance.now());
+      if (inFlight.size >= PACED_IN_FLIGHT) await Promise.race(inFlight);
+      const emitting = emitOne().finally(() => inFlight.delete(emitting));
+      inFlight.add(emitting);
+    } else {
+      await emitOne();
+    }
     events += 1;
   }
+  await Promise.all(inFlight);
   return { type: 'emitted', events, ms: performance.now() - started };
 }
 
