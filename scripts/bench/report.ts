@@ -355,6 +355,7 @@ export function renderReport(results: BenchResults): { markdown: string; summary
     'npm ci',
     'npm run bench                                   # everything, about 10 minutes (the first run also seeds 10^6 observations, ~3-4 min, cached in .bench/)',
     'BENCH_ONLY=list,verifier npm run bench          # a subset: list, growth, delivery, verifier, startup, ingest, feeds',
+    'BENCH_ONLY=report npm run bench                # measure nothing: write this page again from the stored figures (.bench/results.json)',
     'BENCH_DURATION=4 npm run bench                  # seconds per measured load (default 8)',
     'BENCH_PG_URL=postgres://user@host:5432/postgres npm run bench   # where the delivery benchmark creates its PostgreSQL database',
     'BENCH_PROFILE=0 npm run bench                   # skip the CPU-profiled pass of the list benchmark',
