@@ -15,6 +15,11 @@ export function isPostgres(db: Knex): boolean {
   return db.client.config.client === 'pg';
 }
 
+/** The rows of a `db.raw(...)` result: an array on better-sqlite3, `{ rows }` on pg. */
+export function rawRows<Row>(result: unknown): Row[] {
+  return (Array.isArray(result) ? result : (result as { rows: Row[] }).rows) as Row[];
+}
+
 export function openDatabase(databaseUrl: string): Knex {
   const file = sqlitePath(databaseUrl);
   if (file !== null) {

@@ -11,6 +11,7 @@
 // prepares once per connection.
 import type { Knex } from 'knex';
 import { isPostgres } from './database.js';
+import { inPgTransaction, onPgConnection, type PgSession } from './pooled-connection.js';
 
 export type Row = Record<string, unknown>;
 
@@ -138,16 +139,19 @@ export class PreparedStatements {
       return;
     }
     if (this.postgres) {
-      // A multi-row VALUES statement per batch size (named, so prepared once per size and
-      // connection), in one transaction when the batch needs several: plain parameters, no
-      // arrays to encode (pg escapes every element of an array as text).
+      // A multi-row VALUES statement per batch size (named by pooled-connection.ts, so
+      // prepared once per size and connection), in one transaction when the batch needs
+      // several: plain parameters, no arrays to encode (pg escapes every element as text).
       const chunks: unknown[][][] = [];
       for (let i = 0; i < rows.length; i += MAX_ROWS_PER_INSERT) chunks.push(rows.slice(i, i + MAX_ROWS_PER_INSERT));
       const statements = chunks.map((chunk) => ({
         sql: `insert into ${table} (${columns.join(', ')}) values ${chunk.map(() => `(${pgTypes.map((type) => `?::${type}`).join(', ')})`).join(', ')}`,
         params: chunk.flat(),
       }));
-      await this.pgWrite(statements);
+      const write = async (session: PgSession) => {
+        for (const { sql, params } of statements) await session.query(numbered(sql), params);
+      };
+      await (statements.length > 1 ? inPgTransaction(this.db, write) : onPgConnection(this.db, write));
       return;
     }
     await this.db.transaction(async (trx) => {
@@ -201,26 +205,6 @@ export class PreparedStatements {
       this.pgNames.set(sql, prepared);
     }
     return prepared;
-  }
-
-  /** Named statements on one connection, in one transaction when there are several. */
-  private async pgWrite(statements: Array<{ sql: string; params: unknown[] }>): Promise<void> {
-    const connection = (await this.db.client.acquireConnection()) as PgConnection & { query(text: string): Promise<unknown> };
-    try {
-      if (statements.length > 1) await connection.query('begin');
-      try {
-        for (const { sql, params } of statements) {
-          const prepared = this.pgStatement(sql);
-          await connection.query({ name: prepared.name, text: prepared.text, values: params });
-        }
-        if (statements.length > 1) await connection.query('commit');
-      } catch (error) {
-        if (statements.length > 1) await connection.query('rollback').catch(() => undefined);
-        throw error;
-      }
-    } finally {
-      this.db.client.releaseConnection(connection);
-    }
   }
 
   /** A named statement in array row mode: pg builds no row objects, objectsOf does (faster, and it can skip columns). */

@@ -16,13 +16,14 @@
 // the first one's committed rows.
 import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
+import { rawRows } from '../db/database.js';
 
 export async function tickIngestClock(trx: Knex.Transaction, orgId: string, now: number = Date.now()): Promise<string> {
   const result = await trx.raw(
     'INSERT INTO ingest_clock (org_id, last_updated) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET last_updated = ingest_clock.last_updated RETURNING last_updated',
     [orgId, '1970-01-01T00:00:00.000Z'],
   );
-  const rows = (Array.isArray(result) ? result : result.rows) as Array<{ last_updated: string }>;
+  const rows = rawRows<{ last_updated: string }>(result);
   const last = Date.parse(rows[0]!.last_updated);
   const instant = nowIso(Math.max(now, last + 1));
   await trx('ingest_clock').where({ org_id: orgId }).update({ last_updated: instant });

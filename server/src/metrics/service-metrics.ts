@@ -5,6 +5,7 @@
 // and the series count cannot grow with traffic.
 import type { Knex } from 'knex';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { rawRows } from '../db/database.js';
 
 /** Seconds: from a cached token lookup (~1 ms) to a slow page of a large facility. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -132,8 +133,7 @@ function registerQueueGauges(registry: Registry, db: Knex): void {
   const read = () => {
     last ??= (async () => {
       try {
-        const result = (await db.raw(QUEUE_SQL)) as QueueRow[] | { rows: QueueRow[] };
-        const rows = Array.isArray(result) ? result : result.rows;
+        const rows = rawRows<QueueRow>(await db.raw(QUEUE_SQL));
         const count = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
         const oldest = rows.map((r) => r.oldest).filter((o): o is string => !!o).sort()[0];
         return { pending: count('pending'), sending: count('sending'), oldest: oldest ? Math.max(0, (Date.now() - Date.parse(oldest)) / 1000) : 0 };

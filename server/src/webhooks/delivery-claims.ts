@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
-import { isPostgres } from '../db/database.js';
+import { isPostgres, rawRows } from '../db/database.js';
 import type { EventType } from './event-types.js';
 import type { AttemptDecision } from './retry-policy.js';
 import type { AttemptErrorClass } from './delivery-sender.js';
@@ -429,7 +429,6 @@ const NEXT_DUE_SQL = `
 
 /** The earliest time anything becomes due (a retry or an expiring lease), or null. */
 export async function nextDueAt(db: Knex): Promise<number | null> {
-  const result = (await db.raw(NEXT_DUE_SQL)) as { rows?: Array<{ at: string | null }> } | Array<{ at: string | null }>;
-  const at = (Array.isArray(result) ? result : result.rows!)[0]?.at;
+  const at = rawRows<{ at: string | null }>(await db.raw(NEXT_DUE_SQL))[0]?.at;
   return at ? Date.parse(at) : null;
 }
