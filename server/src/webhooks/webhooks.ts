@@ -75,10 +75,14 @@ export class Webhooks {
     await this.worker?.stop();
   }
 
-  /** Queues an event's deliveries (one transaction) and wakes this process's worker. */
+  /**
+   * Queues an event's deliveries (one transaction) and wakes this process's worker: on
+   * SQLite the enqueue itself does (delivery-wakeup.ts); on PostgreSQL, at once after the
+   * commit, without waiting for its own NOTIFY to come back.
+   */
   async emitEvent(input: EventInput): Promise<EmittedEvent> {
     const emitted = await emitEvent(this.db, input);
-    if (emitted.deliveries > 0) this.worker?.wake();
+    if (emitted.deliveries > 0 && isPostgres(this.db)) this.worker?.wake();
     return emitted;
   }
 
