@@ -10,7 +10,11 @@
 //   cancelling it (EB01 6) with coverage.updated, POSTed to the x12 endpoint. Baseline, same
 //   run: plain UPDATEs of the same Coverages' status in one transaction.
 //   Also: the same ADT stream with up to 64 messages in flight on that connection.
-//   BENCH_FEEDS_ADT=3000 BENCH_FEEDS_LOOPS=3000 BENCH_ONLY=feeds npm run bench
+// - ORU^R01 messages/s (one OBR, 10 OBX each, for residents the ADT stream admitted) over one
+//   MLLP connection, each after the previous ACK, with what they were answered (AR until the
+//   listener takes results: then the figure is the refusal path, not an apply). Baseline,
+//   same run: per message one transaction of 10 plain observation INSERTs.
+//   BENCH_FEEDS_ADT=3000 BENCH_FEEDS_ORU=1000 BENCH_FEEDS_LOOPS=3000 BENCH_ONLY=feeds npm run bench
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +27,7 @@ import { createClient } from '../../server/src/auth/clients.js';
 import { PARTNER_SCOPES } from '../../server/src/auth/scopes.js';
 import { applyChangeSet } from '../../server/src/ingest/apply-change-set.js';
 import { adtMessage } from '../../test/support/adt-messages.js';
+import { labObservations, oruMessage } from '../../test/support/hl7-clinical-messages.js';
 import { mllpClient, frame } from '../../test/support/mllp.js';
 import { interchange271 } from '../../test/support/x12.js';
 import { accessToken, startServiceProcess } from './service-process.js';
@@ -32,12 +37,17 @@ import type { BenchSettings } from './settings.js';
 
 const DEFAULT_ADT = 3000;
 const DEFAULT_LOOPS = 3000;
+const DEFAULT_ORU = 1000;
+/** OBX segments per ORU^R01. */
+const ORU_OBSERVATIONS = 10;
 const WINDOW = 64;
 
 export interface FeedsRun {
   database: string;
   adt: { messages: number; seconds: number; messagesPerSecond: number; windowed: { window: number; seconds: number; messagesPerSecond: number }; events: number; baselinePerSecond: number };
   x12: { loops: number; seconds: number; loopsPerSecond: number; updated: number; events: number; baselinePerSecond: number };
+  /** Absent in figures stored before it was measured. */
+  oru?: { messages: number; observationsEach: number; seconds: number; messagesPerSecond: number; answered: Record<string, number>; observationsWritten: number; baselinePerSecond: number };
 }
 
 export interface FeedsThroughputResult {
@@ -61,6 +71,23 @@ async function plainAdmissions(db: Knex, orgId: string, facilityId: string, n: n
       const id = randomUUID();
       await trx('residents').insert({ id, org_id: orgId, facility_id: facilityId, identifiers: JSON.stringify([{ system: 'urn:oid:2.16.840.1.113883.19.5', value: `BASE-${i}` }]), family_name: 'Okafor', given_names: '["Adaeze"]', gender: 'female', birth_date: '1941-03-17', active: true, version_id: 1, last_updated: now, created_at: now });
       await trx('webhook_events').insert({ id: randomUUID(), org_id: orgId, facility_id: facilityId, resident_id: id, event_type: 'resident.admitted', occurred_at: now, created_at: now });
+    });
+  }
+  return (performance.now() - started) / 1000;
+}
+
+/** Per message, one transaction of plain observation INSERTs for one resident. */
+async function plainObservations(db: Knex, orgId: string, facilityId: string, messages: number, each: number): Promise<number> {
+  const now = new Date().toISOString();
+  const residentId = randomUUID();
+  await db('residents').insert({ id: residentId, org_id: orgId, facility_id: facilityId, identifiers: JSON.stringify([{ system: 'urn:oid:2.16.840.1.113883.19.5', value: 'BASE-ORU' }]), family_name: 'Okafor', given_names: '["Adaeze"]', gender: 'female', birth_date: '1941-03-17', active: true, version_id: 1, last_updated: now, created_at: now });
+  const observations = labObservations(each);
+  const started = performance.now();
+  for (let i = 0; i < messages; i++) {
+    await db.transaction(async (trx) => {
+      await trx('observations').insert(
+        observations.map((o) => ({ id: randomUUID(), org_id: orgId, facility_id: facilityId, resident_id: residentId, status: 'final', code_system: 'http://loinc.org', code: o.code, display: `Result ${o.code}`, effective_at: now, value_string: o.value, value_quantity: JSON.stringify({ value: Number(o.value), unit: o.units }), version_id: 1, last_updated: now })),
+      );
     });
   }
   return (performance.now() - started) / 1000;
@@ -126,6 +153,23 @@ async function measureOn(label: string, url: string, baselineUrl: string, settin
       acked += acks.length;
     }
     const windowSeconds = (performance.now() - windowStarted) / 1000;
+
+    // ORU^R01 with 10 OBX over the same connection, each after the previous ACK.
+    const oruCount = Number(process.env.BENCH_FEEDS_ORU ?? DEFAULT_ORU);
+    const observationsBefore = Number((await db('observations').where({ org_id: org.id }).count({ n: '*' }).first())!.n);
+    const answered: Record<string, number> = {};
+    const sendOru = async (i: number, count: boolean) => {
+      client.write(frame(oruMessage({ controlId: `O-${i}`, mrn: `B-${i % adtCount}`, facility: 'BENCH', groups: [labObservations(ORU_OBSERVATIONS)] })));
+      const [ack] = await client.acks(1);
+      const code = ack!.getSegment('MSA')?.getField(1)?.toString() ?? 'none';
+      if (count) answered[code] = (answered[code] ?? 0) + 1;
+    };
+    for (let i = 0; i < 100; i++) await sendOru(1_000_000 + i, false); // warm-up
+    settings.log(`  ${label}: ${oruCount} ORU^R01 (${ORU_OBSERVATIONS} OBX each) over one MLLP connection, each after the previous ACK`);
+    const oruStarted = performance.now();
+    for (let i = 0; i < oruCount; i++) await sendOru(i, true);
+    const oruSeconds = (performance.now() - oruStarted) / 1000;
+    const observationsWritten = Number((await db('observations').where({ org_id: org.id }).count({ n: '*' }).first())!.n) - observationsBefore;
     client.close();
     const adtEvents = Number((await db('webhook_events').where({ org_id: org.id, event_type: 'resident.admitted' }).count({ n: '*' }).first())!.n);
 
@@ -145,6 +189,7 @@ async function measureOn(label: string, url: string, baselineUrl: string, settin
     const baselineDb = openDatabase(baselineUrl);
     let admissionsSeconds: number;
     let updatesSeconds: number;
+    let observationsSeconds: number;
     try {
       const base = await tenant(baselineDb);
       admissionsSeconds = await plainAdmissions(baselineDb, base.org.id, base.facility.id, adtCount);
@@ -154,6 +199,7 @@ async function measureOn(label: string, url: string, baselineUrl: string, settin
         for (const id of ids) await trx('coverage').where({ id }).update({ status: 'cancelled', version_id: 2, last_updated: new Date().toISOString() });
       });
       updatesSeconds = (performance.now() - started) / 1000;
+      observationsSeconds = await plainObservations(baselineDb, base.org.id, base.facility.id, oruCount, ORU_OBSERVATIONS);
     } finally {
       await baselineDb.destroy();
     }
@@ -161,8 +207,9 @@ async function measureOn(label: string, url: string, baselineUrl: string, settin
       database: label,
       adt: { messages: adtCount, seconds: adtSeconds, messagesPerSecond: adtCount / adtSeconds, windowed: { window: WINDOW, seconds: windowSeconds, messagesPerSecond: adtCount / windowSeconds }, events: adtEvents, baselinePerSecond: adtCount / admissionsSeconds },
       x12: { loops: coverageIds.length, seconds: x12Seconds, loopsPerSecond: coverageIds.length / x12Seconds, updated: body.data.updated, events: body.data.events, baselinePerSecond: coverageIds.length / updatesSeconds },
+      oru: { messages: oruCount, observationsEach: ORU_OBSERVATIONS, seconds: oruSeconds, messagesPerSecond: oruCount / oruSeconds, answered, observationsWritten, baselinePerSecond: oruCount / observationsSeconds },
     };
-    settings.log(`    ADT ${run.adt.messagesPerSecond.toFixed(0)} messages/s one at a time, ${run.adt.windowed.messagesPerSecond.toFixed(0)}/s with ${WINDOW} in flight (plain one-resident transactions ${run.adt.baselinePerSecond.toFixed(0)}/s); 271 ${run.x12.loopsPerSecond.toFixed(0)} loops/s (plain UPDATEs ${run.x12.baselinePerSecond.toFixed(0)}/s)`);
+    settings.log(`    ADT ${run.adt.messagesPerSecond.toFixed(0)} messages/s one at a time, ${run.adt.windowed.messagesPerSecond.toFixed(0)}/s with ${WINDOW} in flight (plain one-resident transactions ${run.adt.baselinePerSecond.toFixed(0)}/s); 271 ${run.x12.loopsPerSecond.toFixed(0)} loops/s (plain UPDATEs ${run.x12.baselinePerSecond.toFixed(0)}/s); ORU^R01 ${run.oru!.messagesPerSecond.toFixed(0)} messages/s one at a time, answered ${JSON.stringify(answered)}, ${observationsWritten} observations written (plain ${ORU_OBSERVATIONS}-observation transactions ${run.oru!.baselinePerSecond.toFixed(0)}/s)`);
     return run;
   } finally {
     await service?.stop();

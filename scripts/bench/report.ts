@@ -137,8 +137,28 @@ function feedsSection(m: Measured<NonNullable<BenchResults['feeds']>['result']>)
     `ADT: ${count(m.result.runs[0]?.adt.messages ?? 0)} ADT^A01 (each a new resident) over one MLLP connection to the service (its own process), each sent after the previous ACK, as an interface engine in original mode does, then again with up to 64 unacknowledged on the connection (the listener applies what queued up together as one batch ChangeSet, each message still succeeding or failing on its own); each is parsed, applied through applyChangeSet (Patient, version, audit, control id, \`resident.admitted\` queued for one subscription) and ACKed. Baseline, same run: as many one-resident transactions of plain INSERTs (the resident row and its event row) into a fresh database of the same kind. 271: one interchange with a subscriber loop per Coverage, each matched by TRN02 and cancelling its Coverage (\`coverage.updated\`), POSTed to the x12 endpoint. Baseline: plain UPDATEs of as many Coverages' status in one transaction. \`BENCH_FEEDS_ADT\` and \`BENCH_FEEDS_LOOPS\` set the sizes (default 3,000 each).`,
     '',
     table(['database', 'ADT, one at a time', 'ADT, 64 in flight', 'plain transactions', 'ratios', '271 loops', 'plain UPDATEs', 'ratio'], rows),
+    ...oruLines(m.result.runs),
     ...(m.result.skipped.length ? ['', ...m.result.skipped.map((s) => `Skipped: ${s}`)] : []),
   ].join('\n');
+}
+
+function oruLines(runs: NonNullable<BenchResults['feeds']>['result']['runs']): string[] {
+  const measured = runs.filter((r) => r.oru);
+  if (measured.length === 0) return [];
+  const rows = measured.map((r) => [
+    r.database,
+    `${count(r.oru!.messagesPerSecond)}/s`,
+    Object.entries(r.oru!.answered).map(([code, n]) => `${code} ${count(n)}`).join(', '),
+    count(r.oru!.observationsWritten),
+    `${count(r.oru!.baselinePerSecond)}/s`,
+    ratio(r.oru!.messagesPerSecond, r.oru!.baselinePerSecond),
+  ]);
+  return [
+    '',
+    `ORU: ${count(measured[0]!.oru!.messages)} ORU^R01 (one OBR, ${measured[0]!.oru!.observationsEach} OBX each, for residents the ADT stream admitted) over the same connection, each sent after the previous ACK. What they were answered is part of the figure: while results are answered \`AR\` (nothing written), it measures the refusal path, not an apply. Baseline, same run: per message one transaction of ${measured[0]!.oru!.observationsEach} plain observation INSERTs. \`BENCH_FEEDS_ORU\` sets the count (default 1,000).`,
+    '',
+    table(['database', 'ORU^R01, one at a time', 'answered', 'observations written', 'plain transactions', 'ratio'], rows),
+  ];
 }
 
 function machineSection(machines: Machine[]): string {
@@ -314,6 +334,68 @@ function ingestSection(m: Measured<NonNullable<BenchResults['ingest']>['result']
   ].join('\n');
 }
 
+function exportSection(m: Measured<NonNullable<BenchResults['export']>['result']>): string {
+  const rows = m.result.runs.map((r) => [
+    r.database,
+    count(r.resources),
+    `${count(r.export.resourcesPerSecond)}/s`,
+    `${count(r.baseline.rowsPerSecond)}/s`,
+    ratio(r.export.resourcesPerSecond, r.baseline.rowsPerSecond),
+    `${mib(r.rss.mean)} (peak ${mib(r.rss.peak)})`,
+  ]);
+  return [
+    '## 8. Bulk Data export',
+    '',
+    measuredLine(m),
+    '',
+    'A facility\'s Observations exported with FHIR Bulk Data `$export` (`_type=Observation`) by the service (its own process): kick-off, the background worker writing the NDJSON file a page of 1,000 at a time through the R4 view\'s row reading and renderer, polled every 100 ms until the manifest; timed from kick-off to the manifest. The baseline, in the same run: a bare `SELECT` of the same rows, paged by `seq`, written to a file as JSON lines. RSS is the service\'s, sampled every 200 ms during the export (mean and peak): it must stay flat whatever the size. `BENCH_EXPORT_RESOURCES` sets the size (default 30,000; 1,000,000 for the issue\'s check).',
+    '',
+    table(['database', 'resources', 'export', 'bare SELECT to a file', 'ratio', 'service RSS mean (peak)'], rows),
+    ...(m.result.skipped.length ? ['', ...m.result.skipped.map((s) => `Skipped: ${s}`)] : []),
+  ].join('\n');
+}
+
+function searchSection(m: Measured<NonNullable<BenchResults['search']>['result']>): string {
+  const rows = m.result.runs.map((r) => [
+    r.database,
+    count(r.residents),
+    `${count(r.list.requestsPerSecond)}/s (p99 ${r.list.p99Ms} ms)`,
+    `${count(r.identifier.requestsPerSecond)}/s (p99 ${r.identifier.p99Ms} ms), ${ratio(r.identifier.requestsPerSecond, r.list.requestsPerSecond)}`,
+    `${count(r.nameBirthdate.requestsPerSecond)}/s (p99 ${r.nameBirthdate.p99Ms} ms), ${ratio(r.nameBirthdate.requestsPerSecond, r.list.requestsPerSecond)}, ${r.matches.nameBirthdate} match(es)`,
+  ]);
+  return [
+    '## 9. US Core searches of the R4 view',
+    '',
+    measuredLine(m),
+    '',
+    'A facility of `BENCH_SEARCH_RESIDENTS` residents (default 100,000) written through ingestion, searched on the R4 view by the service (its own process) with 10 connections: `Patient?identifier=system|value` and `Patient?name=<family>&birthdate=<day>` (US Core), each against the baseline of the same run: the plain first page of the same Patients (`Patient?_count=10`). Every search runs over indexed columns (identifiers as tokens, names normalised in `search_strings`): its throughput stays near the plain page\'s whatever the facility\'s size.',
+    '',
+    table(['database', 'residents', 'plain first page', 'by identifier (of the plain page)', 'by name + birth date (of the plain page)'], rows),
+    ...(m.result.skipped.length ? ['', ...m.result.skipped.map((s) => `Skipped: ${s}`)] : []),
+  ].join('\n');
+}
+
+function policySection(m: Measured<NonNullable<BenchResults['policy']>['result']>): string {
+  const rows = m.result.runs.map((r) => [
+    r.database,
+    `${count(r.residents)} (${count(r.visible.coverages)} of ${count(r.visible.of)} Coverages visible)`,
+    `${count(r.unrestricted.requestsPerSecond)}/s`,
+    `${count(r.payerScoped.requestsPerSecond)}/s`,
+    ratio(r.payerScoped.requestsPerSecond, r.unrestricted.requestsPerSecond),
+    `${r.disclosures.medianMs.toFixed(0)} ms (${count(r.disclosures.records)} records among ${count(r.disclosures.auditRows)} rows)`,
+  ]);
+  return [
+    '## 10. Access policy',
+    '',
+    measuredLine(m),
+    '',
+    'The coverage list (`page_size=50`, 10 connections) of a payer-scoped credential (`--payer`, the payer of the most Coverages: its members and their Coverages only, filtered inside the query, the total counted over what it may see) against an unrestricted credential\'s list of the same facility, in the same run (target: at least 0.9). Then the accounting of disclosures of one resident among `BENCH_POLICY_AUDIT_ROWS` disclosure rows (default 10^6; about one in a thousand is the resident\'s), read as `ops audit disclosures` reads it, median of five (target: under a second).',
+    '',
+    table(['database', 'residents', 'unrestricted list', '--payer list', 'ratio', 'disclosures report'], rows),
+    ...(m.result.skipped.length ? ['', ...m.result.skipped.map((s) => `Skipped: ${s}`)] : []),
+  ].join('\n');
+}
+
 export function renderReport(results: BenchResults): { markdown: string; summary: string } {
   const targets = targetsOf(results);
   const measured = Object.values(results).filter(Boolean) as Measured<unknown>[];
@@ -347,6 +429,12 @@ export function renderReport(results: BenchResults): { markdown: string; summary
     '',
     results.feeds ? feedsSection(results.feeds) : notRun('feeds', '7. HL7 v2 and X12 feeds'),
     '',
+    results.export ? exportSection(results.export) : notRun('export', '8. Bulk Data export'),
+    '',
+    results.search ? searchSection(results.search) : notRun('search', '9. US Core searches of the R4 view'),
+    '',
+    results.policy ? policySection(results.policy) : notRun('policy', '10. Access policy'),
+    '',
     analysis(results),
     '',
     '## How to reproduce',
@@ -354,7 +442,7 @@ export function renderReport(results: BenchResults): { markdown: string; summary
     '```sh',
     'npm ci',
     'npm run bench                                   # everything, about 10 minutes (the first run also seeds 10^6 observations, ~3-4 min, cached in .bench/)',
-    'BENCH_ONLY=list,verifier npm run bench          # a subset: list, growth, delivery, verifier, startup, ingest, feeds',
+    'BENCH_ONLY=list,verifier npm run bench          # a subset: list, growth, delivery, verifier, startup, ingest, feeds, export, search, policy',
     'BENCH_ONLY=report npm run bench                # measure nothing: write this page again from the stored figures (.bench/results.json)',
     'BENCH_DURATION=4 npm run bench                  # seconds per measured load (default 8)',
     'BENCH_PG_URL=postgres://user@host:5432/postgres npm run bench   # where the delivery benchmark creates its PostgreSQL database',

@@ -7,6 +7,9 @@ import type { DeliveryThroughputResult } from './delivery-throughput.js';
 import type { GrowthResult } from './growth.js';
 import type { IngestThroughputResult } from './ingest-throughput.js';
 import type { FeedsThroughputResult } from './feeds-throughput.js';
+import type { ExportThroughputResult } from './export-throughput.js';
+import type { SearchThroughputResult } from './search-throughput.js';
+import type { PolicyThroughputResult } from './policy-throughput.js';
 import type { ListThroughputResult } from './list-throughput.js';
 import type { Machine } from './machine.js';
 import { ROOT } from './service-process.js';
@@ -30,6 +33,9 @@ export interface BenchResults {
   startup?: Measured<StartupResult>;
   ingest?: Measured<IngestThroughputResult>;
   feeds?: Measured<FeedsThroughputResult>;
+  export?: Measured<ExportThroughputResult>;
+  search?: Measured<SearchThroughputResult>;
+  policy?: Measured<PolicyThroughputResult>;
 }
 
 export const RESULTS_FILE = join(ROOT, '.bench', 'results.json');

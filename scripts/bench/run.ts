@@ -1,4 +1,4 @@
-// `npm run bench`: runs the benchmarks (all, or BENCH_ONLY=list,growth,delivery,verifier,startup,ingest,feeds;
+// `npm run bench`: runs the benchmarks (all, or BENCH_ONLY=list,growth,delivery,verifier,startup,ingest,feeds,export,search,policy;
 // BENCH_ONLY=report re-renders the page from the stored figures),
 // each against a baseline measured in the same run, and writes docs/benchmarks.md.
 // Never part of the test suite: timings on a shared machine are figures to read, not to assert.
@@ -9,6 +9,9 @@ import { deliveryThroughput } from './delivery-throughput.js';
 import { growth } from './growth.js';
 import { ingestThroughput } from './ingest-throughput.js';
 import { feedsThroughput } from './feeds-throughput.js';
+import { exportThroughput } from './export-throughput.js';
+import { searchThroughput } from './search-throughput.js';
+import { policyThroughput } from './policy-throughput.js';
 import { listThroughput } from './list-throughput.js';
 import { describeMachine } from './machine.js';
 import { renderReport } from './report.js';
@@ -26,6 +29,9 @@ const BENCHMARKS = {
   startup: startupTime,
   ingest: ingestThroughput,
   feeds: feedsThroughput,
+  export: exportThroughput,
+  search: searchThroughput,
+  policy: policyThroughput,
 } satisfies Record<keyof BenchResults, (settings: BenchSettings) => Promise<unknown>>;
 
 type Name = keyof typeof BENCHMARKS;

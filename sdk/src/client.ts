@@ -17,6 +17,7 @@ import {
 import { createTransport, type FetchFunction } from './transport.js';
 import { userAgentHeader } from './user-agent.js';
 import { WebhooksClient } from './webhooks.js';
+import { EventsClient } from './events.js';
 
 export interface ClientOptions {
   /** Where the API is served, such as `https://api.ofctx.example`. The token is only ever sent to this origin. */
@@ -62,8 +63,10 @@ export interface OfctxClient {
   readonly baseUrl: string;
   /** Residents, coverage, observations and allergies of one facility. */
   facility(orgId: string, facilityId: string): FacilityClient;
-  /** The organization's webhook subscriptions. */
+  /** The organization's webhook subscriptions, their deliveries, redelivery and recovery. */
   webhooks(orgId: string): WebhooksClient;
+  /** The organization's event log (any read scope): what the credential may see, in commit order. */
+  events(orgId: string): EventsClient;
   /**
    * The typed openapi-fetch client, with the same token, retries, timeout and origin guard,
    * for anything the methods above do not cover. It answers `{ data, error, response }`
@@ -120,6 +123,7 @@ export function createClientWithRuntime(options: ClientOptions, runtime: Runtime
     baseUrl: baseUrlText,
     facility: (orgId, facilityId) => createFacilityClient(raw, orgId, facilityId),
     webhooks: (orgId) => new WebhooksClient(raw, orgId),
+    events: (orgId) => new EventsClient(raw, orgId),
     raw,
   };
 }

@@ -27,6 +27,15 @@ export type DeliveryHeaders = Schemas['DeliveryHeaders'];
 /** The body of a webhook delivery (what a receiver parses after verifying the signature). */
 export type EventDelivery = Schemas['EventDelivery'];
 export type EventData = Schemas['EventData'];
+/** An event of the log (client.events(orgId)): its `data` is exactly what its deliveries carried. */
+export type Event = Schemas['Event'];
+/** A delivery of a subscription with its attempts (client.webhooks(orgId).deliveries). */
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type WebhookDeliveryAttempt = Schemas['WebhookDeliveryAttempt'];
+export type WebhookDeliveryStatus = Schemas['WebhookDeliveryStatus'];
+export type WebhookAttemptError = Schemas['WebhookAttemptError'];
+export type WebhookDisabledReason = Schemas['WebhookDisabledReason'];
+export type WebhookRecovery = Schemas['WebhookRecovery'];
 
 /** The `error` object of a failed response's envelope. */
 export type ApiErrorBody = Schemas['Error'];

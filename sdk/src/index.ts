@@ -28,7 +28,8 @@ export {
   type ToArrayOptions,
   type WalkOptions,
 } from './pagination.js';
-export { WebhooksClient, type TestDelivery, type WebhookRegistrationInput } from './webhooks.js';
+export { WebhooksClient, type DeliveryListOptions, type TestDelivery, type WebhookRegistrationInput } from './webhooks.js';
+export { EventLog, EventsClient, type EventLogOptions, type EventPage } from './events.js';
 export type { FetchFunction } from './transport.js';
 export type { AssertionAlgorithm, PrivateKeyInput } from './client-authentication.js';
 export { SDK_VERSION } from './version.js';

@@ -9,13 +9,25 @@ type PathWithPost = { [P in keyof paths]: paths[P] extends { post: object } ? P 
 
 /**
  * POST operations that are safe to send twice. Every other POST (registerWebhook, which
- * creates a subscription, and ingestFhir and ingestX12, the system of record's writes that partners never
- * call) is sent once: a retry after a timeout could register a second subscription. Typed against the contract, so renaming a path
- * breaks the build instead of silently disabling retries.
+ * creates a subscription, redeliver and recover, whose retry after a lost answer would
+ * answer 409 or `queued: 0` for work the first call did, and ingestFhir and ingestX12, the
+ * system of record's writes that partners never call) is sent once: a retry after a
+ * timeout could register a second subscription. Typed against the contract, so renaming a
+ * path breaks the build instead of silently disabling retries.
  */
 const RETRY_SAFE_POSTS: readonly PathWithPost[] = [
   '/api/v1/oauth/token', // issues a new token each time; nothing accumulates
   '/api/v1/ofctx/{org_id}/webhooks/{id}/test', // builds and returns a delivery, sends nothing
+  '/api/v1/ofctx/{org_id}/webhooks/{id}/enable', // enabling an active subscription changes nothing
+  // FHIR R4 POST [type]/_search: a search, reads only
+  '/api/v1/fhir/R4/{org_id}/{facility_id}/Patient/_search',
+  '/api/v1/fhir/R4/{org_id}/{facility_id}/Coverage/_search',
+  '/api/v1/fhir/R4/{org_id}/{facility_id}/Observation/_search',
+  '/api/v1/fhir/R4/{org_id}/{facility_id}/AllergyIntolerance/_search',
+  '/api/v1/fhir/R4/{org_id}/{facility_id}/Condition/_search',
+  '/api/v1/fhir/R4/{org_id}/{facility_id}/ServiceRequest/_search',
+  '/api/v1/fhir/R4/{org_id}/{facility_id}/MedicationRequest/_search',
+  '/api/v1/fhir/R4/{org_id}/{facility_id}/CoverageEligibilityResponse/_search',
 ];
 
 const RETRY_SAFE_POST_PATTERNS = RETRY_SAFE_POSTS.map(

@@ -7,8 +7,10 @@ describe('retry rules', () => {
   describe('isRetrySafe', () => {
     // registerWebhook and rotateWebhookSecret create something on each call: a retried
     // rotation would replace the secret the lost answer carried, and end the overlap of the
-    // first. ingestFhir and ingestX12 are for systems of record, never partners.
-    it('refuses registerWebhook, rotateWebhookSecret, ingestFhir and ingestX12 and no other operation of openapi.yaml', () => {
+    // first. A retried redeliver or recover would answer 409 or `queued: 0` for what the lost
+    // answer did. ingestFhir and ingestX12 are for systems of record, never partners. A Bulk
+    // Data kick-off by POST starts a new export each time (a retry would start a second one).
+    it('refuses registerWebhook, rotateWebhookSecret, redeliver, recover, ingestFhir, ingestX12 and the $export POSTs and no other operation of openapi.yaml', () => {
       const document = parse(readFileSync(new URL('../../openapi/openapi.yaml', import.meta.url), 'utf8'));
       const unsafe: string[] = [];
       for (const [path, item] of Object.entries<Record<string, { operationId?: string }>>(document.paths)) {
@@ -17,7 +19,7 @@ describe('retry rules', () => {
           if (operation.operationId && !isRetrySafe(method, concrete)) unsafe.push(operation.operationId);
         }
       }
-      expect(unsafe.sort()).to.deep.equal(['ingestFhir', 'ingestX12', 'registerWebhook', 'rotateWebhookSecret']);
+      expect(unsafe.sort()).to.deep.equal(['ingestFhir', 'ingestX12', 'kickOffFhirExportByPost', 'kickOffFhirGroupExportByPost', 'kickOffFhirPatientExportByPost', 'recoverWebhookDeliveries', 'redeliverWebhookDelivery', 'registerWebhook', 'rotateWebhookSecret']);
     });
 
     it('treats an unknown POST as unsafe', () => {

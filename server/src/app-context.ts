@@ -8,6 +8,7 @@ import type { AuditTrail } from './audit/audit-trail.js';
 import type { Webhooks } from './webhooks/webhooks.js';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
 import type { AssertionDeps } from './auth/client-assertion.js';
+import type { BulkExportWorker } from './bulk/export-worker.js';
 
 export interface AppContext {
   config: Config;
@@ -21,6 +22,8 @@ export interface AppContext {
   metrics: ServiceMetrics;
   /** private_key_jwt: the database, the credentials' key sets and the jti replay guard. */
   clientAssertions: AssertionDeps;
+  /** Runs $export jobs; a kick-off wakes it. */
+  bulkExports: Pick<BulkExportWorker, 'wake'>;
   /** False once shutdown has begun: /readyz then answers 503. */
   accepting: boolean;
 }

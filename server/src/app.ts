@@ -9,6 +9,7 @@ import { accessLog } from './http/access-log.js';
 import { dispatch } from './http/dispatch.js';
 import { securityHeaders } from './http/security-headers.js';
 import { requestMetrics } from './metrics/request-metrics.js';
+import { tokenRateLimit } from './auth/token-rate-limit.js';
 
 export function createKoaApp(app: AppContext, api: OpenAPIBackend): Koa {
   const koa = new Koa({ proxy: app.config.trustProxy });
@@ -18,6 +19,7 @@ export function createKoaApp(app: AppContext, api: OpenAPIBackend): Koa {
   koa.use(securityHeaders());
   koa.use(requestMetrics(app.metrics));
   koa.use(errorHandler(app.logger));
+  koa.use(tokenRateLimit(app.tokenRateLimiter));
   koa.use(dispatch(api));
   return koa;
 }

@@ -7,12 +7,15 @@ import { healthOperations } from './http/health-operations.js';
 import { apiReferenceOperations } from './http/api-reference-operations.js';
 import { resourceOperations } from './resources/resource-operations.js';
 import { webhookOperations } from './webhooks/webhook-operations.js';
+import { deliveryOperations } from './webhooks/delivery-operations.js';
+import { eventOperations } from './events/event-operations.js';
 import { metricsOperations } from './metrics/metrics-endpoint.js';
 import { ingestOperations } from './ingest/ingest-operations.js';
 import { getFhirCapabilityStatement, r4Operations } from './resources/r4/r4-operations.js';
 import { x12Operations } from './x12/x12-operations.js';
+import { bulkExportOperations } from './bulk/export-operations.js';
 
 export const operations: OperationRegistry = {
   public: { ...healthOperations, ...apiReferenceOperations, ...metricsOperations, ...smartConfigurationOperations, createToken, getFhirCapabilityStatement },
-  secured: { ...resourceOperations, ...webhookOperations, ...ingestOperations, ...r4Operations, ...x12Operations },
+  secured: { ...resourceOperations, ...webhookOperations, ...deliveryOperations, ...eventOperations, ...ingestOperations, ...r4Operations, ...x12Operations, ...bulkExportOperations },
 };

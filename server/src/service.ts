@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import type { Config } from './config/config.js';
 import { isPostgres, openDatabase } from './db/database.js';
+import { filesOpenToOthers, sqliteFiles } from './db/private-files.js';
 import { migrateToLatest } from './db/migrate.js';
 import { startWalCheckpointer } from './db/wal-checkpointer.js';
 import { createLogger, type Logger } from './logging/logger.js';
@@ -24,6 +25,7 @@ import { ServiceMetrics } from './metrics/service-metrics.js';
 import { startMetricsListener } from './metrics/metrics-endpoint.js';
 import { RetentionPurger } from './retention/retention-purger.js';
 import { MllpListener } from './hl7/mllp-listener.js';
+import { BulkExportWorker } from './bulk/export-worker.js';
 
 export interface RunningService {
   url: string;
@@ -57,6 +59,10 @@ export async function startService(config: Config, options: { logger?: Logger; d
   await migrateToLatest(db);
   // SQLite checkpoints from a thread of their own, not inside a commit on the event loop.
   const sqliteFile = isPostgres(db) ? null : ((db.client.config.connection as { filename?: string } | undefined)?.filename ?? null);
+  if (sqliteFile !== null && sqliteFile !== ':memory:') {
+    const open = filesOpenToOthers(sqliteFiles(sqliteFile));
+    if (open.length > 0) logger.warn({ files: open }, 'the SQLite database holds patient data and is readable by other users: chmod 600 these files');
+  }
   const checkpointer =
     sqliteFile !== null && sqliteFile !== ':memory:'
       ? await startWalCheckpointer(db, sqliteFile, { onFailure: (message) => logger.warn({ err: message }, 'SQLite checkpoint thread failed; checkpointing on commit again') })
@@ -69,6 +75,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
   // request awaits it if it is not ready yet.
   decoyHash().catch((error: Error) => logger.error({ err: error.message }, 'could not compute the decoy hash'));
   const tokenRateLimiter = await TokenRateLimiter.create(db, config.tokenRateLimitPoints, config.tokenRateLimitWindowSeconds);
+  const bulkExports = new BulkExportWorker(db, config.bulkExport, logger);
   const app: AppContext = {
     config,
     db,
@@ -84,6 +91,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
       keys: new ClientKeySets({ allowPrivateTargets: config.webhooks.allowPrivateTargets, resolve: webhooks.resolveHost }),
       replay: new AssertionReplayGuard(db),
     },
+    bulkExports,
     accepting: true,
   };
   if (config.metrics.token !== undefined || config.metrics.port !== undefined) metrics.collectProcessMetrics();
@@ -119,9 +127,10 @@ export async function startService(config: Config, options: { logger?: Logger; d
     }
     logger.info({ port: metricsListener.port }, 'metrics served on their own port at /metrics');
   }
-  const purger = new RetentionPurger(db, config.retention, logger, metrics);
+  const purger = new RetentionPurger(db, config.retention, logger, metrics, config.bulkExport);
   purger.start();
   await webhooks.start();
+  bulkExports.start();
   let mllp: MllpListener | undefined;
   try {
     mllp = config.mllp ? await MllpListener.start(config.mllp, db, logger, metrics) : undefined;
@@ -129,6 +138,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
     // The MLLP port is taken or a TLS file is unreadable: nothing is left running.
     clearInterval(housekeeping);
     await purger.stop();
+    await bulkExports.stop();
     await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), webhooks.stop(), metricsListener?.close()]);
     await closeDatabase();
     throw error;
@@ -145,7 +155,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
       server.closeIdleConnections();
       // The delivery worker records its last attempts, and HL7 messages being applied get
       // their ACK, before the database closes.
-      await Promise.all([closed, webhooks.stop(), metricsListener?.close(), mllp?.close()]);
+      await Promise.all([closed, webhooks.stop(), bulkExports.stop(), metricsListener?.close(), mllp?.close()]);
       await closeDatabase();
     })();
     return closing;

@@ -18,6 +18,13 @@ const operations = Object.entries(document.paths as AnyRecord).flatMap(([path, i
 );
 
 describe('the OpenAPI document', () => {
+  it('carries the license of the LICENSE file and of the packages (Apache-2.0)', async () => {
+    const { readFileSync } = await import('node:fs');
+    expect(document.info.license).to.deep.equal({ name: 'Apache 2.0', identifier: 'Apache-2.0' });
+    expect(readFileSync('LICENSE', 'utf8')).to.match(/Apache License\s+Version 2\.0/);
+    for (const pkg of ['sdk', 'verifier']) expect(JSON.parse(readFileSync(`${pkg}/package.json`, 'utf8')).license).to.equal('Apache-2.0');
+  });
+
   it('is OpenAPI 3.1 with an oauth2 client-credentials scheme for the four partner scopes and ingest.write', () => {
     expect(document.openapi).to.match(/^3\.1\./);
     const flow = document.components.securitySchemes.oauth2.flows.clientCredentials;
@@ -56,11 +63,12 @@ describe('the OpenAPI document', () => {
         expect(op.tags).to.be.an('array').that.is.not.empty;
       });
 
-      it('declares its security: an oauth2 scope for every API operation but the token endpoint', () => {
+      it('declares its security: an oauth2 scope for every API operation but the token endpoint (one scope per alternative)', () => {
         expect(op, 'explicit security').to.have.property('security');
         if (path.startsWith('/api/v1/ofctx/')) {
-          const scopes = (op.security as AnyRecord[]).flatMap((r) => r.oauth2 ?? []);
-          expect(scopes, 'oauth2 scopes').to.have.lengthOf(1);
+          const requirements = op.security as AnyRecord[];
+          expect(requirements, 'security requirements').to.not.be.empty;
+          for (const requirement of requirements) expect(requirement.oauth2, 'oauth2 scopes of each alternative').to.have.lengthOf(1);
         }
       });
 
@@ -76,7 +84,8 @@ describe('the OpenAPI document', () => {
 
       it('types every path parameter that is an id as a uuid', () => {
         const params = [...(document.paths[path].parameters ?? []), ...(op.parameters ?? [])].map(resolve);
-        for (const param of params.filter((p) => p.in === 'path')) {
+        // (A Bulk Data file is named by its type, `Patient.ndjson`: a name, not an id.)
+        for (const param of params.filter((p) => p.in === 'path' && (p.name === 'id' || p.name.endsWith('_id')))) {
           expect(param.schema.format, param.name).to.equal('uuid');
         }
       });
@@ -100,7 +109,7 @@ describe('the OpenAPI document', () => {
   it('describes a delivery for every event type of the spec, with the signature header', () => {
     const eventTypes = document.components.schemas.EventType.enum as string[];
     expect(eventTypes).to.have.members([
-      'resident.admitted', 'resident.discharged', 'resident.transferred',
+      'resident.admitted', 'resident.discharged', 'resident.transferred', 'resident.merged',
       'coverage.updated', 'clinical.condition.created', 'clinical.order.created',
     ]);
     for (const type of eventTypes) {

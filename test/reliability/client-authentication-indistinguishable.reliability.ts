@@ -53,7 +53,8 @@ function median(values: number[]): number {
 function comparableHeaders(res: RawResponse): Record<string, string> {
   const out: Record<string, string> = {};
   res.headers.forEach((value, name) => {
-    if (!['x-request-id', 'date', 'connection', 'keep-alive'].includes(name)) out[name] = value;
+    // RateLimit counts what the source address sent before (a per-address budget), not who the client is.
+    if (!['x-request-id', 'date', 'connection', 'keep-alive', 'ratelimit'].includes(name)) out[name] = value;
   });
   return out;
 }

@@ -59,6 +59,18 @@ async function buildFixture(service: TestService): Promise<{ fixture: FuzzFixtur
   };
   const subscriptionIds = [await register(t.orgA, t.fullToken), await register(t.orgA, t.fullToken), await register(t.orgB, t.otherOrgToken)];
   await sendOk(service, { method: 'DELETE', target: `/api/v1/ofctx/${t.orgA}/webhooks/${subscriptionIds[1]}`, headers: bearer(t.fullToken) });
+  // The event log and deliveries: events of every type in each facility (a1's and b1's fan
+  // out to the subscriptions, whose dead callback leaves deliveries pending and failing).
+  const eventIds: string[] = [];
+  const eventFacility = new Map<string, string>();
+  for (const [org, facility] of [[t.orgA, t.a1], [t.orgA, t.a2], [t.orgB, t.b1]] as const) {
+    for (const type of ['resident.admitted', 'coverage.updated', 'clinical.order.created']) {
+      const { event_id } = await service.running.webhooks.emitEvent({ orgId: org, facilityId: facility, type, residentId: ids.residents[0]! });
+      eventIds.push(event_id);
+      eventFacility.set(event_id, facility);
+    }
+  }
+  const deliveryIds: string[] = await db('webhook_deliveries').whereIn('subscription_id', subscriptionIds).pluck('id');
 
   const grants: Record<string, Grant> = {
     full: { orgId: t.orgA, facilityIds: [t.a1], scopes: allScopes },
@@ -68,7 +80,7 @@ async function buildFixture(service: TestService): Promise<{ fixture: FuzzFixtur
     noWebhooks: { orgId: t.orgA, facilityIds: [t.a1], scopes: readScopes },
   };
   const fixture: FuzzFixture = {
-    orgA: t.orgA, orgB: t.orgB, a1: t.a1, a2: t.a2, b1: t.b1, ids, subscriptionIds,
+    orgA: t.orgA, orgB: t.orgB, a1: t.a1, a2: t.a2, b1: t.b1, ids, subscriptionIds, eventIds, deliveryIds,
     tokens: {
       full: t.fullToken, wide: await issueToken(service, wide), otherOrg: t.otherOrgToken, coverageOnly: t.coverageOnlyToken,
       noWebhooks: await issueToken(service, noWebhooks), expired: expiredToken, revoked: revokedToken,
@@ -78,6 +90,7 @@ async function buildFixture(service: TestService): Promise<{ fixture: FuzzFixtur
     revokedClient: revoked,
     deadCallback,
   };
+  for (const [id, facility] of eventFacility) facilityOf.set(id, facility);
   return { fixture, facilityOf };
 }
 
@@ -103,8 +116,9 @@ function routedParams(template: string, target: string): Record<string, string> 
 async function authorizationFailures(req: FuzzRequest, status: number, body: any, f: FuzzFixture, facilityOf: Map<string, string>): Promise<string[]> {
   if (status < 200 || status >= 300) return [];
   const op = await routedOperation(req.method, req.target);
-  const scopes = ((op?.security ?? []) as Array<Record<string, string[]>>).flatMap((s) => s.oauth2 ?? []);
-  if (!op || scopes.length === 0) return [];
+  // Each security requirement is an alternative (the event log: any one read scope).
+  const alternatives = ((op?.security ?? []) as Array<Record<string, string[]>>).map((s) => s.oauth2 ?? []);
+  if (!op || alternatives.flat().length === 0) return [];
   // Ids are UUIDs, compared without regard to case: the service lowers them (RFC 4122).
   const params = Object.fromEntries(Object.entries(routedParams(op.path, req.target)).map(([k, v]) => [k, typeof v === 'string' ? v.toLowerCase() : v])) as ReturnType<typeof routedParams>;
   const grant = f.grants[req.token];
@@ -113,8 +127,14 @@ async function authorizationFailures(req: FuzzRequest, status: number, body: any
   else {
     if (params.org_id !== grant.orgId) failures.push(`authz: ${status} for organization ${params.org_id} outside the grant`);
     if (params.facility_id !== undefined && !grant.facilityIds.includes(params.facility_id)) failures.push(`authz: ${status} for facility ${params.facility_id} outside the grant`);
-    const missing = scopes.filter((s) => !grant.scopes.includes(s));
-    if (missing.length) failures.push(`authz: ${status} without scope ${missing.join(' ')}`);
+    if (!alternatives.some((scopes) => scopes.every((s) => grant.scopes.includes(s)))) failures.push(`authz: ${status} without scope ${alternatives.map((a) => a.join(' ')).join(' or ')}`);
+  }
+  // The event log (no facility in the path): each event of a granted facility.
+  if ((op.operationId === 'listEvents' || op.operationId === 'getEvent') && grant && body && body.data) {
+    for (const event of Array.isArray(body.data) ? body.data : [body.data]) {
+      const facility = facilityOf.get(event.id) ?? event.facility_id;
+      if (!grant.facilityIds.includes(facility) || event.data?.org_id !== grant.orgId) failures.push(`leak: ${op.operationId} returned event ${event.id} of facility ${facility}`);
+    }
   }
   if (params.facility_id !== undefined && body && body.data) {
     const rows = Array.isArray(body.data) ? body.data : [body.data];
@@ -199,7 +219,7 @@ describe('contract fuzzing: generated requests never break the service', functio
   async function answersToBadIds(forms: (real: string) => string[]): Promise<string[]> {
     const real: Record<string, string> = {
       org_id: fixture.orgA, facility_id: fixture.a1, resident_id: fixture.ids.residents[0]!, coverage_id: fixture.ids.coverage[0]!,
-      resource_id: fixture.ids.observations[0]!, id: fixture.subscriptionIds[0]!,
+      resource_id: fixture.ids.observations[0]!, id: fixture.subscriptionIds[0]!, event_id: fixture.eventIds[0]!, delivery_id: fixture.deliveryIds[0]!,
     };
     const wrong: string[] = [];
     for (const op of contractOperations().filter((o) => o.pathParams.length > 0)) {
@@ -208,12 +228,21 @@ describe('contract fuzzing: generated requests never break the service', functio
       for (const param of op.pathParams) {
         for (const bad of forms(real[param]!)) {
           const target = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => (name === param ? bad : real[name]!));
-          const body = op.operationId === 'registerWebhook' ? { callback_url: fixture.deadCallback, event_types: ['resident.admitted'] } : { event_type: 'resident.admitted' };
+          const body =
+            op.operationId === 'registerWebhook'
+              ? { callback_url: fixture.deadCallback, event_types: ['resident.admitted'] }
+              : op.operationId === 'recoverWebhookDeliveries'
+                ? { since: '2020-01-01T00:00:00Z' }
+                : { event_type: 'resident.admitted' };
           // The FHIR write endpoint takes a Bundle and answers errors as OperationOutcome, the catalogue code in its details.
           const fhir = op.operationId === 'ingestFhir';
           // The X12 endpoint takes an interchange in its own media type.
           const x12 = op.operationId === 'ingestX12';
-          const posted = fhir
+          // FHIR POST [type]/_search takes a form, as R4 says.
+          const search = op.path.endsWith('/_search');
+          const posted = search
+            ? { headers: { ...bearer(fixture.tokens.full), 'content-type': 'application/x-www-form-urlencoded' }, body: '_count=1' }
+            : fhir
             ? { headers: { ...bearer(fixture.tokens.full), 'content-type': 'application/fhir+json' }, body: JSON.stringify({ resourceType: 'Bundle', type: 'batch', entry: [] }) }
             : x12
               ? { headers: { ...bearer(fixture.tokens.full), 'content-type': 'application/edi-x12' }, body: 'ISA*00*          *00*          *ZZ*PAYER          *ZZ*OFCTX          *261123*0800*^*00501*000000001*0*P*:~' }

@@ -34,7 +34,7 @@ const HL7_BREAKERS: Array<[string, (m: string) => string, Expect]> = [
   ['MSH-2 too short', (m) => m.replace('MSH|^~\\&|', 'MSH|^~|'), 'AR'],
   ['letters as separators', (m) => m.replace('MSH|^~\\&|', 'MSHA^~\\&A'), 'AR'],
   ['unknown event', (m) => m.replace(/ADT\^A0\d/, 'ADT^A77'), 'AR'],
-  ['another message type', (m) => m.replace(/ADT\^A0\d\^ADT_A0\d/, 'ORU^R01^ORU_R01'), 'AR'],
+  ['a message type not taken', (m) => m.replace(/ADT\^A0\d\^ADT_A0\d/, 'SIU^S12^SIU_S12'), 'AR'],
   ['no control id', (m) => m.replace(/\|(CTL-[^|]+)\|P\|/, '||P|'), 'AR'],
   ['impossible birth date', (m) => m.replace('|19410317|', '|19410230|'), 'AE'],
   ['birth date with letters', (m) => m.replace('|19410317|', '|1941O317|'), 'AE'],
@@ -45,7 +45,7 @@ const HL7_BREAKERS: Array<[string, (m: string) => string, Expect]> = [
   // (An A08 needs no PV1: its facility may come from MSH-4.)
   ['no PV1', (m) => m.replace('ADT^A08^', 'ADT^A01^').split('\r').filter((s) => !s.startsWith('PV1')).join('\r'), 'AE'],
   ['no identifier', (m) => m.replace(/PID\|1\|\|[^|]*\|/, 'PID|1|||'), 'AE'],
-  ['identifier without authority', (m) => m.replace(/\^\^\^MAPLEMRN&[^^]*\^MR/, ''), 'AE'],
+  ['identifier over 300 characters', (m) => m.replace(/PID\|1\|\|([^^|]*)/, `PID|1||${'7'.repeat(301)}`), 'AE'],
   ['no family name', (m) => m.replace('|Okafor^', '|^'), 'AE'],
   ['unknown facility code', (m) => m.replace(/REL-HOME/g, 'REL-NOWHERE'), 'AE'],
   ['NUL in the family name', (m) => m.replace('Okafor', 'Oka\u0000for'), 'AE'],

@@ -21,6 +21,8 @@ const FILES = [
   'test/reliability/ingest-malformed.reliability.ts',
   // Generated malformed HL7 v2 over MLLP and X12 271 interchanges.
   'test/reliability/feeds-malformed.reliability.ts',
+  // Generated ORU^R01, ORM^O01 and whole-record ADT (IN1, AL1, DG1, OBX), well-formed and broken.
+  'test/reliability/feeds-clinical-malformed.reliability.ts',
   // Webhook faults (generated fault schedules, SIGKILL, two instances) and the SSRF table.
   'test/reliability/webhooks/fault-schedule.reliability.ts',
   'test/reliability/webhooks/isolation.reliability.ts',
@@ -83,7 +85,7 @@ console.log(
     `5xx ${sum((f) => f.ingest?.responses5xx ?? 0)}, partial writes ${sum((f) => f.ingest?.partialWrites ?? 0)}`,
 );
 console.log(
-  `feeds reliability: malformed HL7 messages ${sum((f) => f.feeds?.hl7 ?? 0)}, malformed X12 interchanges ${sum((f) => f.feeds?.x12 ?? 0)}, ` +
+  `feeds reliability: malformed HL7 ADT messages ${sum((f) => f.feeds?.hl7 ?? 0)}, generated ORU/ORM/whole-record ADT ${sum((f) => f.feeds?.clinical ?? 0)}, malformed X12 interchanges ${sum((f) => f.feeds?.x12 ?? 0)}, ` +
     `unanswered ${sum((f) => f.feeds?.unanswered ?? 0)}, partial writes ${sum((f) => f.feeds?.partialWrites ?? 0)}, abrupt disconnects survived ${sum((f) => f.feeds?.disconnects ?? 0)}`,
 );
 const wh = (pick) => results.reduce((total, r) => total + (r.webhooks ? pick(r.webhooks) : 0), 0);

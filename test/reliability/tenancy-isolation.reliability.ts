@@ -4,17 +4,32 @@
 // credential: no answer carries an id outside the credential's grant, every list shows
 // exactly the granted facility's rows, and every access outside the grant is refused (403
 // for an organization, facility or scope, 404 for another tenant's id, the same 404 as for an
-// unknown id). Refused writes change nothing.
+// unknown id). Refused writes change nothing. The event log shows each credential exactly the
+// events of its facilities and read scopes, and a subscription's deliveries only its own
+// organization's owner.
 //   TENANCY_WORLDS=20 TENANCY_SEED=7 npm run test:reliability
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { randomUUID } from 'node:crypto';
+import { READ_SCOPE_OF_EVENT_TYPE } from '../../server/src/tenancy/event-visibility.js';
+import type { EventType } from '../../server/src/webhooks/event-types.js';
 import type { TestService } from '../support/service.js';
 import { figures } from './support/figures.js';
 import type { RawRequest, RawResponse } from './support/raw-http.js';
 import { bearer, checkedSend, issueToken, jsonBody, seedClient, suiteService } from './support/suite.js';
+import { applyChangeSet } from '../../server/src/ingest/apply-change-set.js';
+import type { IngestResource, ResourceChange } from '../../server/src/ingest/change-set.js';
+import { createClient } from '../../server/src/auth/clients.js';
+import { DEFAULT_POLICY } from '../../server/src/tenancy/access-policy.js';
+import { rememberSecret } from './support/secrets.js';
+import { allergy, byMrn, coverage, MRN, observation, patient } from '../support/fhir-resources.js';
+import {
+  consentPeriod, FAMILIES, LABELS, payerValue, POLICY_PAYERS, policyWorldArb, visibleIn, type CredentialSpec, type LabelName, type PolicyWorldSpec, type Visible,
+} from './support/policy-world.js';
 
 const WORLDS = Number(process.env.TENANCY_WORLDS ?? 6);
 const SEED = Number(process.env.TENANCY_SEED ?? 8128);
+const POLICY_WORLDS = Number(process.env.TENANCY_POLICY_WORLDS ?? 6);
 const SCOPES = ['residents.read', 'coverage.read', 'clinical.read', 'webhooks.manage'];
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
@@ -66,13 +81,20 @@ interface World {
   credentials: Credential[];
   /** org -> its active subscription ids */
   subscriptions: Map<string, string[]>;
+  /** event id -> where it happened and its type */
+  events: Map<string, { orgId: string; facilityId: string; type: EventType }>;
+  /** subscription -> its deliveries */
+  deliveries: Map<string, string[]>;
 }
+
+const WORLD_EVENT_TYPES: EventType[] = ['resident.admitted', 'coverage.updated', 'clinical.condition.created', 'coverage.updated'];
+const READ_SCOPES = ['residents.read', 'coverage.read', 'clinical.read'];
 
 let worldCount = 0;
 
 async function buildWorld(service: TestService, spec: WorldSpec): Promise<World> {
   const n = ++worldCount;
-  const world: World = { orgIds: [], orgOf: new Map(), credentials: [], subscriptions: new Map() };
+  const world: World = { orgIds: [], orgOf: new Map(), credentials: [], subscriptions: new Map(), events: new Map(), deliveries: new Map() };
   for (const [o, orgSpec] of spec.orgs.entries()) {
     const orgId = (await service.seed.org(`World ${n} org ${o}`)).id;
     world.orgIds.push(orgId);
@@ -95,7 +117,16 @@ async function buildWorld(service: TestService, spec: WorldSpec): Promise<World>
     const res = await checkedSend(service, { method: 'POST', target: `/api/v1/ofctx/${orgId}/webhooks`, ...jsonBody({ callback_url: 'http://127.0.0.1:9/tenancy', event_types: ['coverage.updated'] }, bearer(manager)) });
     if (res.res.status !== 201) throw new Error(`subscription not registered: ${res.res.status} ${res.res.text}`);
     world.subscriptions.set(orgId, [res.res.body.data.id]);
+    // Events in every facility, of several types; coverage.updated fans out to the subscription.
+    for (const facilityId of facilities) {
+      for (const type of WORLD_EVENT_TYPES) {
+        const { event_id } = await service.running.webhooks.emitEvent({ orgId, facilityId, type, residentId: randomUUID() });
+        world.events.set(event_id, { orgId, facilityId, type });
+      }
+    }
   }
+  const db = service.running.app.db;
+  for (const id of [...world.subscriptions.values()].flat()) world.deliveries.set(id, await db('webhook_deliveries').where({ subscription_id: id }).pluck('id'));
   return world;
 }
 
@@ -241,8 +272,10 @@ async function checkWorld(service: TestService, spec: WorldSpec, world: World): 
             violations.push(`${c.label}: R4 search ${target}: ${res.status} ${res.text.slice(0, 200)}`);
             break;
           }
-          leaks(`R4 search ${base}`, res.body.entry.map((entry: { resource: unknown }) => entry.resource));
-          seen.push(...res.body.entry.map((entry: { resource: { id: string } }) => entry.resource.id));
+          // A searchset without matches has no entry (R4 allows it).
+          const entries = (res.body.entry ?? []) as Array<{ resource: { id: string } }>;
+          leaks(`R4 search ${base}`, entries.map((entry) => entry.resource));
+          seen.push(...entries.map((entry) => entry.resource.id));
           const next = res.body.link.find((l: { relation: string }) => l.relation === 'next')?.url as string | undefined;
           target = next === undefined ? undefined : next.slice(next.indexOf('/api/'));
         }
@@ -306,6 +339,93 @@ async function checkWorld(service: TestService, spec: WorldSpec, world: World): 
     }
   }
 
+  // The event log and the deliveries: exactly what the grant shows, nothing else.
+  const eventIds = [...world.events.keys()];
+  for (const c of world.credentials) {
+    const visible = (id: string) => {
+      const e = world.events.get(id)!;
+      return e.orgId === c.orgId && c.facilityIds.includes(e.facilityId) && c.scopes.includes(READ_SCOPE_OF_EVENT_TYPE[e.type]);
+    };
+    const readsEvents = READ_SCOPES.some((scope) => c.scopes.includes(scope));
+    for (const o of world.orgIds) {
+      const base = `/api/v1/ofctx/${o}/events`;
+      const refusal = !readsEvents ? 'insufficient_scope' : o !== c.orgId ? 'organization_forbidden' : null;
+      if (refusal) {
+        refused(c, `list ${base}`, await send(c, { method: 'GET', target: `${base}?page_size=${spec.pageSize}` }), 403, refusal);
+        refused(c, `read ${base}/<event>`, await send(c, { method: 'GET', target: `${base}/${eventIds[0]}` }), 403, refusal);
+        continue;
+      }
+      // Walk the whole log of this world: every visible event once, in order, no other.
+      const first = (await service.running.app.db('webhook_events').whereIn('id', eventIds).min({ seq: 'seq' }).first())!.seq as number;
+      const start = await service.running.app.db('webhook_events').where({ org_id: o }).andWhere('seq', '<', first).orderBy('seq', 'desc').first('id');
+      const seen: string[] = [];
+      let after: string | undefined = start?.id;
+      for (let pages = 0; pages < 200; pages++) {
+        const page = await send(c, { method: 'GET', target: `${base}?page_size=${spec.pageSize}${after ? `&after=${after}` : ''}` });
+        cases++;
+        if (page.status !== 200) {
+          violations.push(`${c.label}: list ${base}: ${page.status} ${page.text.slice(0, 200)}`);
+          break;
+        }
+        for (const event of page.body.data as Array<{ id: string; facility_id: string; data: { org_id: string } }>) {
+          if (world.events.has(event.id) && !visible(event.id)) violations.push(`${c.label}: leak: list ${base} answered event ${event.id} outside the grant`);
+          if (!world.events.has(event.id) && (event.data.org_id !== c.orgId || !c.facilityIds.includes(event.facility_id))) violations.push(`${c.label}: leak: list ${base} answered event ${event.id} of another tenant`);
+          seen.push(event.id);
+        }
+        if (page.body.meta.page.next === null) break;
+        after = page.body.meta.page.next;
+      }
+      const expected = eventIds.filter(visible);
+      const shown = seen.filter((id) => world.events.has(id));
+      cases++;
+      if (JSON.stringify(shown) !== JSON.stringify(expected)) violations.push(`${c.label}: list ${base} showed ${shown.length} of this world's events, expected ${expected.length} in order`);
+      for (const id of eventIds) {
+        const res = await send(c, { method: 'GET', target: `${base}/${id}` });
+        cases++;
+        if (visible(id) ? res.status !== 200 || res.body.data.id !== id : res.status !== 404) violations.push(`${c.label}: read ${base}/${id}: ${res.status} (visible: ${visible(id)})`);
+      }
+    }
+    for (const o of world.orgIds) {
+      const base = `/api/v1/ofctx/${o}/webhooks`;
+      const theirs = world.subscriptions.get(o)![0]!;
+      const delivery = world.deliveries.get(theirs)![0] ?? randomUUID();
+      const refusal = expectedRefusal(c, 'webhooks.manage', o);
+      if (refusal) {
+        refused(c, `deliveries ${base}/${theirs}`, await send(c, { method: 'GET', target: `${base}/${theirs}/deliveries` }), 403, refusal);
+        refused(c, `read ${base}/${theirs}`, await send(c, { method: 'GET', target: `${base}/${theirs}` }), 403, refusal);
+        refused(c, `redeliver ${base}/${theirs}`, await send(c, { method: 'POST', target: `${base}/${theirs}/deliveries/${delivery}/redeliver` }), 403, refusal);
+        refused(c, `recover ${base}/${theirs}`, await send(c, { method: 'POST', target: `${base}/${theirs}/recover`, ...jsonBody({ since: '2020-01-01T00:00:00Z' }) }), 403, refusal);
+        refused(c, `enable ${base}/${theirs}`, await send(c, { method: 'POST', target: `${base}/${theirs}/enable` }), 403, refusal);
+        continue;
+      }
+      const list = await send(c, { method: 'GET', target: `${base}/${theirs}/deliveries?page_size=200` });
+      cases++;
+      if (list.status !== 200) violations.push(`${c.label}: deliveries ${base}/${theirs}: ${list.status}`);
+      else {
+        const own = new Set(world.deliveries.get(theirs));
+        for (const d of list.body.data as Array<{ id: string; event_id: string; facility_id: string }>) {
+          const event = world.events.get(d.event_id);
+          if (!own.has(d.id) || !event || event.orgId !== o || world.orgOf.get(d.facility_id) !== o) violations.push(`${c.label}: leak: deliveries ${base}/${theirs} answered ${d.id} (event ${d.event_id}, facility ${d.facility_id})`);
+        }
+        if (list.body.data.length !== own.size) violations.push(`${c.label}: deliveries ${base}/${theirs}: ${list.body.data.length} shown, ${own.size} exist`);
+      }
+      for (const other of world.orgIds.filter((x) => x !== o)) {
+        const foreign = world.subscriptions.get(other)![0]!;
+        const foreignDelivery = world.deliveries.get(foreign)![0] ?? randomUUID();
+        const notFound = (res: RawResponse, what: string) => {
+          cases++;
+          if (res.status !== 404 || res.body?.error?.code !== 'not_found') violations.push(`${c.label}: ${what} (of another organization): ${res.status} ${res.text.slice(0, 200)}`);
+        };
+        notFound(await send(c, { method: 'GET', target: `${base}/${foreign}` }), `read ${base}/${foreign}`);
+        notFound(await send(c, { method: 'GET', target: `${base}/${foreign}/deliveries` }), `deliveries ${base}/${foreign}`);
+        notFound(await send(c, { method: 'POST', target: `${base}/${foreign}/deliveries/${foreignDelivery}/redeliver` }), `redeliver ${base}/${foreign}`);
+        notFound(await send(c, { method: 'POST', target: `${base}/${theirs}/deliveries/${foreignDelivery}/redeliver` }), `redeliver ${base}/${theirs} of a foreign delivery`);
+        notFound(await send(c, { method: 'POST', target: `${base}/${foreign}/recover`, ...jsonBody({ since: '2020-01-01T00:00:00Z' }) }), `recover ${base}/${foreign}`);
+        notFound(await send(c, { method: 'POST', target: `${base}/${foreign}/enable` }), `enable ${base}/${foreign}`);
+      }
+    }
+  }
+
   // Refused writes changed nothing: every subscription is still there and active.
   const after = await service.running.app.db('webhook_subscriptions').whereIn('org_id', world.orgIds).select('id', 'status');
   cases++;
@@ -313,6 +433,295 @@ async function checkWorld(service: TestService, spec: WorldSpec, world: World): 
   if (JSON.stringify(after.map((s: { id: string }) => s.id).sort()) !== JSON.stringify(expectedIds)) violations.push(`subscriptions of the world changed: ${after.length}, expected ${expectedIds.length}`);
   for (const s of after) if (s.status !== 'active') violations.push(`subscription ${s.id} became ${s.status} through a refused call`);
   return { cases, requests, violations };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Policy worlds (issue 23): one organization whose residents carry coverages of several payers,
+// security labels and consents, read by credentials of every kind of policy. Each answer is
+// compared with the suite's own model (support/policy-world.ts), on every read path.
+
+const POLICY_EVENT_TYPES: EventType[] = ['resident.admitted', 'coverage.updated', 'clinical.condition.created'];
+
+interface PolicyResident {
+  id: string;
+  mrn: string;
+  facilityId: string;
+  coverage: string[];
+  observations: string[];
+  allergies: string[];
+}
+
+interface PolicyCredential {
+  label: string;
+  spec: CredentialSpec;
+  token: string;
+  subscriptionId: string;
+}
+
+interface PolicyWorld {
+  orgId: string;
+  facilityIds: string[];
+  residents: PolicyResident[];
+  credentials: PolicyCredential[];
+  /** event id -> the resident it is about (index) */
+  events: Map<string, number>;
+}
+
+function labelled(label: LabelName): Record<string, unknown> {
+  const l = LABELS[label];
+  return l ? { meta: { security: [{ system: l.system, code: l.code }] } } : {};
+}
+
+async function ingestAll(service: TestService, orgId: string, facilityId: string, changes: ResourceChange[]) {
+  const result = await applyChangeSet(service.running.app.db, { orgId, facilityId, mode: 'transaction', actor: 'seed', emitEvents: false, changes });
+  for (const outcome of result.outcomes) if (outcome.outcome === 'rejected') throw new Error(`policy world data rejected at ${outcome.at}: ${outcome.issue.diagnostics}`);
+  return result.outcomes.map((o) => (o.outcome === 'rejected' ? '' : o.id));
+}
+
+async function buildPolicyWorld(service: TestService, spec: PolicyWorldSpec): Promise<PolicyWorld> {
+  const n = ++worldCount;
+  const orgId = (await service.seed.org(`Policy world ${n}`)).id;
+  const facilityIds: string[] = [];
+  for (let f = 0; f < spec.facilities; f++) facilityIds.push((await service.seed.facility(orgId, `Policy world ${n} facility ${f}`)).id);
+  const world: PolicyWorld = { orgId, facilityIds, residents: [], credentials: [], events: new Map() };
+  for (const [i, r] of spec.residents.entries()) {
+    const mrn = `PW${n}-${i}`;
+    const facilityId = facilityIds[r.facility]!;
+    const change = (resource: Record<string, unknown>, at: string): ResourceChange => ({ resource: resource as IngestResource, at });
+    const changes: ResourceChange[] = [change(patient(mrn, { name: [{ use: 'official', family: FAMILIES[r.family], given: ['Ada'] }], ...labelled(r.label) }), 'patient')];
+    for (const [k, c] of r.coverages.entries()) {
+      const cased = (value: string) => (c.upper ? value.toUpperCase() : value.toLowerCase());
+      const payer = POLICY_PAYERS[c.payer]!;
+      // The mapping needs a display; a Coverage naming its payer by identifier only shows a neutral one.
+      const payor = { display: c.by === 'id' ? 'Health plan' : cased(payer.display), ...(c.by === 'display' ? {} : { identifier: { value: cased(payer.id) } }) };
+      changes.push(change(coverage(byMrn(mrn), `${mrn}-C${k}`, { payor: [payor], order: k + 1, ...labelled(c.label) }), `coverage ${k}`));
+    }
+    for (const [k, label] of r.observations.entries()) changes.push(change(observation(byMrn(mrn), `${mrn}-O${k}`, labelled(label)), `observation ${k}`));
+    for (const [k, label] of r.allergies.entries()) changes.push(change(allergy(byMrn(mrn), `${mrn}-A${k}`, labelled(label)), `allergy ${k}`));
+    const ids = await ingestAll(service, orgId, facilityId, changes);
+    let next = 1;
+    const take = (count: number) => ids.slice(next, (next += count));
+    world.residents.push({ id: ids[0]!, mrn, facilityId, coverage: take(r.coverages.length), observations: take(r.observations.length), allergies: take(r.allergies.length) });
+    // Consents: an active deny, then perhaps a later Consent of the same identifier that lifts it.
+    for (const [k, c] of r.consents.entries()) {
+      const consent = (status: string, type: 'deny' | 'permit') => ({
+        resourceType: 'Consent',
+        identifier: [{ system: 'https://ehr.example/fhir/sid/consent', value: `${mrn}-K${k}` }],
+        status,
+        scope: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/consentscope', code: 'patient-privacy' }] },
+        category: [{ coding: [{ system: 'http://loinc.org', code: '59284-0' }] }],
+        patient: byMrn(mrn),
+        policyRule: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'OPTOUT' }] },
+        provision: {
+          type,
+          purpose: c.purposes.map((code) => ({ system: 'http://terminology.hl7.org/CodeSystem/v3-ActReason', code })),
+          ...(consentPeriod(c.period) ? { period: consentPeriod(c.period) } : {}),
+        },
+      });
+      await ingestAll(service, orgId, facilityId, [change(consent('active', 'deny'), `consent ${k}`)]);
+      if (c.lift !== 'no') await ingestAll(service, orgId, facilityId, [change(c.lift === 'inactive' ? consent('inactive', 'deny') : consent('active', 'permit'), `consent ${k} lifted`)]);
+    }
+  }
+  for (const [c, cs] of spec.credentials.entries()) {
+    const payers = cs.payers?.map((p) => payerValue(p.payer, p.by, p.upper)) ?? null;
+    const client = await createClient(service.running.app.db, { orgId, facilityIds, scopes: SCOPES, name: `policy world ${n} client ${c}`, policy: { ...DEFAULT_POLICY, purpose: cs.purpose, payers, sensitive: cs.sensitive } });
+    rememberSecret('client_secret', client.client_secret);
+    const token = await issueToken(service, client);
+    const res = await checkedSend(service, { method: 'POST', target: `/api/v1/ofctx/${orgId}/webhooks`, ...jsonBody({ callback_url: 'http://127.0.0.1:9/policy', event_types: POLICY_EVENT_TYPES }, bearer(token)) });
+    if (res.res.status !== 201) throw new Error(`subscription not registered: ${res.res.status} ${res.res.text}`);
+    world.credentials.push({ label: `client ${c} {${cs.purpose}${payers ? ` payers ${payers.join('|')}` : ''}${cs.sensitive ? ' sensitive' : ''}}`, spec: cs, token, subscriptionId: res.res.body.data.id });
+  }
+  // Events about every resident, after the data and the consents: deliveries are decided now.
+  for (const [i, r] of world.residents.entries()) {
+    for (const type of POLICY_EVENT_TYPES) {
+      const { event_id } = await service.running.webhooks.emitEvent({ orgId, facilityId: r.facilityId, type, residentId: r.id });
+      world.events.set(event_id, i);
+    }
+  }
+  return world;
+}
+
+async function checkPolicyWorld(service: TestService, spec: PolicyWorldSpec, world: PolicyWorld): Promise<{ cases: number; requests: number; hiddenPairs: number; violations: string[] }> {
+  const violations: string[] = [];
+  /** (credential, record) pairs the model hides: the worlds must hide something to test anything. */
+  let hiddenPairs = 0;
+  let cases = 0;
+  let requests = 0;
+  const { orgId } = world;
+  const every = new Set(world.residents.flatMap((r) => [r.id, ...r.coverage, ...r.observations, ...r.allergies]));
+  const sorted = (ids: Iterable<string>) => JSON.stringify([...ids].sort());
+
+  for (const c of world.credentials) {
+    const model: Visible[] = spec.residents.map((r) => visibleIn(r, c.spec));
+    const shown = (r: number, kind: 'resident' | 'coverage' | 'observations' | 'allergies') => {
+      const resident = world.residents[r]!;
+      if (kind === 'resident') return model[r]!.resident ? [resident.id] : [];
+      const flags = kind === 'coverage' ? model[r]!.coverages : model[r]![kind];
+      return resident[kind].filter((_, k) => flags[k]);
+    };
+    const visible = new Set(world.residents.flatMap((_, r) => [...shown(r, 'resident'), ...shown(r, 'coverage'), ...shown(r, 'observations'), ...shown(r, 'allergies')]));
+    const hidden = [...every].filter((id) => !visible.has(id));
+    hiddenPairs += hidden.length;
+    const send = async (req: RawRequest): Promise<RawResponse> => {
+      requests++;
+      const { res, failures } = await checkedSend(service, { ...req, headers: { ...req.headers, ...bearer(c.token) } });
+      for (const f of failures) violations.push(`${c.label}: ${req.method} ${req.target}: ${f}`);
+      // 0 records shown to a credential that may not see them: no hidden id anywhere in any
+      // answer (but the id the request itself named, which a 404 or a self link echoes).
+      cases++;
+      for (const id of hidden) if (res.text.includes(id) && !req.target.includes(id)) violations.push(`${c.label}: leak: ${req.method} ${req.target} answered hidden record ${id}`);
+      return res;
+    };
+    const same = (what: string, got: Iterable<string>, expected: Iterable<string>) => {
+      cases++;
+      if (sorted(got) !== sorted(expected)) violations.push(`${c.label}: ${what}: showed ${sorted(got)}, the model shows ${sorted(expected)}`);
+    };
+    const total = (what: string, got: unknown, expected: number) => {
+      cases++;
+      if (got !== expected) violations.push(`${c.label}: ${what}: total ${String(got)}, the model counts ${expected}`);
+    };
+    const unknownId = '00000000-0000-4000-8000-000000000000';
+    const strip = (body: any) => JSON.stringify({ ...body, error: { ...body?.error, request_id: null } });
+
+    const kinds = [
+      { list: 'residents', r4: 'Patient', kind: 'resident', patientParam: null },
+      { list: 'coverage', r4: 'Coverage', kind: 'coverage', patientParam: 'beneficiary' },
+      { list: 'clinical/Observation', r4: 'Observation', kind: 'observations', patientParam: 'subject' },
+      { list: 'clinical/AllergyIntolerance', r4: 'AllergyIntolerance', kind: 'allergies', patientParam: 'patient' },
+    ] as const;
+    for (const f of world.facilityIds) {
+      const here = [...world.residents.keys()].filter((r) => world.residents[r]!.facilityId === f);
+      for (const e of kinds) {
+        const expected = here.flatMap((r) => shown(r, e.kind));
+        const everyOfKind = world.residents.flatMap((r) => (e.kind === 'resident' ? [r.id] : r[e.kind]));
+        const base = `/api/v1/ofctx/${orgId}/${f}/${e.list}`;
+        // Page-numbered pages: full pages, an exact total.
+        const seen: string[] = [];
+        for (let page = 1; page <= 100; page++) {
+          const res = await send({ method: 'GET', target: `${base}?page=${page}&page_size=${spec.pageSize}` });
+          if (res.status !== 200) {
+            violations.push(`${c.label}: list ${base} page ${page}: ${res.status}`);
+            break;
+          }
+          total(`list ${base}`, res.body.meta.page.total, expected.length);
+          seen.push(...res.body.data.map((row: { id: string }) => row.id));
+          if (res.body.data.length < spec.pageSize) break;
+        }
+        same(`list ${base}`, seen, expected);
+        // The sync: _lastUpdated and its cursors.
+        const synced: string[] = [];
+        let target: string | undefined = `${base}?_lastUpdated=gt2000-01-01&page_size=${spec.pageSize}`;
+        for (let page = 0; target && page < 100; page++) {
+          const res: RawResponse = await send({ method: 'GET', target });
+          if (res.status !== 200) {
+            violations.push(`${c.label}: sync ${target}: ${res.status}`);
+            break;
+          }
+          total(`sync ${base}`, res.body.meta.page.total, expected.length);
+          synced.push(...res.body.data.map((row: { id: string }) => row.id));
+          target = res.body.meta.page.next ? `${base}?page_size=${spec.pageSize}&cursor=${encodeURIComponent(res.body.meta.page.next)}` : undefined;
+        }
+        same(`sync ${base}`, synced, expected);
+        // Reads: a visible record of this facility answers, any other answers like an unknown id.
+        const unknown = await send({ method: 'GET', target: `${base}/${unknownId}` });
+        for (const id of everyOfKind) {
+          const res = await send({ method: 'GET', target: `${base}/${id}` });
+          cases++;
+          if (expected.includes(id) ? res.status !== 200 || res.body.data.id !== id : res.status !== 404 || strip(res.body) !== strip(unknown.body)) {
+            violations.push(`${c.label}: read ${base}/${id}: ${res.status} (the model ${expected.includes(id) ? 'shows' : 'hides'} it)`);
+          }
+        }
+        // A resident filter shows that resident's visible records only.
+        if (e.kind !== 'resident') {
+          for (const r of here) {
+            const res = await send({ method: 'GET', target: `${base}?resident_id=${world.residents[r]!.id}&page_size=200` });
+            same(`list ${base}?resident_id=<resident ${r}>`, res.body.data.map((row: { id: string }) => row.id), shown(r, e.kind));
+            total(`list ${base}?resident_id=<resident ${r}>`, res.body.meta.page.total, shown(r, e.kind).length);
+          }
+        }
+
+        // The R4 view: searches followed through next links, totals, reads.
+        const r4 = `/api/v1/fhir/R4/${orgId}/${f}/${e.r4}`;
+        const search = async (query: string) => {
+          const ids: string[] = [];
+          const included: string[] = [];
+          let next: string | undefined = `${r4}?${query}${query ? '&' : ''}_count=${spec.pageSize}`;
+          let bundleTotal: unknown;
+          for (let page = 0; next && page < 100; page++) {
+            const res: RawResponse = await send({ method: 'GET', target: next });
+            if (res.status !== 200) {
+              violations.push(`${c.label}: R4 ${next}: ${res.status} ${res.text.slice(0, 200)}`);
+              break;
+            }
+            bundleTotal = res.body.total;
+            for (const entry of (res.body.entry ?? []) as Array<{ resource: { id: string }; search?: { mode?: string } }>) (entry.search?.mode === 'include' ? included : ids).push(entry.resource.id);
+            const link = res.body.link.find((l: { relation: string }) => l.relation === 'next')?.url as string | undefined;
+            next = link === undefined ? undefined : link.slice(link.indexOf('/api/'));
+          }
+          return { ids, included, total: bundleTotal };
+        };
+        const all = await search('');
+        same(`R4 search ${r4}`, all.ids, expected);
+        total(`R4 search ${r4}`, all.total, expected.length);
+        const unknownR4 = await send({ method: 'GET', target: `${r4}/${unknownId}` });
+        for (const id of everyOfKind) {
+          const res = await send({ method: 'GET', target: `${r4}/${id}` });
+          cases++;
+          if (expected.includes(id) ? res.status !== 200 || res.body.id !== id : res.status !== 404 || res.body?.issue?.[0]?.code !== unknownR4.body?.issue?.[0]?.code) {
+            violations.push(`${c.label}: R4 read ${r4}/${id}: ${res.status} (the model ${expected.includes(id) ? 'shows' : 'hides'} it)`);
+          }
+        }
+        if (e.kind === 'resident') {
+          // US Core: identifier and name.
+          for (const r of here) {
+            const byIdentifier = await search(`identifier=${encodeURIComponent(`${MRN}|${world.residents[r]!.mrn}`)}`);
+            same(`R4 ${r4}?identifier=<resident ${r}>`, byIdentifier.ids, shown(r, 'resident'));
+            total(`R4 ${r4}?identifier=<resident ${r}>`, byIdentifier.total, shown(r, 'resident').length);
+          }
+          for (const [family, name] of FAMILIES.entries()) {
+            const wanted = here.filter((r) => spec.residents[r]!.family === family).flatMap((r) => shown(r, 'resident'));
+            const byName = await search(`name=${name.toLowerCase()}`);
+            same(`R4 ${r4}?name=${name}`, byName.ids, wanted);
+            total(`R4 ${r4}?name=${name}`, byName.total, wanted.length);
+          }
+        } else {
+          // A resident's records with _include of the resident: the included Patient only when visible and matched.
+          for (const r of here) {
+            const resident = world.residents[r]!;
+            const found = await search(`${e.patientParam}=Patient/${resident.id}&_include=${e.r4}:${e.patientParam}`);
+            same(`R4 ${r4}?${e.patientParam}=<resident ${r}>`, found.ids, shown(r, e.kind));
+            total(`R4 ${r4}?${e.patientParam}=<resident ${r}>`, found.total, shown(r, e.kind).length);
+            // Each page includes the resident of its matches: the distinct includes are compared.
+            same(`R4 ${r4}?${e.patientParam}=<resident ${r}>&_include`, new Set(found.included), shown(r, e.kind).length > 0 ? shown(r, 'resident') : []);
+          }
+        }
+      }
+    }
+
+    // The event log and the credential's deliveries: events about the residents it may see, no other.
+    const expectedEvents = [...world.events].filter(([, r]) => model[r]!.resident).map(([id]) => id);
+    const logged: string[] = [];
+    let after: string | undefined;
+    for (let page = 0; page < 200; page++) {
+      const res = await send({ method: 'GET', target: `/api/v1/ofctx/${orgId}/events?page_size=${spec.pageSize}${after ? `&after=${after}` : ''}` });
+      if (res.status !== 200) {
+        violations.push(`${c.label}: event log: ${res.status}`);
+        break;
+      }
+      logged.push(...res.body.data.map((event: { id: string }) => event.id));
+      if (res.body.meta.page.next === null) break;
+      after = res.body.meta.page.next;
+    }
+    same('event log', logged, expectedEvents);
+    for (const [id, r] of world.events) {
+      const res = await send({ method: 'GET', target: `/api/v1/ofctx/${orgId}/events/${id}` });
+      cases++;
+      if (model[r]!.resident ? res.status !== 200 : res.status !== 404) violations.push(`${c.label}: read event ${id}: ${res.status} (the model ${model[r]!.resident ? 'shows' : 'hides'} its resident)`);
+    }
+    const deliveries = await send({ method: 'GET', target: `/api/v1/ofctx/${orgId}/webhooks/${c.subscriptionId}/deliveries?page_size=200` });
+    same('deliveries', deliveries.body.data.map((d: { event_id: string }) => d.event_id), expectedEvents);
+  }
+  return { cases, requests, hiddenPairs, violations };
 }
 
 describe('tenancy isolation in generated worlds', function () {
@@ -338,5 +747,27 @@ describe('tenancy isolation in generated worlds', function () {
       { numRuns: WORLDS, seed: SEED, endOnFailure: true },
     );
     expect(figures.tenancy.worlds).to.equal(WORLDS);
+  });
+
+  it(`shows a credential exactly what its policy, the residents' consents and the security labels let it see, on every read path, in ${POLICY_WORLDS} generated worlds`, async () => {
+    console.log(`      policy seed ${SEED} (TENANCY_SEED), ${POLICY_WORLDS} worlds (TENANCY_POLICY_WORLDS)`);
+    let worlds = 0;
+    let hiddenInAll = 0;
+    await fc.assert(
+      fc.asyncProperty(policyWorldArb, async (spec) => {
+        const world = await buildPolicyWorld(service, spec);
+        const { cases, requests, hiddenPairs, violations } = await checkPolicyWorld(service, spec, world);
+        worlds++;
+        hiddenInAll += hiddenPairs;
+        figures.tenancy.worlds++;
+        figures.tenancy.cases += cases;
+        figures.tenancy.requests += requests;
+        console.log(`      policy world ${worlds}: ${spec.facilities} facilities, ${spec.residents.length} residents, ${world.credentials.length} credentials, page size ${spec.pageSize}: ${hiddenPairs} (credential, record) pairs hidden, ${cases} cases, ${requests} requests, ${violations.length} violations`);
+        expect(violations, violations.slice(0, 30).join('\n')).to.deep.equal([]);
+      }),
+      { numRuns: POLICY_WORLDS, seed: SEED, endOnFailure: true },
+    );
+    expect(worlds).to.equal(POLICY_WORLDS);
+    expect(hiddenInAll, 'the generated worlds hide records from some credentials').to.be.greaterThan(0);
   });
 });

@@ -17,10 +17,10 @@ export interface MllpTestClient {
   close(): void;
 }
 
-export async function mllpClient(port: number, options: { tls?: tls.ConnectionOptions } = {}): Promise<MllpTestClient> {
-  const socket = options.tls
-    ? tls.connect({ host: '127.0.0.1', port, ...options.tls })
-    : net.connect({ host: '127.0.0.1', port });
+/** localAddress: the source address (on Linux every 127.x.y.z is loopback, each a distinct source). */
+export async function mllpClient(port: number, options: { tls?: tls.ConnectionOptions; localAddress?: string } = {}): Promise<MllpTestClient> {
+  const at = { host: '127.0.0.1', port, ...(options.localAddress ? { localAddress: options.localAddress } : {}) };
+  const socket = options.tls ? tls.connect({ ...at, ...options.tls }) : net.connect(at);
   await new Promise<void>((resolve, reject) => {
     socket.once(options.tls ? 'secureConnect' : 'connect', () => resolve());
     socket.once('error', reject);

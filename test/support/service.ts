@@ -1,7 +1,9 @@
 // A real service for a test suite: a fresh database, the full Koa app on a loopback port,
 // its logs captured in memory, and helpers to seed tenants and issue credentials.
 import { Writable } from 'node:stream';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig, type Config } from '../../server/src/config/config.js';
 import { createLogger } from '../../server/src/logging/logger.js';
 import { startService, type RunningService } from '../../server/src/service.js';
@@ -50,6 +52,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
     TOKEN_RATE_LIMIT: '1000',
     WEBHOOK_ENCRYPTION_KEY: TEST_WEBHOOK_ENCRYPTION_KEY,
+    // PostgreSQL has no SQLite file to put export files beside: one folder per test database,
+    // shared by the instances of a test on it.
+    ...(database.kind === 'postgres' ? { BULK_EXPORT_DIR: join(tmpdir(), `ofctx-exports-${createHash('sha256').update(database.url).digest('hex').slice(0, 16)}`) } : {}),
     ...options.env,
   });
   let logText = '';

@@ -12,12 +12,22 @@ export interface VerifyingReceiver {
   secret: string;
   accepted: EventDelivery[];
   refused: unknown[];
+  /** While set, every request is answered with this status (an endpoint that is down) and not verified. */
+  failWith: number | undefined;
+  /** Requests answered with failWith. */
+  failed: number;
   close(): void;
 }
 
 export async function startVerifyingReceiver(): Promise<VerifyingReceiver> {
-  const receiver: VerifyingReceiver = { url: '', secret: '', accepted: [], refused: [], close: () => server.close() };
+  const receiver: VerifyingReceiver = { url: '', secret: '', accepted: [], refused: [], failWith: undefined, failed: 0, close: () => server.close() };
   const server = createServer(async (req, res) => {
+    if (receiver.failWith !== undefined) {
+      receiver.failed++;
+      req.resume();
+      res.writeHead(receiver.failWith).end();
+      return;
+    }
     try {
       receiver.accepted.push(await verifyNodeRequest(req, receiver.secret));
       res.writeHead(204).end();

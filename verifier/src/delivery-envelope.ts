@@ -12,6 +12,7 @@ const EVENT_TYPE_SET: Record<EventType, true> = {
   'resident.admitted': true,
   'resident.discharged': true,
   'resident.transferred': true,
+  'resident.merged': true,
   'coverage.updated': true,
   'clinical.condition.created': true,
   'clinical.order.created': true,

@@ -1,6 +1,9 @@
 // HIPAA-style accounting of access: every authenticated API operation records who (client),
 // where (org, facility), what (operation, status) and which resource ids it returned.
-// Ids only, never resource contents, secrets or tokens.
+// Ids only, never resource contents, secrets or tokens. A request that returned residents'
+// records also writes one audit_disclosures row per resident (its records' ids and the
+// credential's purpose of use), which the accounting of disclosures reads by resident
+// (audit/disclosures.ts).
 //
 // Rows are group-committed: the rows of requests that finish in the same turn of the event
 // loop share one commit, and each request is answered only once the commit holding its row
@@ -15,9 +18,19 @@ const MAX_COMMITS_IN_FLIGHT = 4;
 
 const COLUMNS = ['at', 'request_id', 'client_id', 'org_id', 'facility_id', 'operation', 'status', 'resource_ids', 'result_count'] as const;
 const PG_TYPES = ['varchar', 'varchar', 'varchar', 'uuid', 'uuid', 'varchar', 'integer', 'text', 'integer'] as const;
+const DISCLOSURE_COLUMNS = ['org_id', 'resident_id', 'at', 'request_id', 'client_id', 'purpose', 'operation', 'resource_type', 'resource_ids'] as const;
+const DISCLOSURE_PG_TYPES = ['uuid', 'uuid', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'text'] as const;
+
+/** The records of one resident an answer returned. */
+export interface Disclosure {
+  residentId: string;
+  resourceType: string;
+  resourceIds: string[];
+}
 
 interface Pending {
   params: unknown[];
+  disclosures: unknown[][];
   resolve(): void;
   reject(error: unknown): void;
 }
@@ -30,6 +43,9 @@ export interface AuditEntry {
   operation: string;
   status: number;
   resourceIds: string[] | null;
+  /** The credential's purpose of use, and the residents whose records the answer returned. */
+  purpose?: string;
+  disclosures?: Disclosure[] | null;
 }
 
 export interface AuditRecord {
@@ -64,8 +80,12 @@ export class AuditTrail {
       entry.resourceIds ? JSON.stringify(entry.resourceIds) : null,
       entry.resourceIds?.length ?? 0,
     ];
+    const disclosures =
+      entry.disclosures && entry.orgId && entry.clientId
+        ? entry.disclosures.map((d) => [entry.orgId, d.residentId, params[0], entry.requestId, entry.clientId, entry.purpose ?? 'HOPERAT', entry.operation, d.resourceType, JSON.stringify(d.resourceIds)])
+        : [];
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ params, resolve, reject });
+      this.pending.push({ params, disclosures, resolve, reject });
       // The rows of every request finishing in this turn of the event loop join the commit.
       if (!this.scheduled) {
         this.scheduled = true;
@@ -83,7 +103,10 @@ export class AuditTrail {
     const batch = this.pending;
     this.pending = [];
     try {
-      await preparedStatements(this.db).insertRows('audit_events', COLUMNS, PG_TYPES, batch.map((p) => p.params));
+      const statements = preparedStatements(this.db);
+      await statements.insertRows('audit_events', COLUMNS, PG_TYPES, batch.map((p) => p.params));
+      const disclosures = batch.flatMap((p) => p.disclosures);
+      if (disclosures.length > 0) await statements.insertRows('audit_disclosures', DISCLOSURE_COLUMNS, DISCLOSURE_PG_TYPES, disclosures);
       for (const p of batch) p.resolve();
     } catch (error) {
       for (const p of batch) p.reject(error);

@@ -1,6 +1,6 @@
 // Bearer tokens: opaque random strings, stored only as SHA-256. A token carries the
 // credential's organization, scopes and facilities at issue time; each request also checks
-// the credential is still active and still holds those facilities. Lookups are cached for a
+// the credential is still active and still holds those facilities, and reads its access policy. Lookups are cached for a
 // short TTL (at most 5 s) so the hot path costs no database round trip, and so a revocation
 // or a facility removed from a grant bites within that TTL on every instance.
 import type { Knex } from 'knex';
@@ -9,6 +9,7 @@ import type { ClientRecord } from './clients.js';
 import type { Principal } from './principal.js';
 import { randomToken, sha256Hex } from './random-token.js';
 import { formatScopes, parseScopes } from './scopes.js';
+import { policyOfRow } from '../tenancy/access-policy.js';
 
 export const TOKEN_LIFETIME_SECONDS = 3600;
 const CACHE_MAX_ENTRIES = 10_000;
@@ -60,7 +61,7 @@ export class AccessTokens {
     const row = await this.db('access_tokens as t')
       .join('clients as c', 'c.id', 't.client_pk')
       .where('t.token_hash', hash)
-      .first('t.client_pk', 't.scopes', 't.facility_ids', 't.expires_at', 'c.client_id', 'c.org_id', 'c.status');
+      .first('t.client_pk', 't.scopes', 't.facility_ids', 't.expires_at', 'c.client_id', 'c.org_id', 'c.status', 'c.purpose', 'c.payers', 'c.sensitive');
     if (!row || row.status !== 'active') return null;
     const granted = new Set<string>(
       await this.db('client_facilities').where({ client_pk: row.client_pk }).pluck('facility_id'),
@@ -73,6 +74,7 @@ export class AccessTokens {
       scopes: new Set(parseScopes(row.scopes)),
       facilityIds: new Set(tokenFacilities.filter((id) => granted.has(id))),
       expiresAt: Number(row.expires_at),
+      policy: policyOfRow(row),
     };
   }
 

@@ -6,6 +6,7 @@ import { nowIso } from '../db/clock.js';
 import { decoyHash, hashSecret, verifySecret } from './secret-hash.js';
 import { formatScopes, INGEST_SCOPE, isScope, parseScopes } from './scopes.js';
 import { randomToken } from './random-token.js';
+import { DEFAULT_POLICY, policyColumns, policyOfRow, type AccessPolicy } from '../tenancy/access-policy.js';
 
 /**
  * `partner`: reads and webhooks, never `ingest.write`. `ingest`: the facility's system of
@@ -26,6 +27,8 @@ export interface ClientRecord {
   revoked_at: string | null;
   /** How the credential may authenticate at the token endpoint. */
   auth_methods: AuthMethod[];
+  /** Who it may see: purpose of use, payers, sensitive records (tenancy/access-policy.ts). */
+  policy: AccessPolicy;
 }
 
 export type AuthMethod = 'client_secret' | 'private_key_jwt';
@@ -38,6 +41,7 @@ export interface IssuedClient {
   scopes: string[];
   /** How the credential may authenticate at the token endpoint. */
   auth_methods: AuthMethod[];
+  policy: AccessPolicy;
 }
 
 /** A credential that authenticates with its keys only (private_key_jwt): it has no secret. */
@@ -52,6 +56,8 @@ export interface ClientInput {
   withoutSecret?: boolean;
   /** Defaults to partner. */
   kind?: ClientKind;
+  /** Defaults to DEFAULT_POLICY (HOPERAT, every resident, no restricted records). */
+  policy?: AccessPolicy;
 }
 
 /** Public keys for private_key_jwt: a JWKS document (checked by parsePublicJwks) or its URL. */
@@ -99,6 +105,7 @@ export async function createClient(db: Knex, input: ClientInput): Promise<Issued
     jwks: keys.jwks,
     jwks_url: keys.jwks_url,
     scopes: formatScopes(input.scopes),
+    ...policyColumns(input.policy ?? DEFAULT_POLICY),
     status: 'active',
     created_at: nowIso(),
     revoked_at: null,
@@ -114,6 +121,7 @@ export async function createClient(db: Knex, input: ClientInput): Promise<Issued
     facility_ids: facilityIds,
     scopes: parseScopes(row.scopes),
     auth_methods: authMethodsOf(row),
+    policy: policyOfRow(row),
   };
 }
 
@@ -138,6 +146,7 @@ function toRecord(row: Record<string, unknown>, facilityIds: string[]): ClientRe
     created_at: row.created_at as string,
     revoked_at: (row.revoked_at as string | null) ?? null,
     auth_methods: authMethodsOf(row),
+    policy: policyOfRow(row),
   };
 }
 
@@ -167,6 +176,18 @@ export async function grantFacilities(db: Knex, clientId: string, facilityIds: s
     await trx('client_facilities').where({ client_pk: client.id }).delete();
     await trx('client_facilities').insert(unique.map((facility_id) => ({ client_pk: client.id, facility_id })));
   });
+  return (await findClient(db, clientId))!;
+}
+
+/**
+ * Replaces what a partner credential's access policy says. Its tokens follow within the
+ * token cache's TTL (at most 5 s), like a revocation.
+ */
+export async function updateClientPolicy(db: Knex, clientId: string, policy: AccessPolicy): Promise<ClientRecord> {
+  const client = await findClient(db, clientId);
+  if (!client) throw new Error(`no client ${clientId}`);
+  if (client.kind !== 'partner') throw new Error('an ingest credential reads nothing: it has no access policy');
+  await db('clients').where({ id: client.id }).update(policyColumns(policy));
   return (await findClient(db, clientId))!;
 }
 

@@ -1,3 +1,5 @@
+import type { AccessPolicy } from '../tenancy/access-policy.js';
+
 // Who is calling: the credential behind a bearer token, with what the token may touch now.
 export interface Principal {
   clientPk: string;
@@ -7,4 +9,6 @@ export interface Principal {
   /** The token's facilities that the credential is still granted. */
   facilityIds: ReadonlySet<string>;
   expiresAt: number;
+  /** The credential's access policy (purpose of use, payers, sensitive records). */
+  policy: AccessPolicy;
 }

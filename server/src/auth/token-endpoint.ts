@@ -104,14 +104,7 @@ async function clientOfSecret(request: PublicOperationRequest, fields: Record<st
 
 export async function createToken(request: PublicOperationRequest): Promise<OperationResult> {
   const { app } = request;
-  const verdict = await app.tokenRateLimiter.consume(request.ip);
-  if (!verdict.allowed) {
-    throw new OAuthError(
-      'rate_limited',
-      `Too many token requests from this address; retry after ${verdict.retryAfterSeconds} seconds.`,
-      { ...NO_STORE, 'Retry-After': String(verdict.retryAfterSeconds) },
-    );
-  }
+  // The per-IP limit was applied before the body was read (token-rate-limit.ts).
   const fields = formFields(request.body);
   if (!fields.grant_type) throw new OAuthError('invalid_request', 'grant_type is required.', NO_STORE);
   if (fields.grant_type !== 'client_credentials') {

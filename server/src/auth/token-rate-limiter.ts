@@ -7,30 +7,40 @@ import { isPostgres } from '../db/database.js';
 export interface RateLimitVerdict {
   allowed: boolean;
   retryAfterSeconds: number;
+  /** Requests this address may still make in the current window. */
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetSeconds: number;
 }
 
 export class TokenRateLimiter {
-  private constructor(private readonly limiter: RateLimiterAbstract) {}
+  private constructor(
+    private readonly limiter: RateLimiterAbstract,
+    /** Requests per window, and the window in seconds. */
+    readonly points: number,
+    readonly windowSeconds: number,
+  ) {}
 
   static async create(db: Knex, points: number, windowSeconds: number): Promise<TokenRateLimiter> {
     const options = { keyPrefix: 'token', points, duration: windowSeconds };
-    if (!isPostgres(db)) return new TokenRateLimiter(new RateLimiterMemory(options));
+    if (!isPostgres(db)) return new TokenRateLimiter(new RateLimiterMemory(options), points, windowSeconds);
     const limiter = await new Promise<RateLimiterPostgres>((resolve, reject) => {
       const created: RateLimiterPostgres = new RateLimiterPostgres(
         { ...options, storeClient: db, storeType: 'knex', tableName: 'token_rate_limits', clearExpiredByTimeout: false },
         (error?: Error) => (error ? reject(error) : resolve(created)),
       );
     });
-    return new TokenRateLimiter(limiter);
+    return new TokenRateLimiter(limiter, points, windowSeconds);
   }
 
   async consume(ip: string): Promise<RateLimitVerdict> {
     try {
-      await this.limiter.consume(ip);
-      return { allowed: true, retryAfterSeconds: 0 };
+      const used = await this.limiter.consume(ip);
+      return { allowed: true, retryAfterSeconds: 0, remaining: Math.max(0, used.remainingPoints), resetSeconds: Math.max(0, Math.ceil(used.msBeforeNext / 1000)) };
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) {
-        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+        const wait = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+        return { allowed: false, retryAfterSeconds: wait, remaining: 0, resetSeconds: wait };
       }
       throw rejection;
     }

@@ -1,6 +1,7 @@
 // Service configuration, read once from the environment. Every knob an operator can turn
 // is here, with its default, so nothing else reads process.env.
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 
 export interface Config {
   /** `sqlite:PATH` or `postgres://...`. */
@@ -25,8 +26,30 @@ export interface Config {
   metrics: MetricsConfig;
   /** How long history is kept (server/src/retention). */
   retention: RetentionConfig;
+  /** FHIR Bulk Data `$export` (server/src/bulk). */
+  bulkExport: BulkExportConfig;
   /** The HL7 v2 MLLP listener (server/src/hl7); off unless MLLP_PORT is set. */
   mllp: MllpConfig | undefined;
+}
+
+export interface BulkExportConfig {
+  /** Where export files are written (0600); undefined on PostgreSQL without BULK_EXPORT_DIR: no export. */
+  dir: string | undefined;
+  ttlHours: number;
+  maxJobsPerClient: number;
+  workerEnabled: boolean;
+  pollIntervalMs: number;
+  leaseMs: number;
+  /** Resources read and written per step: memory stays bounded by one page. */
+  pageSize: number;
+}
+
+/** BULK_EXPORT_DIR, else beside the SQLite file; PostgreSQL instances share no disk, so there it must be set. */
+function bulkExportDir(env: Env, databaseUrl: string): string | undefined {
+  if (env.BULK_EXPORT_DIR) return resolve(process.env.INIT_CWD ?? process.cwd(), env.BULK_EXPORT_DIR);
+  const file = sqlitePath(databaseUrl);
+  if (file === null) return undefined;
+  return file === ':memory:' ? resolve(tmpdir(), `ofctx-exports-${process.pid}`) : join(dirname(file), 'exports');
 }
 
 export interface MllpConfig {
@@ -39,7 +62,15 @@ export interface MllpConfig {
   maxMessageBytes: number;
   /** A connection that sends nothing for this long is closed. */
   idleTimeoutMs: number;
+  /** A connection whose first byte has not arrived this long after it opened is closed; 0: off. */
+  firstByteTimeoutMs: number;
   maxConnections: number;
+  /** Open connections one source address may hold. */
+  maxConnectionsPerSource: number;
+  /** Addresses and networks (CIDR) of the known senders, for whom `reservedConnections` are kept. */
+  reservedSources: string[];
+  /** Of maxConnections, how many only reservedSources may use. */
+  reservedConnections: number;
   /** PEM files; with caFile, clients must present a certificate it signed. */
   tls: { certFile: string; keyFile: string; caFile?: string } | undefined;
 }
@@ -55,6 +86,8 @@ export interface MetricsConfig {
 export interface RetentionConfig {
   auditDays: number;
   deliveryDays: number;
+  /** The event log keeps events at least this long (longer while a delivery of theirs is kept). */
+  eventDays: number;
   /** Rows deleted per statement: small, so a purge never holds the writer for long. */
   batchSize: number;
   /** How often the service purges in the background; 0 turns it off (the CLI still purges). */
@@ -83,6 +116,8 @@ export interface WebhookConfig {
   shutdownGraceMs: number;
   /** After a secret rotation, how long the replaced secret keeps signing beside the new one. */
   secretOverlapSeconds: number;
+  /** A subscription whose every attempt failed for this long is disabled (Svix: five days). */
+  disableAfterHours: number;
 }
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/ofctx.db';
@@ -98,6 +133,14 @@ function integer(env: Env, name: string, fallback: number, min = 0): number {
   if (!Number.isInteger(value) || value < min) {
     throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
   }
+  return value;
+}
+
+function positiveNumber(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a number > 0, got "${raw}"`);
   return value;
 }
 
@@ -137,19 +180,35 @@ function metricsConfig(env: Env, host: string): MetricsConfig {
   return { port, host: env.METRICS_HOST || host, token };
 }
 
+/** Interface engines open a few connections per destination; a host needing more raises it. */
+export const DEFAULT_MLLP_MAX_CONNECTIONS_PER_SOURCE = 16;
+
 function mllpConfig(env: Env): MllpConfig | undefined {
   if (env.MLLP_PORT === undefined || env.MLLP_PORT === '') return undefined;
   const certFile = env.MLLP_TLS_CERT || undefined;
   const keyFile = env.MLLP_TLS_KEY || undefined;
   if (Boolean(certFile) !== Boolean(keyFile)) throw new Error('MLLP_TLS_CERT and MLLP_TLS_KEY go together: set both for TLS, or neither');
   if (env.MLLP_TLS_CA && !certFile) throw new Error('MLLP_TLS_CA needs MLLP_TLS_CERT and MLLP_TLS_KEY');
+  const list = (name: string) => (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const maxConnections = integer(env, 'MLLP_MAX_CONNECTIONS', 64, 1);
+  const reservedSources = list('MLLP_RESERVED_SOURCES');
+  // Half by default: a flood from unknown sources leaves the known engines half the listener.
+  const reservedConnections = reservedSources.length === 0 ? 0 : integer(env, 'MLLP_RESERVED_CONNECTIONS', Math.ceil(maxConnections / 2), 1);
+  if (reservedSources.length === 0 && env.MLLP_RESERVED_CONNECTIONS) throw new Error('MLLP_RESERVED_CONNECTIONS needs MLLP_RESERVED_SOURCES: the senders the connections are kept for');
+  if (reservedConnections > maxConnections) throw new Error(`MLLP_RESERVED_CONNECTIONS (${reservedConnections}) cannot be more than MLLP_MAX_CONNECTIONS (${maxConnections})`);
+  const firstByteTimeoutMs = integer(env, 'MLLP_FIRST_BYTE_TIMEOUT_MS', 5000);
+  if (firstByteTimeoutMs !== 0 && firstByteTimeoutMs < 100) throw new Error(`MLLP_FIRST_BYTE_TIMEOUT_MS must be 0 (off) or at least 100, got "${env.MLLP_FIRST_BYTE_TIMEOUT_MS}"`);
   return {
     port: integer(env, 'MLLP_PORT', 0),
     host: env.MLLP_HOST || '127.0.0.1',
-    allowedSources: (env.MLLP_ALLOWED_SOURCES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    allowedSources: list('MLLP_ALLOWED_SOURCES'),
     maxMessageBytes: integer(env, 'MLLP_MAX_MESSAGE_BYTES', 1024 * 1024, 1024),
     idleTimeoutMs: integer(env, 'MLLP_IDLE_TIMEOUT_MS', 5 * 60 * 1000, 1000),
-    maxConnections: integer(env, 'MLLP_MAX_CONNECTIONS', 64, 1),
+    firstByteTimeoutMs,
+    maxConnections,
+    maxConnectionsPerSource: integer(env, 'MLLP_MAX_CONNECTIONS_PER_SOURCE', DEFAULT_MLLP_MAX_CONNECTIONS_PER_SOURCE, 1),
+    reservedSources,
+    reservedConnections,
     tls: certFile && keyFile ? { certFile, keyFile, ...(env.MLLP_TLS_CA ? { caFile: env.MLLP_TLS_CA } : {}) } : undefined,
   };
 }
@@ -193,14 +252,26 @@ export function loadConfig(env: Env = process.env): Config {
       perSubscriptionConcurrency: integer(env, 'WEBHOOK_PER_SUBSCRIPTION_CONCURRENCY', 4, 1),
       shutdownGraceMs: integer(env, 'WEBHOOK_SHUTDOWN_GRACE_MS', 5000),
       secretOverlapSeconds: integer(env, 'WEBHOOK_SECRET_OVERLAP_S', 86400),
+      // Hours, fractions allowed (tests use seconds' worth).
+      disableAfterHours: positiveNumber(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 120),
     },
     metrics: metricsConfig(env, host),
     retention: {
       // Six years: HIPAA's documentation retention (45 CFR 164.316(b)(2)).
       auditDays: integer(env, 'AUDIT_RETENTION_DAYS', 2190, 1),
       deliveryDays: integer(env, 'DELIVERY_RETENTION_DAYS', 30, 1),
+      eventDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1),
       batchSize: integer(env, 'RETENTION_BATCH_SIZE', 500, 1),
       intervalMs: integer(env, 'RETENTION_INTERVAL_MINUTES', 60) * 60_000,
+    },
+    bulkExport: {
+      dir: bulkExportDir(env, env.DATABASE_URL || DEFAULT_DATABASE_URL),
+      ttlHours: positiveNumber(env, 'BULK_EXPORT_TTL_HOURS', 24),
+      maxJobsPerClient: integer(env, 'BULK_EXPORT_MAX_JOBS_PER_CLIENT', 2, 1),
+      workerEnabled: env.BULK_EXPORT_WORKER !== '0',
+      pollIntervalMs: integer(env, 'BULK_EXPORT_POLL_INTERVAL_MS', 1000, 10),
+      leaseMs: integer(env, 'BULK_EXPORT_LEASE_MS', 30_000, 100),
+      pageSize: integer(env, 'BULK_EXPORT_PAGE_SIZE', 1000, 1),
     },
     mllp: mllpConfig(env),
   };

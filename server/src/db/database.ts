@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { sqlitePath } from '../config/config.js';
+import { createPrivateFile } from './private-files.js';
 
 // int8 (count(*), bigint columns) arrives as a string from pg; our values fit a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -23,7 +24,11 @@ export function rawRows<Row>(result: unknown): Row[] {
 export function openDatabase(databaseUrl: string): Knex {
   const file = sqlitePath(databaseUrl);
   if (file !== null) {
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    if (file !== ':memory:') {
+      mkdirSync(dirname(file), { recursive: true });
+      // Patient data: a new database (and so its -wal and -shm) is readable by its owner only.
+      createPrivateFile(file);
+    }
     return knexFactory({
       client: 'better-sqlite3',
       connection: { filename: file },

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { developmentKeyPath } from '../webhooks/signing-secret-crypto.js';
+import { createPrivateFile, makePrivate } from './private-files.js';
 
 export interface BackupReport {
   database: string;
@@ -35,6 +36,8 @@ export async function backupSqlite(source: string, destination: string, options:
   let pages = 0;
   try {
     db.pragma('busy_timeout = 5000');
+    // The copy holds patient data: created 0600 before SQLite writes into it.
+    createPrivateFile(partial);
     const result = await db.backup(partial, { progress: () => PAGES_PER_STEP });
     pages = result.totalPages;
     const copy = new Database(partial, { fileMustExist: true });
@@ -58,6 +61,7 @@ export async function backupSqlite(source: string, destination: string, options:
   if (options.copyDevelopmentKey && existsSync(key)) {
     keyFile = developmentKeyPath(file);
     copyFileSync(key, keyFile);
+    makePrivate(keyFile);
   }
   return { database: source, file, bytes: statSync(file).size, pages, integrity: 'ok', duration_ms: Math.round(performance.now() - started), key_file: keyFile };
 }

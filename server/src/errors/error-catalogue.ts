@@ -19,6 +19,7 @@ export const errorCatalogue: Record<ErrorCode, { status: number; message: string
   method_not_allowed: { status: 405, message: 'This path does not support this method.' },
   subscription_not_active: { status: 409, message: 'The subscription is not active; register a new one.' },
   subscription_limit_reached: { status: 409, message: 'The organization has reached its limit of active subscriptions.' },
+  delivery_already_queued: { status: 409, message: 'The delivery is still queued; it will be attempted without being asked again.' },
   precondition_failed: { status: 412, message: 'A Bundle entry names a version (request.ifMatch) that is no longer the current one; read the record again and resend.' },
   unprocessable_resource: { status: 422, message: 'A resource cannot be applied: see the OperationOutcome issues.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },

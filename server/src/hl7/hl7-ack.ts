@@ -1,6 +1,7 @@
 // The acknowledgement every message gets (HL7 v2.5.1 original mode): MSA-1 AA, AE or AR,
 // MSA-2 the message's MSH-10, and for AE/AR an ERR segment with the location (ERR-2), the
-// HL7 error code (ERR-3, table 0357), severity E (ERR-4) and what to fix in words (ERR-8).
+// HL7 error code (ERR-3, table 0357), severity E (ERR-4) and what to fix in words (ERR-8); an
+// AA lists what was not kept in ERR segments of severity W.
 import { Hl7Context, Hl7Message, Hl7Segment } from '@medplum/core';
 import { HL7_ERROR_CODES, type Hl7Failure } from './hl7-failure.js';
 
@@ -16,16 +17,24 @@ export function escapeHl7(text: string, context: Hl7Context): string {
   return [...text.replace(/[\r\n]+/g, ' ')].map((c) => map[c] ?? c).join('');
 }
 
-function errSegment(failure: Hl7Failure, context: Hl7Context): Hl7Segment {
+function errSegment(failure: Hl7Failure, context: Hl7Context, severity: 'E' | 'W' = 'E'): Hl7Segment {
   const [code, text] = HL7_ERROR_CODES[failure.code];
   const l = failure.location;
   const c = context.componentSeparator;
   const location = l ? [l.segment, l.sequence ?? '', l.field ?? '', l.field !== undefined ? 1 : '', l.component ?? ''].join(c).replace(new RegExp(`\\${c}+$`), '') : '';
-  return new Hl7Segment(['ERR', '', location, [code, text, 'HL70357'].join(c), 'E', '', '', '', escapeHl7(failure.message, context)], context);
+  return new Hl7Segment(['ERR', '', location, [code, text, 'HL70357'].join(c), severity, '', '', '', escapeHl7(failure.message, context)], context);
 }
 
-export function ackOf(message: Hl7Message, failure?: Hl7Failure): Hl7Message {
-  if (!failure) return message.buildAck({ ackCode: 'AA' });
+/** At most this many warnings are listed in one ACK (a newborn-screening ORU may drop dozens). */
+const MAX_WARNINGS = 50;
+
+/** The ACK: AA (with an ERR of severity W per record not kept), or AE/AR with the failure's ERR. */
+export function ackOf(message: Hl7Message, failure?: Hl7Failure, warnings: readonly Hl7Failure[] = []): Hl7Message {
+  if (!failure) {
+    const ack = message.buildAck({ ackCode: 'AA' });
+    for (const warning of warnings.slice(0, MAX_WARNINGS)) ack.segments.push(errSegment(warning, message.context, 'W'));
+    return ack;
+  }
   return message.buildAck({ ackCode: failure.ackCode, errSegment: errSegment(failure, message.context) });
 }
 

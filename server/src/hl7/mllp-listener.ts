@@ -2,54 +2,39 @@
 // authentication of its own, so the listener is closed by default: loopback only
 // (MLLP_HOST), an allow-list of source addresses or networks (MLLP_ALLOWED_SOURCES, checked
 // with node:net's BlockList before a byte is read), and TLS with the operator's certificate
-// (MLLP_TLS_CERT/KEY, optionally client certificates from MLLP_TLS_CA).
+// (MLLP_TLS_CERT/KEY, optionally client certificates from MLLP_TLS_CA). So that no sender can
+// hold every connection, each TCP connection goes through mllp-admission.ts (per-source limit,
+// the share kept for MLLP_RESERVED_SOURCES) and must send its first byte (for TLS: finish the
+// handshake and send) within MLLP_FIRST_BYTE_TIMEOUT_MS.
 // @medplum/hl7's Hl7Server cannot bind a host or speak TLS, so the server is node's own and
 // each socket gets @medplum/hl7's Hl7Connection (the class Hl7Server uses) through the framing
 // guard of mllp-frames.ts. Messages of one connection are applied one after another, in the
 // order sent, each ACKed before the next is applied.
 import { readFileSync } from 'node:fs';
-import net, { BlockList, type AddressInfo, type Socket } from 'node:net';
+import net, { type AddressInfo, type Socket } from 'node:net';
 import tls from 'node:tls';
 import type { Hl7Message } from '@medplum/core';
 import { Hl7Connection } from '@medplum/hl7';
 import type { Knex } from 'knex';
 import type { MllpConfig } from '../config/config.js';
 import type { Logger } from '../logging/logger.js';
-import { applyAdtTexts } from './adt-applier.js';
+import { applyHl7Texts } from './message-applier.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import { nakWithoutMessage } from './hl7-ack.js';
 import { Hl7Failure } from './hl7-failure.js';
 import { FramedSocket, type FrameProblem } from './mllp-frames.js';
+import { MllpAdmission, sourceList, type AdmissionRefusal } from './mllp-admission.js';
 
 const SHUTDOWN_GRACE_MS = 5000;
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 /** At most this many queued messages are applied together. */
 const MAX_RUN = 200;
 
-/** MLLP_ALLOWED_SOURCES: addresses (10.1.2.3, ::1) and networks (10.0.0.0/8) separated by commas. */
-export function allowList(sources: string[]): BlockList | undefined {
-  if (sources.length === 0) return undefined;
-  const list = new BlockList();
-  for (const source of sources) {
-    const [address, prefix] = source.split('/');
-    const type = net.isIPv6(address!) ? 'ipv6' : 'ipv4';
-    if (!net.isIP(address!)) throw new Error(`MLLP_ALLOWED_SOURCES: ${JSON.stringify(source)} is not an IP address or network`);
-    if (prefix === undefined) list.addAddress(address!, type);
-    else {
-      const bits = Number(prefix);
-      if (!Number.isInteger(bits) || bits < 0 || bits > (type === 'ipv4' ? 32 : 128)) throw new Error(`MLLP_ALLOWED_SOURCES: ${JSON.stringify(source)} has a bad prefix length`);
-      list.addSubnet(address!, bits, type);
-    }
-  }
-  return list;
-}
+/** MLLP_ALLOWED_SOURCES as a BlockList (undefined: any source). */
+export const allowList = (sources: string[]) => sourceList(sources, 'MLLP_ALLOWED_SOURCES');
 
-function allowed(list: BlockList | undefined, remote: string | undefined): boolean {
-  if (!list) return true;
-  if (!remote) return false;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(remote);
-  if (mapped) return list.check(mapped[1]!, 'ipv4') || list.check(remote, 'ipv6');
-  return list.check(remote, net.isIPv6(remote) ? 'ipv6' : 'ipv4');
-}
+/** Refusals are logged once per source and reason in this long, with how many there were. */
+const REFUSAL_LOG_INTERVAL_MS = 60_000;
 
 function problemNak(problem: FrameProblem, maxBytes: number) {
   const text = problem.head.toString('utf8').replace(/^\x0b/, '');
@@ -61,8 +46,13 @@ function problemNak(problem: FrameProblem, maxBytes: number) {
   return nakWithoutMessage(failure, controlId);
 }
 
+type ClosedReason = AdmissionRefusal | 'first_byte_timeout';
+
 export class MllpListener {
   private readonly sockets = new Map<Socket, { idle: Promise<void> }>();
+  /** Connections still waiting for their first byte, by remote address and port: clears the timer. */
+  private readonly awaitingFirstByte = new Map<string, () => void>();
+  private readonly refusalLog = new Map<string, { at: number; suppressed: number }>();
 
   private constructor(
     readonly server: net.Server,
@@ -75,7 +65,13 @@ export class MllpListener {
   }
 
   static async start(config: MllpConfig, db: Knex, logger: Logger, metrics?: ServiceMetrics): Promise<MllpListener> {
-    const list = allowList(config.allowedSources);
+    const admission = new MllpAdmission({
+      allowed: allowList(config.allowedSources),
+      reserved: sourceList(config.reservedSources, 'MLLP_RESERVED_SOURCES'),
+      maxConnections: config.maxConnections,
+      maxPerSource: config.maxConnectionsPerSource,
+      reservedConnections: config.reservedConnections,
+    });
     const server = config.tls
       ? tls.createServer({
           cert: readFileSync(config.tls.certFile),
@@ -84,20 +80,15 @@ export class MllpListener {
         })
       : net.createServer();
     const listener = new MllpListener(server, logger, metrics);
-    server.maxConnections = config.maxConnections;
-    const accept = (socket: Socket) => listener.accept(socket, list, config, db);
+    // Every TCP connection is admitted (or refused) before a byte is read, TLS or not; with TLS
+    // the first-byte timer also bounds the handshake.
+    server.on('connection', (socket: Socket) => {
+      if (!listener.admit(socket, admission, config) || config.tls) return;
+      listener.accept(socket, config, db);
+    });
     if (config.tls) {
-      // The allow-list is checked on the TCP connection, before the TLS handshake.
-      server.on('connection', (socket: Socket) => {
-        if (!allowed(list, socket.remoteAddress)) {
-          logger.warn({ remote: socket.remoteAddress }, 'MLLP connection refused: source not in MLLP_ALLOWED_SOURCES');
-          socket.destroy();
-        }
-      });
-      server.on('secureConnection', accept);
+      server.on('secureConnection', (socket: Socket) => listener.accept(socket, config, db));
       server.on('tlsClientError', (error: Error) => logger.warn({ err: error.message }, 'MLLP TLS handshake failed'));
-    } else {
-      server.on('connection', accept);
     }
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -107,16 +98,69 @@ export class MllpListener {
       });
     });
     server.on('error', (error: Error) => logger.error({ err: error.message }, 'MLLP listener error'));
-    logger.info({ host: config.host, port: listener.port, tls: Boolean(config.tls), allowList: config.allowedSources.length > 0 }, 'MLLP listener ready');
+    logger.info(
+      { host: config.host, port: listener.port, tls: Boolean(config.tls), allowList: config.allowedSources.length > 0, maxConnections: config.maxConnections, maxConnectionsPerSource: config.maxConnectionsPerSource, reservedConnections: config.reservedConnections, firstByteTimeoutMs: config.firstByteTimeoutMs },
+      'MLLP listener ready',
+    );
     return listener;
   }
 
-  private accept(socket: Socket, list: BlockList | undefined, config: MllpConfig, db: Knex): void {
-    if (!config.tls && !allowed(list, socket.remoteAddress)) {
-      this.logger.warn({ remote: socket.remoteAddress }, 'MLLP connection refused: source not in MLLP_ALLOWED_SOURCES');
+  /** Takes or refuses a TCP connection; a taken one holds its place until it closes. */
+  private admit(socket: Socket, admission: MllpAdmission, config: MllpConfig): boolean {
+    const decision = admission.admit(socket.remoteAddress);
+    if (!decision.admitted) {
+      this.closed(decision.source, decision.reason);
       socket.destroy();
+      return false;
+    }
+    this.metrics?.mllpConnectionsOpen.set(admission.open);
+    const key = `${socket.remoteAddress}|${socket.remotePort}`;
+    const timer =
+      config.firstByteTimeoutMs > 0
+        ? setTimeout(() => {
+            this.awaitingFirstByte.delete(key);
+            this.closed(decision.source, 'first_byte_timeout');
+            socket.destroy();
+          }, config.firstByteTimeoutMs)
+        : undefined;
+    timer?.unref();
+    if (timer) this.awaitingFirstByte.set(key, () => clearTimeout(timer));
+    socket.once('close', () => {
+      clearTimeout(timer);
+      this.awaitingFirstByte.delete(key);
+      decision.release();
+      this.metrics?.mllpConnectionsOpen.set(admission.open);
+    });
+    return true;
+  }
+
+  /** Counts a refused connection, and logs it (the source address and why: never a byte of what it sent). */
+  private closed(source: string, reason: ClosedReason): void {
+    this.metrics?.mllpConnectionsRefused.inc({ reason });
+    const key = `${source}|${reason}`;
+    const now = Date.now();
+    const last = this.refusalLog.get(key);
+    if (last && now - last.at < REFUSAL_LOG_INTERVAL_MS) {
+      last.suppressed++;
       return;
     }
+    if (this.refusalLog.size > 1000) for (const [k, v] of this.refusalLog) if (now - v.at >= REFUSAL_LOG_INTERVAL_MS) this.refusalLog.delete(k);
+    this.refusalLog.set(key, { at: now, suppressed: 0 });
+    const why: Record<ClosedReason, string> = {
+      source_not_allowed: 'source not in MLLP_ALLOWED_SOURCES',
+      source_limit: 'the source holds MLLP_MAX_CONNECTIONS_PER_SOURCE connections',
+      capacity: 'MLLP_MAX_CONNECTIONS reached (or the share left to sources outside MLLP_RESERVED_SOURCES)',
+      first_byte_timeout: 'nothing sent within MLLP_FIRST_BYTE_TIMEOUT_MS',
+    };
+    this.logger.warn({ remote: source, reason, refusedSinceLastLine: last?.suppressed ?? 0 }, `MLLP connection ${reason === 'first_byte_timeout' ? 'closed' : 'refused'}: ${why[reason]}`);
+  }
+
+  private accept(socket: Socket, config: MllpConfig, db: Knex): void {
+    const firstByte = `${socket.remoteAddress}|${socket.remotePort}`;
+    socket.once('data', () => {
+      this.awaitingFirstByte.get(firstByte)?.();
+      this.awaitingFirstByte.delete(firstByte);
+    });
     socket.setNoDelay(true);
     // A sender that stops mid-message (or sits idle) gives its connection back after this long.
     socket.setTimeout(config.idleTimeoutMs, () => socket.destroy());
@@ -135,7 +179,7 @@ export class MllpListener {
         let texts: string[] = [];
         const flushTexts = async () => {
           if (texts.length === 0) return;
-          const outcomes = await applyAdtTexts(db, texts, (error) => this.logger.error({ err: error.message }, 'HL7 message could not be applied'));
+          const outcomes = await applyHl7Texts(db, texts, (error) => this.logger.error({ err: error.message }, 'HL7 message could not be applied'));
           texts = [];
           for (const outcome of outcomes) {
             this.metrics?.ingest.inc({ source: 'hl7v2', outcome: outcome.result });
@@ -166,7 +210,7 @@ export class MllpListener {
     const framed = new FramedSocket(socket, config.maxMessageBytes, (problem) => enqueue({ ack: problemNak(problem, config.maxMessageBytes) }));
     connection = new Hl7Connection(framed as unknown as Socket, 'utf-8');
     // Every frame is answered: a message @medplum/core could parse, or (not starting with MSH)
-    // the frame's text, which applyAdtTexts NAKs naming why.
+    // the frame's text, which applyHl7Texts NAKs naming why.
     let delivered: string | undefined;
     connection.addEventListener('message', (event) => {
       delivered = event.message.toString();
@@ -176,7 +220,9 @@ export class MllpListener {
       // every later frame; start it afresh. (The frame itself is answered below.)
       (connection as unknown as { resetBuffer(): void }).resetBuffer();
     });
-    framed.on('frame', (frame: Buffer) => {
+    framed.on('frame', (received: Buffer) => {
+      // A UTF-8 byte-order mark before MSH (engines that went through a text file) is not part of the message.
+      const frame = received.subarray(1, 4).equals(UTF8_BOM) ? Buffer.concat([received.subarray(0, 1), received.subarray(4)]) : received;
       // Only what starts like a message goes to Hl7Connection; the rest is answered from its text.
       if (frame.subarray(1, 4).toString('latin1') === 'MSH') framed.emit('data', frame);
       const text = delivered ?? frame.subarray(1, frame.length - 2).toString('utf8');

@@ -3,6 +3,7 @@
 import type { Context } from 'koa';
 import type { AppContext } from '../app-context.js';
 import type { Principal } from '../auth/principal.js';
+import type { Disclosure } from '../audit/audit-trail.js';
 
 export interface PublicOperationRequest {
   params: Record<string, string>;
@@ -20,7 +21,7 @@ export interface OperationResult {
   body: unknown;
   headers?: Record<string, string>;
   /** What the audit trail records of this answer: the ids returned, never their contents. */
-  audit?: { resourceIds: string[] };
+  audit?: { resourceIds: string[]; disclosures?: Disclosure[] };
 }
 
 /** An operation secured with oauth2: the caller is authenticated and authorized. */

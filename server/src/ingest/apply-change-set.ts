@@ -16,6 +16,18 @@
 //   Condition new                                        clinical.condition.created
 //   MedicationRequest or ServiceRequest new              clinical.order.created (data.order_type
 //                                                          names which)
+//   Patient change that `replaces` another resident      resident.merged (data.merged_resident_id
+//     (a merge: the prior one turns inactive, its          names the prior one)
+//     records move to the surviving one)
+//   Consent                                              none
+// An event about a record carrying a restricted security label is marked restricted: only
+// --sensitive credentials receive it (webhooks/event-outbox.ts).
+//
+// ACCESS POLICY (issue 23): every row keeps its meta.security (security-labels.ts) and
+// whether it is restricted. A change that changes who may see a resident's records (a
+// Consent written, a Patient's label changed) is a new version of those records (version_id
+// + 1, last_updated now, in ingest_writes), so a partner's `_lastUpdated` sync sees them
+// appear or vanish. The organization's flags (record-visibility.ts) are set here too.
 //
 // Changes are applied in chunks: one transaction per chunk (a `transaction` set is one chunk),
 // with one identifier lookup and one row read per table for the whole chunk, so a stream of
@@ -35,10 +47,12 @@ import type { Knex } from 'knex';
 import { isUuid } from '../db/uuid.js';
 import { queueEvents, type QueuedEvent } from '../webhooks/event-outbox.js';
 import type { EventType } from '../webhooks/event-types.js';
-import type { BusinessIdentifier, ChangeIssue, ChangeOutcome, ChangeSet, ChangeSetResult, IngestibleType, ResourceChange } from './change-set.js';
+import type { BusinessIdentifier, ChangeIssue, ChangeOutcome, ChangeSet, ChangeSetResult, RecordType, ResourceChange } from './change-set.js';
 import { MAPPINGS } from './mapping/index.js';
-import { identifiers as identifiersOf, object, text, MappingIssue, type Columns, type ResourceMapping } from './mapping/resource-mapping.js';
+import { identifiers as identifiersOf, mapped, object, text, MappingIssue, type Columns, type ResourceMapping } from './mapping/resource-mapping.js';
 import { tickIngestClock } from './ingest-clock.js';
+import { writeResidentSearchStrings } from '../db/search-strings.js';
+import { securityColumns } from './security-labels.js';
 
 export interface ApplyOptions {
   /** The HTTP request (or CLI run) this change set came from, for the audit trail. */
@@ -48,10 +62,12 @@ export interface ApplyOptions {
 }
 
 const DEFAULT_CHUNK = 500;
-const TABLES_WITH_CREATED_AT = new Set(['residents', 'coverage', 'conditions', 'medication_requests', 'service_requests']);
+const TABLES_WITH_CREATED_AT = new Set(['residents', 'coverage', 'conditions', 'medication_requests', 'service_requests', 'consents', 'eligibility_responses']);
 /** The tables whose rows belong to a resident and move with it on a transfer. */
-const RESIDENT_TABLES = ['coverage', 'observations', 'allergies', 'conditions', 'medication_requests', 'service_requests'];
-const TABLE_TYPES: Record<string, IngestibleType> = Object.fromEntries(Object.values(MAPPINGS).map((m) => [m.table, m.type]));
+const RESIDENT_TABLES = ['coverage', 'observations', 'allergies', 'conditions', 'medication_requests', 'service_requests', 'consents', 'eligibility_responses'];
+/** The resident's records a partner may read, whose visibility a consent or a Patient label decides. */
+const RECORD_TABLES = RESIDENT_TABLES.filter((table) => table !== 'consents');
+const TABLE_TYPES: Record<string, RecordType> = Object.fromEntries(Object.values(MAPPINGS).map((m) => [m.table, m.type]));
 
 interface Prepared {
   index: number;
@@ -84,7 +100,7 @@ export function parseIdentifierQuery(query: string): BusinessIdentifier | undefi
 
 function prepare(change: ResourceChange, index: number): Prepared {
   const resource = change.resource as Record<string, unknown> | undefined;
-  const mapping = resource ? MAPPINGS[resource.resourceType as IngestibleType] : undefined;
+  const mapping = resource ? MAPPINGS[resource.resourceType as RecordType] : undefined;
   if (!mapping || !Object.hasOwn(MAPPINGS, resource!.resourceType as string)) {
     return { index, change, issue: { code: 'not-supported', diagnostics: `resourceType ${JSON.stringify(resource?.resourceType ?? null)} cannot be ingested; send one of ${Object.keys(MAPPINGS).join(', ')}`, expression: ['resourceType'] } };
   }
@@ -110,9 +126,21 @@ function prepare(change: ResourceChange, index: number): Prepared {
       return { index, change, mapping, issue: { code: 'not-supported', diagnostics: 'ifMatch applies to updates; a create-only change (ifNoneExist) has no version to match', expression: [mapping.type] } };
     }
   }
-  const mapped = mapping.toColumns(change.resource);
-  if ('issue' in mapped) return { index, change, mapping, issue: mapped.issue };
-  return { index, change, mapping, columns: mapped.columns };
+  const mappedColumns = mapping.toColumns(change.resource);
+  if ('issue' in mappedColumns) return { index, change, mapping, issue: mappedColumns.issue };
+  const security = mapped(() => ({ ...securityColumns(change.resource as Record<string, unknown>) }));
+  if ('issue' in security) return { index, change, mapping, issue: security.issue };
+  if (mapping.matchOwnIdentifier && !change.match) {
+    let own: BusinessIdentifier[] = [];
+    try {
+      own = identifiersOf(change.resource as Record<string, unknown>);
+    } catch (error) {
+      if (error instanceof MappingIssue) return { index, change, mapping, issue: error.issue };
+      throw error;
+    }
+    if (own[0]) change = { ...change, match: { identifier: own[0] } };
+  }
+  return { index, change, mapping, columns: { ...mappedColumns.columns, ...security.columns } };
 }
 
 /** The identifiers a row is found by: its own, plus the one it was matched on. */
@@ -144,6 +172,11 @@ async function insertAll(trx: Knex.Transaction, table: string, rows: Record<stri
   for (let i = 0; i < rows.length; i += perInsert) await trx(table).insert(rows.slice(i, i + perInsert));
 }
 
+/** Patient.link as stored (residents.links), written only by merges. */
+function linksOf(row: Row): Array<{ other: string; type: 'replaced-by' | 'replaces' }> {
+  return typeof row.links === 'string' ? (JSON.parse(row.links) as Array<{ other: string; type: 'replaced-by' | 'replaces' }>) : [];
+}
+
 function sameValue(stored: unknown, value: unknown): boolean {
   if (typeof value === 'boolean') return Boolean(stored) === value;
   if (typeof value === 'number') return Number(stored) === value;
@@ -155,17 +188,21 @@ interface ChunkWrites {
   /** `from`: the version the row had when read, which the UPDATE is conditional on (none for a row this chunk inserts). */
   updates: Array<{ table: string; id: string; from?: number; set: Record<string, unknown> }>;
   moves: Array<{ residentId: string; facilityId: string }>;
-  reindex: Array<{ type: IngestibleType; id: string; identifiers: BusinessIdentifier[] }>;
-  audit: Array<{ type: IngestibleType; id: string; outcome: 'created' | 'updated'; versionId: number; facilityId: string }>;
+  /** Merges: every record of `from` moves to the resident `to` (in `facilityId`). */
+  merges: Array<{ from: string; to: string; facilityId: string }>;
+  reindex: Array<{ type: RecordType; id: string; identifiers: BusinessIdentifier[] }>;
+  audit: Array<{ type: RecordType; id: string; outcome: 'created' | 'updated'; versionId: number; facilityId: string }>;
   events: QueuedEvent[];
+  /** Residents whose records' visibility changed: `withResident` also touches the Patient row. */
+  touches: Map<string, { withResident: boolean }>;
 }
 
 class Chunk {
-  private readonly rows = new Map<string, { type: IngestibleType; row: Row }>();
+  private readonly rows = new Map<string, { type: RecordType; row: Row }>();
   private readonly byIdentifier = new Map<string, string[]>();
-  private readonly fullUrls = new Map<string, { type: IngestibleType; id: string }>();
+  private readonly fullUrls = new Map<string, { type: RecordType; id: string }>();
   private readonly inserted = new Set<string>();
-  readonly writes: ChunkWrites = { inserts: new Map(), updates: [], moves: [], reindex: [], audit: [], events: [] };
+  readonly writes: ChunkWrites = { inserts: new Map(), updates: [], moves: [], merges: [], reindex: [], audit: [], events: [], touches: new Map() };
 
   constructor(
     private readonly trx: Knex.Transaction,
@@ -177,7 +214,7 @@ class Chunk {
   async load(items: Prepared[]): Promise<void> {
     const keys = new Map<string, [string, string, string]>();
     const ids = new Map<string, Set<string>>();
-    const wantId = (type: IngestibleType, id: string) => {
+    const wantId = (type: RecordType, id: string) => {
       if (!isUuid(id)) return;
       const table = MAPPINGS[type].table;
       if (!ids.has(table)) ids.set(table, new Set());
@@ -189,6 +226,7 @@ class Chunk {
       const match = item.change.match;
       if (match && 'id' in match) wantId(item.mapping.type, match.id);
       if (match && 'identifier' in match) wantKey(item.mapping.type, match.identifier);
+      if (item.change.replaces) wantKey('Patient', item.change.replaces);
       if (item.mapping.residentElement) {
         const reference = object(item.change.resource[item.mapping.residentElement]);
         const target = text(reference?.reference);
@@ -207,7 +245,7 @@ class Chunk {
       const found = (await this.trx('resource_identifiers')
         .where({ org_id: this.set.orgId })
         .whereIn('value', values.slice(i, i + 1000))
-        .select('resource_type', 'system', 'value', 'resource_id')) as Array<{ resource_type: IngestibleType; system: string; value: string; resource_id: string }>;
+        .select('resource_type', 'system', 'value', 'resource_id')) as Array<{ resource_type: RecordType; system: string; value: string; resource_id: string }>;
       for (const hit of found) {
         const key = identifierKey(hit.resource_type, hit);
         if (!keys.has(key)) continue;
@@ -226,11 +264,11 @@ class Chunk {
     }
   }
 
-  private lookup(type: IngestibleType, identifier: BusinessIdentifier): string[] {
+  private lookup(type: RecordType, identifier: BusinessIdentifier): string[] {
     return this.byIdentifier.get(identifierKey(type, identifier)) ?? [];
   }
 
-  private single(type: IngestibleType, identifier: BusinessIdentifier, where: string): string | undefined {
+  private single(type: RecordType, identifier: BusinessIdentifier, where: string): string | undefined {
     const found = this.lookup(type, identifier);
     if (found.length > 1) {
       rejectedBy({ code: 'conflict', diagnostics: `${found.length} ${type} records match identifier ${identifier.system}|${identifier.value}; the match must be unique`, expression: [where] });
@@ -238,7 +276,7 @@ class Chunk {
     return found[0];
   }
 
-  private rowOf(type: IngestibleType, id: string): Row | undefined {
+  private rowOf(type: RecordType, id: string): Row | undefined {
     const entry = this.rows.get(id.toLowerCase());
     return entry && entry.type === type ? entry.row : undefined;
   }
@@ -307,6 +345,51 @@ class Chunk {
     }
   }
 
+  /**
+   * The resident a merging Patient change replaces; undefined when that merge is already done
+   * (a re-sent A40). Found by identifier, organization-wide, never the surviving resident.
+   */
+  private priorOf(item: Prepared, survivorId: string | undefined): Row | undefined {
+    const identifier = item.change.replaces!;
+    const where = 'Patient.link';
+    if (item.mapping!.type !== 'Patient') rejectedBy({ code: 'not-supported', diagnostics: 'only a Patient change can replace a resident', expression: [where] });
+    const id = this.single('Patient', identifier, where);
+    if (!id) rejectedBy({ code: 'not-found', diagnostics: `no resident of this organization has identifier ${identifier.system}|${identifier.value}, so there is nothing to merge`, expression: [where] });
+    const prior = this.rowOf('Patient', id)!;
+    if (prior.id === survivorId) {
+      const links = linksOf(prior);
+      if (links.some((l) => l.type === 'replaces')) return undefined;
+      rejectedBy({ code: 'value', diagnostics: `identifier ${identifier.system}|${identifier.value} names the surviving resident itself`, expression: [where] });
+    }
+    if (linksOf(prior).some((l) => l.type === 'replaced-by')) {
+      if (linksOf(prior).some((l) => l.type === 'replaced-by' && l.other === survivorId)) return undefined;
+      rejectedBy({ code: 'conflict', diagnostics: `Patient/${prior.id} was already merged into another resident`, expression: [where] });
+    }
+    return prior;
+  }
+
+  /** The prior resident of a merge: inactive, linked to the survivor, its records moved. */
+  private retire(prior: Row, survivor: Row): void {
+    const set = { active: false, links: JSON.stringify([...linksOf(prior), { other: survivor.id, type: 'replaced-by' }]), version_id: Number(prior.version_id) + 1, last_updated: this.now };
+    const from = this.inserted.has(prior.id) ? undefined : Number(prior.version_id);
+    Object.assign(prior, set);
+    this.writes.updates.push({ table: 'residents', id: prior.id, from, set });
+    this.writes.audit.push({ type: 'Patient', id: prior.id, outcome: 'updated', versionId: Number(prior.version_id), facilityId: prior.facility_id });
+    this.writes.merges.push({ from: prior.id, to: survivor.id, facilityId: survivor.facility_id });
+    for (const { row } of this.rows.values()) {
+      if (row.resident_id === prior.id) {
+        row.resident_id = survivor.id;
+        row.facility_id = survivor.facility_id;
+      }
+    }
+  }
+
+  /** The resident's records change visibility: they become a new version at flush (see ACCESS POLICY). */
+  private touch(residentId: string, withResident: boolean): void {
+    const touched = this.writes.touches.get(residentId);
+    this.writes.touches.set(residentId, { withResident: withResident || (touched?.withResident ?? false) });
+  }
+
   apply(item: Prepared): ChangeOutcome {
     const mapping = item.mapping!;
     const type = mapping.type;
@@ -326,12 +409,14 @@ class Chunk {
       lastUpdated: row.last_updated,
       events: this.set.emitEvents ? events : [],
     });
-    const queue = (row: Row, events: EventType[]) => {
+    const queue = (row: Row, events: EventType[], merged?: Row) => {
       if (!this.set.emitEvents) return;
       for (const event of events) {
         const residentId = type === 'Patient' ? row.id : (row.resident_id as string);
         const orderType = event === 'clinical.order.created' && (type === 'MedicationRequest' || type === 'ServiceRequest') ? type : undefined;
-        this.writes.events.push({ orgId: this.set.orgId, facilityId, type: event, residentId, occurredAt: this.now, ...(orderType ? { orderType } : {}) });
+        const mergedResidentId = event === 'resident.merged' ? merged!.id : undefined;
+        const restricted = Number(row.restricted ?? 0) === 1;
+        this.writes.events.push({ orgId: this.set.orgId, facilityId, type: event, residentId, occurredAt: this.now, ...(orderType ? { orderType } : {}), ...(mergedResidentId ? { mergedResidentId } : {}), ...(restricted ? { restricted } : {}) });
       }
     };
 
@@ -343,17 +428,19 @@ class Chunk {
       rejectedBy({ code: 'forbidden', diagnostics: `${type}/${existing.id} belongs to another facility of the organization`, expression: [type] });
     }
     this.checkVersion(item, existing);
+    const prior = item.change.replaces ? this.priorOf(item, existing?.id) : undefined;
 
     if (existing) {
       remember(existing);
       const moved = type === 'Patient' && existing.facility_id !== facilityId;
       const changedColumns = Object.keys(columns).filter((column) => !sameValue(existing[column], columns[column]));
       const residentChanged = residentId !== undefined && existing.resident_id !== residentId;
-      if (changedColumns.length === 0 && !moved && !residentChanged) return outcome(existing, 'unchanged', []);
+      if (changedColumns.length === 0 && !moved && !residentChanged && !prior) return outcome(existing, 'unchanged', []);
       const before: Columns = Object.fromEntries(Object.keys(columns).map((c) => [c, existing[c] as Columns[string]]));
       const set: Record<string, unknown> = { ...columns, version_id: Number(existing.version_id) + 1, last_updated: this.now };
       if (residentId !== undefined) set.resident_id = residentId;
       if (moved) set.facility_id = facilityId;
+      if (prior) set.links = JSON.stringify([...linksOf(existing), { other: prior.id, type: 'replaces' }]);
       let events: EventType[];
       if (type === 'Patient') {
         const wasActive = Boolean(existing.active);
@@ -361,6 +448,7 @@ class Chunk {
       } else {
         events = mapping.events(before, columns);
       }
+      if (prior) events = [...events, 'resident.merged'];
       // A row inserted by this chunk is inserted as it ends up (the insert holds this object).
       const from = this.inserted.has(existing.id) ? undefined : Number(existing.version_id);
       Object.assign(existing, set);
@@ -371,7 +459,10 @@ class Chunk {
       }
       this.writes.reindex.push({ type, id: existing.id, identifiers: indexIdentifiers(item) });
       this.writes.audit.push({ type, id: existing.id, outcome: 'updated', versionId: Number(existing.version_id), facilityId });
-      queue(existing, events);
+      if (type === 'Consent') this.touch(residentId!, true);
+      if (type === 'Patient' && changedColumns.includes('restricted')) this.touch(existing.id, false);
+      if (prior) this.retire(prior, existing);
+      queue(existing, events, prior);
       return outcome(existing, 'updated', events);
     }
 
@@ -384,8 +475,10 @@ class Chunk {
       version_id: 1,
       last_updated: this.now,
       ...(TABLES_WITH_CREATED_AT.has(mapping.table) ? { created_at: this.now } : {}),
+      ...(prior ? { links: JSON.stringify([{ other: prior.id, type: 'replaces' }]) } : {}),
     };
-    const events: EventType[] = type === 'Patient' ? (columns.active === true ? ['resident.admitted'] : []) : mapping.events(undefined, columns);
+    let events: EventType[] = type === 'Patient' ? (columns.active === true ? ['resident.admitted'] : []) : mapping.events(undefined, columns);
+    if (prior) events = [...events, 'resident.merged'];
     this.rows.set(row.id, { type, row });
     this.inserted.add(row.id);
     const indexed = indexIdentifiers(item);
@@ -398,8 +491,27 @@ class Chunk {
     this.writes.inserts.get(mapping.table)!.push(row);
     this.writes.reindex.push({ type, id: row.id, identifiers: indexed });
     this.writes.audit.push({ type, id: row.id, outcome: 'created', versionId: 1, facilityId });
-    queue(row, events);
+    if (type === 'Consent') this.touch(residentId!, true);
+    if (prior) this.retire(prior, row);
+    queue(row, events, prior);
     return outcome(row, 'created', events);
+  }
+
+  /** The names residents are searched by (search_strings), for every resident written. */
+  private async writeSearchStrings(): Promise<void> {
+    const named = new Map<string, { id: string; org_id: string; family_name: string; given_names: string }>();
+    const fresh = new Set<string>();
+    for (const row of this.writes.inserts.get('residents') ?? []) {
+      named.set(row.id, { id: row.id, org_id: this.set.orgId, family_name: row.family_name as string, given_names: row.given_names as string });
+      fresh.add(row.id);
+    }
+    for (const update of this.writes.updates) {
+      if (update.table !== 'residents' || fresh.has(update.id) || update.set.family_name === undefined) continue;
+      named.set(update.id, { id: update.id, org_id: this.set.orgId, family_name: update.set.family_name as string, given_names: update.set.given_names as string });
+    }
+    const rows = [...named.values()];
+    await writeResidentSearchStrings(this.trx, rows.filter((r) => fresh.has(r.id)), false);
+    await writeResidentSearchStrings(this.trx, rows.filter((r) => !fresh.has(r.id)), true);
   }
 
   async flush(actor: string, requestId: string | undefined): Promise<void> {
@@ -422,10 +534,34 @@ class Chunk {
         for (const row of moved) writes.audit.push({ type: TABLE_TYPES[table]!, id: row.id, outcome: 'updated', versionId: Number(row.version_id), facilityId: move.facilityId });
       }
     }
+    for (const merge of writes.merges) {
+      for (const table of RESIDENT_TABLES) {
+        const rows = (await trx(table).where({ resident_id: merge.from }).select('id', 'version_id')) as Array<{ id: string; version_id: number }>;
+        if (rows.length === 0) continue;
+        await trx(table).where({ resident_id: merge.from }).update({ resident_id: merge.to, facility_id: merge.facilityId, version_id: trx.raw('version_id + 1'), last_updated: this.now });
+        for (const row of rows) writes.audit.push({ type: TABLE_TYPES[table]!, id: row.id, outcome: 'updated', versionId: Number(row.version_id) + 1, facilityId: merge.facilityId });
+      }
+    }
+    for (const [residentId, { withResident }] of writes.touches) {
+      for (const table of withResident ? ['residents', ...RECORD_TABLES] : RECORD_TABLES) {
+        const where = table === 'residents' ? { id: residentId } : { resident_id: residentId };
+        const count = await trx(table).where(where).update({ version_id: trx.raw('version_id + 1'), last_updated: this.now });
+        if (count === 0) continue;
+        const versions = (await trx(table).where(where).select('id', 'version_id', 'facility_id')) as Array<{ id: string; version_id: number; facility_id: string }>;
+        for (const row of versions) writes.audit.push({ type: TABLE_TYPES[table]!, id: row.id, outcome: 'updated', versionId: Number(row.version_id), facilityId: row.facility_id });
+      }
+    }
+    // What the organization now holds that a policy may hide (never cleared: see record-visibility.ts).
+    const written = [...[...writes.inserts.values()].flat(), ...writes.updates.map((u) => u.set)];
+    const flags: Record<string, number> = {};
+    if (written.some((row) => Number(row.restricted ?? 0) === 1)) flags.restricted_records = 1;
+    if (written.some((row) => row.decision === 'deny')) flags.consent_denials = 1;
+    if (Object.keys(flags).length > 0) await trx('organizations').where({ id: this.set.orgId }).update(flags);
     const reindexed = writes.reindex.filter((r) => writes.updates.some((u) => u.id === r.id)).map((r) => r.id);
     for (let i = 0; i < reindexed.length; i += 500) await trx('resource_identifiers').whereIn('resource_id', reindexed.slice(i, i + 500)).delete();
     const index = writes.reindex.flatMap((r) => r.identifiers.map((identifier) => ({ org_id: this.set.orgId, resource_type: r.type, system: identifier.system, value: identifier.value, resource_id: r.id })));
     await insertAll(trx, 'resource_identifiers', index);
+    await this.writeSearchStrings();
     const audit = writes.audit.map((a) => ({
       at: this.now,
       actor,
@@ -443,7 +579,12 @@ class Chunk {
 }
 
 async function applyChunk(db: Knex, set: ChangeSet, items: Prepared[], allOrNothing: boolean, options: ApplyOptions): Promise<Array<[number, ChangeOutcome]>> {
-  return db.transaction(async (trx) => {
+  // Inside the caller's own transaction (the HL7 applier records the control id in it), the
+  // chunk runs in that transaction: a savepoint would cost two round trips per message, and
+  // could not let the caller go on after an error anyway, since the error reaches it.
+  const inCallersTransaction = (db as Knex.Transaction).isTransaction === true;
+  const run = <T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> => (inCallersTransaction ? work(db as Knex.Transaction) : db.transaction(work));
+  return run(async (trx) => {
     const now = await tickIngestClock(trx, set.orgId);
     const chunk = new Chunk(trx, set, now);
     await chunk.load(items);

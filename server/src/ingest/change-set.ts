@@ -5,12 +5,18 @@
 // Sources never write resource tables themselves.
 
 /** The FHIR R4 resource types a system of record may write. */
-export const INGESTIBLE_TYPES = ['Patient', 'Coverage', 'Observation', 'AllergyIntolerance', 'Condition', 'MedicationRequest', 'ServiceRequest'] as const;
+export const INGESTIBLE_TYPES = ['Patient', 'Coverage', 'Observation', 'AllergyIntolerance', 'Condition', 'MedicationRequest', 'ServiceRequest', 'Consent'] as const;
 export type IngestibleType = (typeof INGESTIBLE_TYPES)[number];
+/**
+ * The types applyChangeSet writes: the ingestible ones, and the records a source derives from
+ * what it receives, which no system of record sends as FHIR (the FHIR importers accept only
+ * INGESTIBLE_TYPES): CoverageEligibilityResponse, the benefits of an X12 271 loop.
+ */
+export type RecordType = IngestibleType | 'CoverageEligibilityResponse';
 
 /** A FHIR R4 resource as the system of record sent it (validated by the source). */
 export interface IngestResource {
-  resourceType: IngestibleType;
+  resourceType: RecordType;
   id?: string;
   [element: string]: unknown;
 }
@@ -40,6 +46,13 @@ export interface ResourceChange {
    * organization's ingest lock is taken, so two writers cannot both pass with one version.
    */
   ifMatch?: number;
+  /**
+   * A Patient change only: this resident replaces the one found by that identifier (HL7
+   * ADT^A40 merge). The prior resident turns inactive, its records move to this one, both carry
+   * Patient.link (`replaced-by` / `replaces`) and one `resident.merged` is queued. Sending the
+   * same merge again changes nothing.
+   */
+  replaces?: BusinessIdentifier;
   /** Where the change came from, named in errors: "Bundle.entry[3]", "line 17", "PID-3", "2000C loop 2". */
   at: string;
 }
@@ -72,7 +85,7 @@ export type ChangeOutcome =
   | {
       at: string;
       outcome: 'created' | 'updated' | 'unchanged';
-      resourceType: IngestibleType;
+      resourceType: RecordType;
       id: string;
       versionId: number;
       lastUpdated: string;

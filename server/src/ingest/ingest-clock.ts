@@ -16,9 +16,65 @@
 // the first one's committed rows.
 import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
-import { rawRows } from '../db/database.js';
+import { isPostgres, rawRows } from '../db/database.js';
+
+const EPOCH = '1970-01-01T00:00:00.000Z';
+
+/** The organizations whose ingest_clock row a transaction holds locked: taken once, not again. */
+const held = new WeakMap<Knex.Transaction, Set<string>>();
+
+function remember(trx: Knex.Transaction, orgId: string): void {
+  const orgs = held.get(trx) ?? new Set<string>();
+  orgs.add(orgId);
+  held.set(trx, orgs);
+}
+
+/** Whether this transaction already holds the organization's ingest_clock row lock. */
+export function holdsOrganizationLock(trx: Knex.Transaction, orgId: string): boolean {
+  return held.get(trx)?.has(orgId) === true;
+}
+
+/**
+ * Takes the organization's ingest_clock row lock until the transaction ends, without
+ * moving the clock (the event outbox serializes one organization's event commits on it).
+ */
+export async function lockOrganizationWrites(trx: Knex.Transaction, orgId: string): Promise<void> {
+  if (holdsOrganizationLock(trx, orgId)) return;
+  remember(trx, orgId);
+  await trx.raw(
+    'INSERT INTO ingest_clock (org_id, last_updated) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET last_updated = ingest_clock.last_updated',
+    [orgId, '1970-01-01T00:00:00.000Z'],
+  );
+}
+
+/**
+ * A consistent cut of the organization's writes, for a Bulk Data export's `transactionTime`:
+ * takes the ingest_clock row lock (so every ingest transaction that took its instant before
+ * has committed) and answers the last instant assigned, or undefined when none was. Every
+ * later ingest transaction gets a strictly greater instant (tickIngestClock), so a `_since`
+ * of this value misses no write that a read after this point could not see.
+ */
+export async function lastIngestInstant(trx: Knex.Transaction, orgId: string): Promise<string | undefined> {
+  remember(trx, orgId);
+  const rows = rawRows<{ last_updated: string }>(
+    await trx.raw('INSERT INTO ingest_clock (org_id, last_updated) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET last_updated = ingest_clock.last_updated RETURNING last_updated', [orgId, EPOCH]),
+  );
+  const last = rows[0]?.last_updated;
+  return last === undefined || last === EPOCH ? undefined : last;
+}
+
+/**
+ * PostgreSQL: the lock, max(now, last + 1 ms) and its write in one statement (a round trip per
+ * ingest transaction fewer); the instant's text is exactly nowIso's (ISO 8601, UTC, ms).
+ */
+const TICK_PG = `INSERT INTO ingest_clock (org_id, last_updated) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET last_updated =
+  CASE WHEN excluded.last_updated > ingest_clock.last_updated THEN excluded.last_updated
+  ELSE to_char((ingest_clock.last_updated::timestamptz + interval '1 millisecond') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END
+  RETURNING last_updated`;
 
 export async function tickIngestClock(trx: Knex.Transaction, orgId: string, now: number = Date.now()): Promise<string> {
+  remember(trx, orgId);
+  if (isPostgres(trx)) return rawRows<{ last_updated: string }>(await trx.raw(TICK_PG, [orgId, nowIso(now)]))[0]!.last_updated;
   const result = await trx.raw(
     'INSERT INTO ingest_clock (org_id, last_updated) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET last_updated = ingest_clock.last_updated RETURNING last_updated',
     [orgId, '1970-01-01T00:00:00.000Z'],

@@ -62,6 +62,17 @@ export class ServiceMetrics {
     labelNames: ['source', 'outcome'] as const,
     registers: [this.registry],
   });
+  readonly mllpConnectionsRefused = new Counter({
+    name: 'ofctx_mllp_connections_refused_total',
+    help: 'MLLP connections the listener closed before their first message, by reason: source_not_allowed (MLLP_ALLOWED_SOURCES), source_limit (MLLP_MAX_CONNECTIONS_PER_SOURCE), capacity (MLLP_MAX_CONNECTIONS, or the share kept for MLLP_RESERVED_SOURCES), first_byte_timeout (nothing sent within MLLP_FIRST_BYTE_TIMEOUT_MS).',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+  readonly mllpConnectionsOpen = new Gauge({
+    name: 'ofctx_mllp_connections_open',
+    help: 'MLLP connections open now (this instance).',
+    registers: [this.registry],
+  });
   readonly purgedRows = new Counter({
     name: 'ofctx_retention_purged_rows_total',
     help: 'Rows removed by retention, by table.',

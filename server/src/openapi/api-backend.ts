@@ -8,7 +8,8 @@ import { OAuthError } from '../errors/oauth-error.js';
 import type { AppContext } from '../app-context.js';
 import type { Principal } from '../auth/principal.js';
 import { authenticateBearer } from '../auth/bearer-authentication.js';
-import { authorize } from '../tenancy/authorize.js';
+import type { Disclosure } from '../audit/audit-trail.js';
+import { authorize, type ScopeAlternatives } from '../tenancy/authorize.js';
 import type { OperationHandler, OperationResult, PublicOperationHandler, PublicOperationRequest } from '../http/operation.js';
 import { openApiDocumentCopy } from './openapi-document.js';
 import { ajv2020 } from './ajv-2020.js';
@@ -27,8 +28,13 @@ export interface OperationRegistry {
   public: Record<string, PublicOperationHandler>;
 }
 
-function requiredScopes(operation: Operation): string[] {
-  return (operation.security ?? []).flatMap((requirement) => requirement.oauth2 ?? []);
+/** The operation's scopes: one set, or (several security requirements) any one of several sets. */
+function requiredScopes(operation: Operation): string[] | ScopeAlternatives {
+  const requirements = operation.security ?? [];
+  if (requirements.length > 1 && requirements.every((requirement) => requirement.oauth2 !== undefined)) {
+    return { anyOf: requirements.map((requirement) => requirement.oauth2 ?? []) };
+  }
+  return requirements.flatMap((requirement) => requirement.oauth2 ?? []);
 }
 
 /** Ids are stored in lower case; a caller may send upper case (RFC 4122 allows it). */
@@ -62,11 +68,14 @@ function securedHandler(operationId: string, handler: OperationHandler, app: App
     const params = lowerUuids(c.request.params as Record<string, string>);
     let status = 500;
     let resourceIds: string[] | null = null;
+    let disclosures: Disclosure[] | null = null;
     try {
       authorize(principal, requiredScopes(c.operation), params);
       const result = await handler({ ...baseRequest(c, ctx, app, params), principal });
       status = result.status ?? 200;
       resourceIds = result.audit?.resourceIds ?? null;
+      // A 304 sends nothing the caller does not already hold.
+      if (status === 200) disclosures = result.audit?.disclosures ?? null;
       return result;
     } catch (error) {
       status = error instanceof ApiError ? error.status : 500;
@@ -80,6 +89,8 @@ function securedHandler(operationId: string, handler: OperationHandler, app: App
         operation: operationId,
         status,
         resourceIds,
+        purpose: principal.policy.purpose,
+        disclosures,
       });
     }
   };
@@ -138,8 +149,10 @@ export async function createApiBackend(app: AppContext, registry: OperationRegis
       throw new ApiError('not_found', 'No operation at this path; the API is described at /openapi.json.');
     },
     methodNotAllowed: (c: RouteContext) => {
-      const allowed = METHODS.filter((method) => api.router.matchOperation({ ...c.request, method }) !== undefined);
-      throw new ApiError('method_not_allowed', undefined, [], { Allow: allowed.map((m) => m.toUpperCase()).join(', ') });
+      const allowed = METHODS.filter((method) => api.router.matchOperation({ ...c.request, method }) !== undefined).map((m) => m.toUpperCase());
+      // Every GET also answers HEAD (http/dispatch.ts).
+      if (allowed.includes('GET')) allowed.splice(allowed.indexOf('GET') + 1, 0, 'HEAD');
+      throw new ApiError('method_not_allowed', undefined, [], { Allow: allowed.join(', ') });
     },
     notImplemented: (c: RouteContext) => {
       throw new Error(`operation ${c.operation.operationId} has no handler`);

@@ -22,8 +22,9 @@ interface Parameter {
 /** bath-es5's `params(template)`: `{name}` segments, percent-decoded, a name repeated must repeat its value. */
 function compilePathParams(template: string): PathParams {
   const names = (template.match(/\{[A-Za-z0-9_-]+\}/g) ?? []).map((x) => x.substring(1, x.length - 1));
-  // Not escaped, exactly as bath-es5 builds it.
-  const pattern = new RegExp('^' + template.replace(/\{[A-Za-z0-9_-]+\}/g, '([^\\/]*)') + '$');
+  // As bath-es5 builds it, but with the literal parts escaped: FHIR operation paths hold a `$`
+  // (`[base]/$export`), which bath-es5 would read as an end anchor and never match.
+  const pattern = new RegExp('^' + template.split(/\{[A-Za-z0-9_-]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('([^\\/]*)') + '$');
   return (pathname) => {
     const match = pathname.match(pattern);
     if (match === null) return null;

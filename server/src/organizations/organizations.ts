@@ -36,14 +36,39 @@ export interface Hl7Facility extends Facility {
   hl7_code: string | null;
 }
 
-/** HL7 v2 IS/HD values: printable, no encoding characters, at most 64 characters. */
-export const HL7_CODE_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+/**
+ * The longest HL7 code: 227 characters, the length of the whole HD data type (HD.1 IS 20 +
+ * HD.2 ST 199 + HD.3 ID 6 + two separators, v2.5). HD.1 alone is 20 in v2.5, but senders
+ * write longer names there (`MN Public Health Lab`); 227 is what any HD can hold, and the
+ * width of hl7_applied_messages.sending_application, which is an HD as well.
+ */
+export const HL7_CODE_MAX_LENGTH = 227;
+
+/**
+ * Why a facility's HL7 code cannot be stored, or undefined when it can. A code is written the
+ * way the sender writes MSH-4 / PV1-3.4 (after escape sequences are decoded) and matched
+ * exactly, so spaces and punctuation are kept (`GOOD HEALTH HOSPITAL`, `St. Mary's`); what
+ * is refused can never arrive in one component of a message: the HL7 delimiters | ^ ~ \ &,
+ * line breaks and other control characters, and whitespace at either end (the listener trims
+ * what it reads).
+ */
+export function hl7CodeProblem(code: string): string | undefined {
+  const shown = JSON.stringify(code);
+  const length = [...code].length;
+  if (length === 0) return 'an HL7 code may not be empty';
+  if (length > HL7_CODE_MAX_LENGTH) return `an HL7 code is at most ${HL7_CODE_MAX_LENGTH} characters (the HL7 HD type's length); got ${length}`;
+  if (/[|^~\\&]/.test(code)) return `an HL7 code may not contain the HL7 delimiters | ^ ~ \\ &; got ${shown}`;
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(code)) return `an HL7 code may not contain line breaks or other control characters; got ${shown}`;
+  if (code.trim() !== code) return `an HL7 code may not begin or end with whitespace; got ${shown}`;
+  return undefined;
+}
 
 export class Hl7CodeTaken extends Error {}
 
 /** Sets (or clears, with null) a facility's HL7 code; codes are unique across the service. */
 export async function setFacilityHl7Code(db: Knex, facilityId: string, code: string | null): Promise<Hl7Facility | undefined> {
-  if (code !== null && !HL7_CODE_PATTERN.test(code)) throw new Error(`an HL7 code is 1 to 64 letters, digits, '.', '_' or '-'; got ${JSON.stringify(code)}`);
+  const problem = code === null ? undefined : hl7CodeProblem(code);
+  if (problem) throw new Error(problem);
   return db.transaction(async (trx) => {
     const facility = (await trx('facilities').where({ id: facilityId }).first('id', 'org_id', 'name', 'hl7_code')) as Hl7Facility | undefined;
     if (!facility) return undefined;

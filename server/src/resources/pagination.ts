@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import type { PageInfo } from '../http/envelope.js';
 import { PageAnchors } from './page-anchors.js';
 import { preparedStatements } from '../db/prepared-statements.js';
+import type { RecordFilter } from '../tenancy/record-visibility.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 
@@ -67,8 +68,10 @@ export async function fetchResourcePage<Row extends { seq: number }>(
   table: string,
   scope: ListScope,
   query: Record<string, unknown>,
+  filter?: RecordFilter,
 ): Promise<{ rows: Row[]; page: PageInfo }> {
   const { page, pageSize } = pageOf(query);
+  if (filter && !filter.isEmpty) return fetchFilteredPage<Row>(db, table, scope, page, pageSize, filter);
   const where: Record<string, string> = { ...scope };
   // The hot statements (counts, the page itself) are prepared once: see db/prepared-statements.ts.
   const statements = preparedStatements(db);
@@ -111,6 +114,31 @@ export async function fetchResourcePage<Row extends { seq: number }>(
   // A full page ends where the next one begins, whatever is appended later.
   if (rows.length === pageSize) anchors.set(anchorOf(page + 1), Number(rows[rows.length - 1]!.seq));
   return { rows, page: { page, page_size: pageSize, total } };
+}
+
+/**
+ * A page of what an access policy lets the caller see. The facility's counter and the page
+ * anchors count every row, so neither applies: the total is counted with the restriction,
+ * and a deep page finds its start with an OFFSET over the visible rows' index entries.
+ */
+async function fetchFilteredPage<Row extends { seq: number }>(
+  db: Knex,
+  table: string,
+  scope: ListScope,
+  page: number,
+  pageSize: number,
+  filter: RecordFilter,
+): Promise<{ rows: Row[]; page: PageInfo }> {
+  const visible = () => filter.apply(db(table).where(scope), table);
+  const offset = (page - 1) * pageSize;
+  const rowsOfPage = async (): Promise<Row[]> => {
+    if (offset === 0) return (await visible().orderBy('seq').limit(pageSize)) as Row[];
+    const start = await visible().orderBy('seq').offset(offset).first('seq');
+    if (!start) return [];
+    return (await visible().andWhere('seq', '>=', start.seq).orderBy('seq').limit(pageSize)) as Row[];
+  };
+  const [rows, counted] = await Promise.all([rowsOfPage(), visible().count({ total: '*' }).first()]);
+  return { rows, page: { page, page_size: pageSize, total: Number(counted?.total ?? 0) } };
 }
 
 const COUNTS_SQL = 'select total, layout_version from facility_resource_counts where resource = ? and facility_id = ? limit 1';

@@ -1,5 +1,6 @@
 // List and read handlers of the four FHIR resources. Every query is filtered by the path's
-// organization and facility (already authorized), so another tenant's row is a 404.
+// organization and facility (already authorized) and by the caller's access policy, so
+// another tenant's row, or one the policy hides, is a 404.
 // Reads and lists carry a weak ETag and answer 304 to a matching If-None-Match.
 import { ApiError } from '../errors/api-error.js';
 import { list, single } from '../http/envelope.js';
@@ -12,22 +13,32 @@ import { toPatient, type ResidentRow } from './fhir-patient.js';
 import { toCoverage, type CoverageRow } from './fhir-coverage.js';
 import { toObservation, type ObservationRow } from './fhir-observation.js';
 import { toAllergyIntolerance, type AllergyRow } from './fhir-allergy-intolerance.js';
+import { visibilityOf } from '../tenancy/authorize.js';
+import { disclosuresOf } from '../audit/disclosures.js';
+
+const FHIR_TYPE_OF_TABLE: Record<string, string> = { residents: 'Patient', coverage: 'Coverage', observations: 'Observation', allergies: 'AllergyIntolerance' };
 
 function listOf<Row extends ResourceRow>(table: string, map: (row: Row) => unknown): OperationHandler {
   return async (request: OperationRequest) => {
     const { app, params, query } = request;
-    const { rows, page } = await listRows<Row>(app.db, table, facilityScope(params, query), query);
+    const { rows, page } = await listRows<Row>(app.db, table, facilityScope(params, query), query, await visibilityOf(app.db, request.principal));
     // Serialized once: the ETag is a digest of the very bytes sent.
     const body = RenderedJson.of(list(rows.map(map), page));
-    return conditionalGet(request, renderedDigestTag(body), { body, audit: { resourceIds: rows.map((row) => row.id) } });
+    return conditionalGet(request, renderedDigestTag(body), {
+      body,
+      audit: { resourceIds: rows.map((row) => row.id), disclosures: disclosuresOf(FHIR_TYPE_OF_TABLE[table]!, rows as Array<Row & { resident_id?: string }>) },
+    });
   };
 }
 
 function readOf<Row extends ResourceRow>(table: string, idParam: string, map: (row: Row) => unknown): OperationHandler {
   return async (request: OperationRequest) => {
-    const row = await readRow<Row>(request.app.db, table, request.params, request.params[idParam]!);
+    const row = await readRow<Row>(request.app.db, table, request.params, request.params[idParam]!, await visibilityOf(request.app.db, request.principal));
     if (!row) throw new ApiError('not_found');
-    return conditionalGet(request, versionTag(row.version_id), { body: single(map(row)), audit: { resourceIds: [row.id] } });
+    return conditionalGet(request, versionTag(row.version_id), {
+      body: single(map(row)),
+      audit: { resourceIds: [row.id], disclosures: disclosuresOf(FHIR_TYPE_OF_TABLE[table]!, [row as Row & { resident_id?: string }]) },
+    });
   };
 }
 

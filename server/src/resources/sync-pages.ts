@@ -12,11 +12,13 @@
 //
 // The cursor carries its list, its filter and its position (base64url JSON). It is not
 // signed: it only ever selects rows inside the facility the caller is already authorized
-// for, so a forged one can show nothing the caller could not list anyway.
+// for, through the caller's access policy, so a forged one can show nothing the caller
+// could not list anyway.
 import type { Knex } from 'knex';
 import { ApiError } from '../errors/api-error.js';
 import type { PageInfo } from '../http/envelope.js';
 import { DEFAULT_PAGE_SIZE, type ListScope } from './pagination.js';
+import type { RecordFilter } from '../tenancy/record-visibility.js';
 
 export interface SyncPageInfo extends PageInfo {
   next?: string;
@@ -138,7 +140,8 @@ function checkFilterMatches(cursor: Cursor, scope: ListScope, query: Record<stri
 /**
  * A page of a `_lastUpdated` list or of a cursor (a first page without `_lastUpdated` is in
  * insertion order). `total` counts the whole filtered set (all pages), as on the
- * page-numbered lists. `ids` restricts the set to those ids (FHIR `_id`).
+ * page-numbered lists. `ids` restricts the set to those ids (FHIR `_id`). `withTotal` false
+ * skips that count (a bulk export walks every page and needs none): `total` is then -1.
  */
 export async function fetchSyncPage<Row extends { seq: number; id: string; last_updated: string }>(
   db: Knex,
@@ -146,6 +149,8 @@ export async function fetchSyncPage<Row extends { seq: number; id: string; last_
   scope: ListScope,
   query: Record<string, unknown>,
   ids?: string[],
+  filter?: RecordFilter,
+  withTotal = true,
 ): Promise<{ rows: Row[]; page: SyncPageInfo }> {
   const pageSize = pageSizeOf(query);
   let cursor: Cursor;
@@ -165,6 +170,8 @@ export async function fetchSyncPage<Row extends { seq: number; id: string; last_
 
   const filtered = () => {
     const q = db(table).where(where);
+    // The caller's access policy, inside the query: pages stay full and the total exact.
+    if (filter) filter.apply(q, table);
     if (cursor.i !== undefined) q.whereIn('id', cursor.i);
     if (cursor.k === 'u') for (const [op, instant] of cursor.b) q.andWhere('last_updated', op, instant);
     return q;
@@ -177,10 +184,10 @@ export async function fetchSyncPage<Row extends { seq: number; id: string; last_
     if (lu !== '') rowsQuery.andWhere((q) => q.where('last_updated', '>', lu).orWhere((same) => same.where('last_updated', lu).andWhere('id', '>', id)));
     rowsQuery.orderBy([{ column: 'last_updated' }, { column: 'id' }]);
   }
-  const [fetched, counted] = await Promise.all([rowsQuery.limit(pageSize + 1) as Promise<Row[]>, filtered().count({ total: '*' }).first()]);
+  const [fetched, counted] = await Promise.all([rowsQuery.limit(pageSize + 1) as Promise<Row[]>, withTotal ? filtered().count({ total: '*' }).first() : undefined]);
   const rows = fetched.slice(0, pageSize);
   const number = cursor.p + 1;
-  const page: SyncPageInfo = { page: number, page_size: pageSize, total: Number(counted?.total ?? 0) };
+  const page: SyncPageInfo = { page: number, page_size: pageSize, total: withTotal ? Number(counted?.total ?? 0) : -1 };
   if (fetched.length > pageSize) {
     const last = rows[rows.length - 1]!;
     page.next = encodeCursor(cursor.k === 's' ? { ...cursor, s: Number(last.seq), p: number } : { ...cursor, lu: last.last_updated, id: last.id, p: number });

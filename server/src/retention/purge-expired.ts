@@ -1,6 +1,7 @@
-// Retention: audit rows older than AUDIT_RETENTION_DAYS, and webhook history older than
-// DELIVERY_RETENTION_DAYS (attempts, finished deliveries with their bodies, and events no
-// delivery refers to any more). Deleted in small batches, each its own short statement or
+// Retention: audit rows older than AUDIT_RETENTION_DAYS, webhook history older than
+// DELIVERY_RETENTION_DAYS (attempts, finished deliveries with their bodies), and events
+// older than EVENT_RETENTION_DAYS that no delivery refers to any more (the event log reads
+// them until then). Deleted in small batches, each its own short statement or
 // transaction, with a pause between them: SQLite has a single writer and requests must never
 // wait behind a long delete. Deliveries still queued are never touched, whatever their age.
 import type { Knex } from 'knex';
@@ -15,7 +16,7 @@ export interface PurgeReport {
   /** Rows removed per table. */
   removed: Record<PurgedTable, number>;
   /** Rows older than these instants were purged. */
-  cutoffs: { audit_events: string; webhook_history: string };
+  cutoffs: { audit_events: string; webhook_history: string; webhook_events: string };
   batches: number;
 }
 
@@ -31,14 +32,19 @@ export interface PurgeOptions {
 
 const FINISHED = ['delivered', 'failed', 'cancelled'];
 
-export async function purgeExpired(db: Knex, config: Pick<RetentionConfig, 'auditDays' | 'deliveryDays' | 'batchSize'>, options: PurgeOptions = {}): Promise<PurgeReport> {
+export async function purgeExpired(
+  db: Knex,
+  config: Pick<RetentionConfig, 'auditDays' | 'deliveryDays' | 'batchSize'> & Partial<Pick<RetentionConfig, 'eventDays'>>,
+  options: PurgeOptions = {},
+): Promise<PurgeReport> {
   const now = options.now ?? Date.now();
   const auditCutoff = nowIso(now - config.auditDays * DAY_MS);
   const historyCutoff = nowIso(now - config.deliveryDays * DAY_MS);
+  const eventCutoff = nowIso(now - (config.eventDays ?? config.deliveryDays) * DAY_MS);
   const limit = config.batchSize;
   const report: PurgeReport = {
     removed: { audit_events: 0, webhook_delivery_attempts: 0, webhook_deliveries: 0, webhook_events: 0 },
-    cutoffs: { audit_events: auditCutoff, webhook_history: historyCutoff },
+    cutoffs: { audit_events: auditCutoff, webhook_history: historyCutoff, webhook_events: eventCutoff },
     batches: 0,
   };
   const proceed = options.proceed ?? (() => true);
@@ -82,7 +88,7 @@ export async function purgeExpired(db: Knex, config: Pick<RetentionConfig, 'audi
         'seq',
         db('webhook_events as e')
           .select('e.seq')
-          .where('e.created_at', '<', historyCutoff)
+          .where('e.created_at', '<', eventCutoff)
           .whereNotExists(db('webhook_deliveries as d').select(db.raw('1')).whereRaw('d.event_id = e.id'))
           .orderBy('e.created_at')
           .limit(limit),

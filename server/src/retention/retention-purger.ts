@@ -2,10 +2,11 @@
 // RETENTION_INTERVAL_MINUTES, in small batches with a pause between them. Several instances
 // may purge at once; each batch deletes what is still there, so they only share the work.
 import type { Knex } from 'knex';
-import type { RetentionConfig } from '../config/config.js';
+import type { BulkExportConfig, RetentionConfig } from '../config/config.js';
 import type { Logger } from '../logging/logger.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import { purgeExpired } from './purge-expired.js';
+import { purgeExpiredExports } from '../bulk/export-worker.js';
 
 const FIRST_RUN_DELAY_MS = 60_000;
 /** Between batches: a request waiting for SQLite's single writer gets it first. */
@@ -21,6 +22,7 @@ export class RetentionPurger {
     private readonly config: RetentionConfig,
     private readonly logger: Logger,
     private readonly metrics: ServiceMetrics,
+    private readonly bulkExport?: Pick<BulkExportConfig, 'dir'>,
   ) {}
 
   start(): void {
@@ -46,8 +48,11 @@ export class RetentionPurger {
         proceed: () => !this.stopped,
         onBatch: (table, rows) => this.metrics.purgedRows.inc({ table }, rows),
       });
-      const total = Object.values(report.removed).reduce((a, b) => a + b, 0);
-      if (total > 0) this.logger.info({ removed: report.removed, cutoffs: report.cutoffs }, 'retention purge');
+      // Bulk exports past BULK_EXPORT_TTL_HOURS: their rows and their files.
+      const exports = await purgeExpiredExports(this.db, this.bulkExport?.dir, this.config.batchSize);
+      if (exports > 0) this.metrics.purgedRows.inc({ table: 'bulk_export_jobs' }, exports);
+      const total = Object.values(report.removed).reduce((a, b) => a + b, 0) + exports;
+      if (total > 0) this.logger.info({ removed: { ...report.removed, bulk_export_jobs: exports }, cutoffs: report.cutoffs }, 'retention purge');
     } catch (error) {
       this.logger.warn({ err: (error as Error).message }, 'retention purge failed; it is retried at the next interval');
     }

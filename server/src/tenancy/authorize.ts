@@ -1,19 +1,36 @@
 // The one place where a caller's grant is checked against what it asks for:
 // the operation's scope, the path's organization and the path's facility.
 // Resource queries then also filter by organization and facility, so a resource of another
-// tenant is simply not found (404), indistinguishable from an unknown id.
+// tenant is simply not found (404), indistinguishable from an unknown id; and by the
+// credential's access policy (visibilityOf below), so a record it may not see is not found either.
+import type { Knex } from 'knex';
 import { ApiError } from '../errors/api-error.js';
+import { recordFilterOf, type RecordFilter } from './record-visibility.js';
+import { policyOfRow } from './access-policy.js';
 import type { Principal } from '../auth/principal.js';
 import { REALM } from '../auth/bearer-authentication.js';
 
-export function authorize(principal: Principal, requiredScopes: readonly string[], params: Record<string, string>): void {
-  const missing = requiredScopes.filter((scope) => !principal.scopes.has(scope));
+/** Operations the contract lets in with any one of several scope sets (the event log: any read scope). */
+export interface ScopeAlternatives {
+  anyOf: ReadonlyArray<readonly string[]>;
+}
+
+function missingScopes(principal: Principal, required: readonly string[] | ScopeAlternatives): { missing: string[]; oneOf: boolean } {
+  if (!('anyOf' in required)) return { missing: required.filter((scope) => !principal.scopes.has(scope)), oneOf: false };
+  if (required.anyOf.some((set) => set.every((scope) => principal.scopes.has(scope)))) return { missing: [], oneOf: true };
+  return { missing: [...new Set(required.anyOf.flat())], oneOf: true };
+}
+
+export function authorize(principal: Principal, requiredScopes: readonly string[] | ScopeAlternatives, params: Record<string, string>): void {
+  const { missing, oneOf } = missingScopes(principal, requiredScopes);
   if (missing.length > 0) {
     const scope = missing.join(' ');
     throw new ApiError(
       'insufficient_scope',
-      `This operation needs the scope ${scope}, which the access token does not carry.`,
-      [{ field: 'scope', issue: `requires ${scope}` }],
+      oneOf
+        ? `This operation needs one of the scopes ${missing.join(', ')}, and the access token carries none of them.`
+        : `This operation needs the scope ${scope}, which the access token does not carry.`,
+      [{ field: 'scope', issue: oneOf ? `requires one of ${missing.join(', ')}` : `requires ${scope}` }],
       { 'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"` },
     );
   }
@@ -23,4 +40,24 @@ export function authorize(principal: Principal, requiredScopes: readonly string[
   if (params.facility_id !== undefined && !principal.facilityIds.has(params.facility_id)) {
     throw new ApiError('facility_forbidden', undefined, [{ field: 'path.facility_id', issue: 'is not granted to this credential' }]);
   }
+}
+
+/**
+ * The second half of the one authorization point: which rows of the authorized facility the
+ * caller may see, as the restriction every read path puts inside its query
+ * (tenancy/record-visibility.ts). A row it hides is not found, exactly like an unknown id.
+ */
+export function visibilityOf(db: Knex, principal: Principal): Promise<RecordFilter> {
+  return recordFilterOf(db, principal.orgId, principal.policy);
+}
+
+/**
+ * The same filter for work a credential started and the service finishes later (a Bulk Data
+ * export's pages): its policy as it stands now, read from the credential. A credential
+ * revoked since may see nothing more: the work fails.
+ */
+export async function visibilityOfClient(db: Knex, orgId: string, clientId: string): Promise<RecordFilter> {
+  const row = (await db('clients').where({ client_id: clientId, org_id: orgId }).first('purpose', 'payers', 'sensitive', 'status')) as Record<string, unknown> | undefined;
+  if (!row || row.status !== 'active') throw new Error('the credential that started this work is no longer active');
+  return recordFilterOf(db, orgId, policyOfRow(row));
 }

@@ -415,7 +415,7 @@ export async function recordAttempt(db: Knex, claim: ClaimedDelivery, attempt: R
     const updated = await trx('webhook_deliveries')
       .where({ id: claim.id, claim_token: claim.claimToken, status: 'sending' })
       .update({ last_status: attempt.status, last_error: attempt.errorClass, claim_token: null, status: 'failed', due_at: null, completed_at: at });
-    await endSubscription(trx, claim.subscriptionId, 'disabled', { exceptDeliveryId: claim.id });
+    await endSubscription(trx, claim.subscriptionId, 'disabled', { exceptDeliveryId: claim.id, reason: 'endpoint_gone' });
     return updated > 0;
   });
 }

@@ -22,6 +22,7 @@ import { signingSecretsAt } from './secret-rotation.js';
 import { decideAfterAttempt } from './retry-policy.js';
 import type { SigningSecretCipher } from './signing-secret-crypto.js';
 import type { HostResolver } from './ssrf-guard.js';
+import type { SubscriptionHealth } from './subscription-health.js';
 
 export interface DeliveryWorkerDeps {
   db: Knex;
@@ -31,6 +32,8 @@ export interface DeliveryWorkerDeps {
   logger: Logger;
   random?: () => number;
   metrics?: DeliveryMetrics;
+  /** Notes each attempt's outcome for the auto-disable (subscription-health.ts). */
+  health?: SubscriptionHealth;
 }
 
 /** Counts each recorded attempt (server/src/metrics). */
@@ -226,6 +229,7 @@ export class DeliveryWorker {
   private report(claim: ClaimedDelivery, result: AttemptResult, transition: DeliveryTransition, stillMine: boolean): void {
     const { logger } = this.deps;
     this.deps.metrics?.deliveryAttempt(transition.kind, result.errorClass);
+    this.deps.health?.noteAttempt(claim.subscriptionId, result.errorClass, Date.now() - result.durationMs);
     const quiet = stillMine && transition.kind !== 'disable' && transition.kind !== 'failed';
     // The line of every attempt is at info; below that level, not even built.
     if (quiet && !logger.isLevelEnabled('info')) return;

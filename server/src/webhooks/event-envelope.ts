@@ -19,6 +19,18 @@ export interface EnvelopeFields {
   residentId: string;
   /** clinical.order.created from ingestion only; absent elsewhere. */
   orderType?: OrderType | undefined;
+  /** resident.merged only: the prior resident. */
+  mergedResidentId?: string | undefined;
+}
+
+export type EventData = components['schemas']['EventData'];
+
+/**
+ * The `data` of an event: what every delivery of it carries and what the event log answers
+ * (events/event-log.ts), built in this one place so the two are always the same.
+ */
+export function eventData(f: Pick<EnvelopeFields, 'orgId' | 'facilityId' | 'residentId' | 'orderType' | 'mergedResidentId'>): EventData {
+  return { org_id: f.orgId, facility_id: f.facilityId, resident_id: f.residentId, ...(f.orderType ? { order_type: f.orderType } : {}), ...(f.mergedResidentId ? { merged_resident_id: f.mergedResidentId } : {}) };
 }
 
 export function serializeDeliveryBody(f: EnvelopeFields): string {
@@ -29,6 +41,6 @@ export function serializeDeliveryBody(f: EnvelopeFields): string {
     event_id: f.eventId,
     delivery_id: f.deliveryId,
     occurred_at: f.occurredAt,
-    data: { org_id: f.orgId, facility_id: f.facilityId, resident_id: f.residentId, ...(f.orderType ? { order_type: f.orderType } : {}) },
+    data: eventData(f),
   });
 }

@@ -11,7 +11,13 @@ import { isPostgres } from '../db/database.js';
 import { isEventType, type EventType } from './event-types.js';
 import { serializeDeliveryBody, type OrderType } from './event-envelope.js';
 import { notifyDeliveriesQueued } from './delivery-wakeup.js';
+import { lockOrganizationWrites } from '../ingest/ingest-clock.js';
 import type { SubscriptionRow } from './subscriptions.js';
+import { policyOfRow } from '../tenancy/access-policy.js';
+import { organizationFlags, RecordFilter, type OrganizationFlags } from '../tenancy/record-visibility.js';
+
+/** A matching subscription, with its registering credential's access policy columns. */
+type MatchedSubscription = SubscriptionRow & { purpose: string; payers: string | null; sensitive: number };
 
 export interface EventInput {
   orgId: string;
@@ -53,9 +59,10 @@ function validated(input: EventInput): EventInput & { type: EventType; occurredA
 
 /**
  * Active subscriptions of the organization that list the type and whose registering
- * credential is still active and still granted the facility.
+ * credential is still active and still granted the facility. Whether that credential may
+ * see the event's resident is checked per event (visibleTo below).
  */
-async function matchingSubscriptions(trx: Knex.Transaction, orgId: string, facilityId: string, type: EventType): Promise<SubscriptionRow[]> {
+async function matchingSubscriptions(trx: Knex.Transaction, orgId: string, facilityId: string, type: EventType): Promise<MatchedSubscription[]> {
   const rows = (await trx('webhook_subscriptions as s')
     .join('clients as c', 'c.id', 's.client_pk')
     .join('client_facilities as g', function () {
@@ -68,8 +75,22 @@ async function matchingSubscriptions(trx: Knex.Transaction, orgId: string, facil
       // deliveries), or this waits for the ending and no longer matches it.
       if (isPostgres(trx)) q.forShare('s');
     })
-    .select('s.*')) as SubscriptionRow[];
+    .select('s.*', 'c.purpose', 'c.payers', 'c.sensitive')) as MatchedSubscription[];
   return rows.filter((row) => (JSON.parse(row.event_types) as string[]).includes(type));
+}
+
+/**
+ * The event log (events/event-log.ts) pages an organization's events by `seq` and resumes
+ * after the last one a partner saw, so within an organization a later commit must never
+ * hold a smaller `seq`. SQLite commits one transaction at a time. On PostgreSQL a sequence
+ * value is taken at insert and transactions commit in any order, so event-writing
+ * transactions of one organization are serialized from before their insert to their
+ * commit on the organization's ingest_clock row (ingest/ingest-clock.ts), the lock ingest
+ * transactions already hold; taking it again in the same transaction costs nothing.
+ */
+async function lockEventLogs(trx: Knex.Transaction, events: readonly QueuedEvent[]): Promise<void> {
+  if (!isPostgres(trx)) return;
+  for (const orgId of [...new Set(events.map((e) => e.orgId))].sort()) await lockOrganizationWrites(trx, orgId);
 }
 
 /** An event as it is queued: already checked, its ids in lower case. */
@@ -81,6 +102,30 @@ export interface QueuedEvent {
   occurredAt: string;
   /** clinical.order.created: which kind of order (the delivery's `data.order_type`). */
   orderType?: OrderType;
+  /** resident.merged: the prior resident, merged into `residentId` (`data.merged_resident_id`). */
+  mergedResidentId?: string;
+  /** The record the event is about carries a restricted security label (only --sensitive credentials receive it). */
+  restricted?: boolean;
+}
+
+/**
+ * Whether the subscription's credential may see the event: its resident through the one
+ * visibility restriction (tenancy/record-visibility.ts), read inside this transaction (so the
+ * change that caused the event, consents and labels included, is already seen), and a
+ * restricted event only if --sensitive. Test deliveries do not come here.
+ */
+async function visibleTo(trx: Knex.Transaction, subscription: MatchedSubscription, flags: OrganizationFlags, event: QueuedEvent, seen: Map<string, boolean>): Promise<boolean> {
+  const filter = new RecordFilter(policyOfRow(subscription), flags);
+  if (event.restricted && !filter.policy.sensitive) return false;
+  if (filter.isEmpty) return true;
+  const key = `${subscription.client_pk}|${event.residentId}`;
+  let visible = seen.get(key);
+  if (visible === undefined) {
+    const { sql, bindings } = filter.rows('residents', 'r');
+    visible = (await trx('residents as r').where('r.id', event.residentId).whereRaw(sql, bindings).first('r.id')) !== undefined;
+    seen.set(key, visible);
+  }
+  return visible;
 }
 
 /**
@@ -99,21 +144,30 @@ export async function queueEvents(trx: Knex.Transaction, events: readonly Queued
     resident_id: event.residentId,
     event_type: event.type,
     occurred_at: event.occurredAt,
+    order_type: event.orderType ?? null,
+    merged_resident_id: event.mergedResidentId ?? null,
+    restricted: event.restricted ? 1 : 0,
     created_at: createdAt,
   }));
+  await lockEventLogs(trx, events);
   // The event rows go first: on SQLite a transaction that reads before its first write
   // cannot wait for another process's writer lock (its snapshot would be stale, SQLITE_BUSY
   // at once); writing first makes it wait out the busy timeout like any writer.
   // Rows per statement stay under SQLite's bound-parameter limit.
   for (let i = 0; i < eventRows.length; i += 100) await trx('webhook_events').insert(eventRows.slice(i, i + 100));
   // One subscription query per (facility, type), whatever the number of events.
-  const subscriptionsOf = new Map<string, Promise<SubscriptionRow[]>>();
+  const subscriptionsOf = new Map<string, Promise<MatchedSubscription[]>>();
+  const flagsOf = new Map<string, OrganizationFlags>();
+  const seen = new Map<string, boolean>();
   const emitted: EmittedEvent[] = [];
   const deliveryRows: Record<string, unknown>[] = [];
   for (const [index, event] of events.entries()) {
     const key = `${event.orgId}|${event.facilityId}|${event.type}`;
     if (!subscriptionsOf.has(key)) subscriptionsOf.set(key, matchingSubscriptions(trx, event.orgId, event.facilityId, event.type));
-    const subscriptions = await subscriptionsOf.get(key)!;
+    const matched = await subscriptionsOf.get(key)!;
+    if (matched.length > 0 && !flagsOf.has(event.orgId)) flagsOf.set(event.orgId, await organizationFlags(trx, event.orgId));
+    const subscriptions: MatchedSubscription[] = [];
+    for (const subscription of matched) if (await visibleTo(trx, subscription, flagsOf.get(event.orgId)!, event, seen)) subscriptions.push(subscription);
     const eventId = eventRows[index]!.id;
     for (const subscription of subscriptions) {
       const deliveryId = timeOrderedUuid();
@@ -132,8 +186,10 @@ export async function queueEvents(trx: Knex.Transaction, events: readonly Queued
           facilityId: event.facilityId,
           residentId: event.residentId,
           orderType: event.orderType,
+          mergedResidentId: event.mergedResidentId,
         }),
         status: 'pending',
+        purpose: subscription.purpose,
         attempts: 0,
         series_start: 0,
         due_at: createdAt,

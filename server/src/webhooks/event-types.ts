@@ -12,6 +12,7 @@ export const EVENT_TYPES: readonly EventTypeInfo[] = [
   { event_type: 'resident.admitted', api_version: API_VERSION, description: 'A resident is admitted to a facility.' },
   { event_type: 'resident.discharged', api_version: API_VERSION, description: 'A resident is discharged.' },
   { event_type: 'resident.transferred', api_version: API_VERSION, description: 'A resident is transferred between facilities; facility_id is the facility the resident now belongs to.' },
+  { event_type: 'resident.merged', api_version: API_VERSION, description: 'Two records of one resident are merged; resident_id is the surviving resident, merged_resident_id the prior one (now inactive, its records moved).' },
   { event_type: 'coverage.updated', api_version: API_VERSION, description: "A resident's payer coverage changes." },
   { event_type: 'clinical.condition.created', api_version: API_VERSION, description: 'A new diagnosis is recorded for a resident.' },
   { event_type: 'clinical.order.created', api_version: API_VERSION, description: 'A new order (for example a medication) is created for a resident.' },

@@ -10,6 +10,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomToken } from '../auth/random-token.js';
 import { sqlitePath } from '../config/config.js';
+import { makePrivate } from '../db/private-files.js';
 
 export const SIGNING_SECRET_PREFIX = 'ofx_whs_';
 const FORMAT_VERSION = 'v1';
@@ -124,6 +125,8 @@ export function loadWebhookEncryptionKey(databaseUrl: string, configuredKey: str
   // exists, so two processes starting together agree on one key and never read a half file.
   const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   writeFileSync(temporary, randomBytes(KEY_BYTES).toString('base64') + '\n', { flag: 'wx', mode: 0o600 });
+  // Exactly 0600 whatever the umask.
+  makePrivate(temporary);
   try {
     linkSync(temporary, path);
   } catch (error) {

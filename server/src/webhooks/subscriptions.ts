@@ -1,6 +1,8 @@
-// Webhook subscriptions: organization-scoped, created active, revoked through the API or
-// disabled by a 410 answer, never active again. Revoking or disabling cancels every
-// delivery still queued for the subscription, in the same transaction.
+// Webhook subscriptions: organization-scoped, created active, revoked through the API (for
+// good), or disabled by a 410 answer or after WEBHOOK_DISABLE_AFTER_HOURS of failures
+// (subscription-health.ts), and then enabled again by their owner. Revoking or disabling
+// cancels every delivery still queued for the subscription, in the same transaction (they
+// stay recoverable: partner-deliveries.ts).
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { components } from '@ofctx/sdk/contract';
@@ -13,6 +15,7 @@ import { newSigningSecret, type SigningSecretCipher } from './signing-secret-cry
 export type WebhookSubscription = components['schemas']['WebhookSubscription'];
 export type WebhookSubscriptionCreated = components['schemas']['WebhookSubscriptionCreated'];
 export type SubscriptionStatus = components['schemas']['WebhookSubscriptionStatus'];
+export type DisabledReason = NonNullable<components['schemas']['WebhookDisabledReason']>;
 
 /** Active subscriptions an organization may have at once (the contract's limit). */
 export const MAX_ACTIVE_SUBSCRIPTIONS = 50;
@@ -32,6 +35,8 @@ export interface SubscriptionRow {
   status: SubscriptionStatus;
   created_at: string;
   revoked_at: string | null;
+  disabled_reason?: DisabledReason | null;
+  failing_since?: string | null;
 }
 
 export class SubscriptionLimitReached extends Error {}
@@ -47,6 +52,8 @@ export function toSubscription(row: SubscriptionRow): WebhookSubscription {
     status: row.status,
     created_at: row.created_at,
     revoked_at: row.revoked_at ?? null,
+    disabled_reason: row.status === 'disabled' ? (row.disabled_reason ?? null) : null,
+    failing_since: row.failing_since ?? null,
   };
 }
 
@@ -92,16 +99,19 @@ export async function cancelQueuedDeliveries(trx: Knex.Transaction | Knex, subsc
   return query.update({ status: 'cancelled', due_at: null, claim_token: null, completed_at: at });
 }
 
-/** Ends an active subscription: `revoked` by its owner, `disabled` after a 410 answer. */
+/** Ends an active subscription: `revoked` by its owner, `disabled` (with its reason) after a 410 answer or too long failing. */
 export async function endSubscription(
   db: Knex | Knex.Transaction,
   subscriptionId: string,
   status: 'revoked' | 'disabled',
-  options: { exceptDeliveryId?: string } = {},
+  options: { exceptDeliveryId?: string; reason?: DisabledReason; failingSince?: string } = {},
 ): Promise<boolean> {
   const at = nowIso();
   const run = async (trx: Knex.Transaction) => {
-    const ended = await trx('webhook_subscriptions').where({ id: subscriptionId, status: 'active' }).update({ status, revoked_at: at });
+    let ending = trx('webhook_subscriptions').where({ id: subscriptionId, status: 'active' });
+    // The failure sweep disables only if nothing cleared or restarted the run of failures meanwhile.
+    if (options.failingSince !== undefined) ending = ending.andWhere({ failing_since: options.failingSince });
+    const ended = await ending.update({ status, revoked_at: at, disabled_reason: status === 'disabled' ? (options.reason ?? null) : null });
     if (ended > 0) await cancelQueuedDeliveries(trx, subscriptionId, at, options.exceptDeliveryId);
     return ended > 0;
   };
@@ -113,5 +123,35 @@ export async function revokeSubscription(db: Knex, orgId: string, id: string): P
   const found = await findSubscription(db, orgId, id);
   if (!found) return undefined;
   if (found.status === 'active') await endSubscription(db, id, 'revoked');
+  return findSubscription(db, orgId, id);
+}
+
+/** Why enabling was refused. */
+export class EnableRefused extends Error {
+  constructor(readonly reason: 'revoked' | 'limit') {
+    super(reason);
+  }
+}
+
+/**
+ * Turns a disabled subscription active again, with a clean failure record (a new window).
+ * Active stays active; revoked is refused, and so is going over the organization's limit.
+ * Undefined when unknown in this org.
+ */
+export async function enableSubscription(db: Knex, orgId: string, id: string): Promise<SubscriptionRow | undefined> {
+  const found = await findSubscription(db, orgId, id);
+  if (!found) return undefined;
+  if (found.status === 'revoked') throw new EnableRefused('revoked');
+  if (found.status === 'disabled') {
+    await db.transaction(async (trx) => {
+      // As registration: serialized per organization, so the limit holds.
+      if (isPostgres(trx)) await trx('organizations').where({ id: orgId }).forUpdate().first('id');
+      const counted = await trx('webhook_subscriptions').where({ org_id: orgId, status: 'active' }).count({ n: '*' }).first();
+      if (Number(counted?.n ?? 0) >= MAX_ACTIVE_SUBSCRIPTIONS) throw new EnableRefused('limit');
+      await trx('webhook_subscriptions')
+        .where({ id, org_id: orgId, status: 'disabled' })
+        .update({ status: 'active', revoked_at: null, disabled_reason: null, failing_since: null });
+    });
+  }
   return findSubscription(db, orgId, id);
 }

@@ -1,4 +1,4 @@
-// The five webhook-management operations of the contract. Scope (webhooks.manage) and the
+// The webhook-management operations of the contract (deliveries: delivery-operations.ts). Scope (webhooks.manage) and the
 // path's organization are already checked (tenancy/authorize.ts); every query is also
 // filtered by the organization, so another organization's subscription is a 404.
 import { randomUUID } from 'node:crypto';
@@ -15,6 +15,8 @@ import { checkCallbackUrl, vetCallbackTarget } from './ssrf-guard.js';
 import { encryptedSecretsOf, rotateSigningSecret, signingSecretsAt } from './secret-rotation.js';
 import {
   createSubscription,
+  EnableRefused,
+  enableSubscription,
   findSubscription,
   MAX_ACTIVE_SUBSCRIPTIONS,
   revokeSubscription,
@@ -107,6 +109,24 @@ const listWebhookEventTypes: OperationHandler = async () => {
   return { body: list([...EVENT_TYPES], { page: 1, page_size: EVENT_TYPES.length, total: EVENT_TYPES.length }) };
 };
 
+const getWebhook: OperationHandler = async ({ app, params }) => {
+  const row = foundOrNotFound(await findSubscription(app.db, params.org_id!, params.id!));
+  return { body: single(toSubscription(row)), audit: { resourceIds: [row.id] } };
+};
+
+/** A disabled subscription active again, with a new failure window; its backlog is recovered apart (recover). */
+const enableWebhook: OperationHandler = async ({ app, params }) => {
+  try {
+    const row = foundOrNotFound(await enableSubscription(app.db, params.org_id!, params.id!));
+    app.logger.info({ subscription_id: row.id, status: row.status }, 'webhook subscription enabled');
+    return { body: single(toSubscription(row)), audit: { resourceIds: [row.id] } };
+  } catch (error) {
+    if (!(error instanceof EnableRefused)) throw error;
+    if (error.reason === 'revoked') throw new ApiError('subscription_not_active', 'The subscription was revoked, for good; register a new one.');
+    throw new ApiError('subscription_limit_reached', `The organization already has ${MAX_ACTIVE_SUBSCRIPTIONS} active subscriptions; revoke one before enabling another.`);
+  }
+};
+
 const revokeWebhook: OperationHandler = async ({ app, params }) => {
   const row = foundOrNotFound(await revokeSubscription(app.db, params.org_id!, params.id!));
   app.logger.info({ subscription_id: row.id, status: row.status }, 'webhook subscription revoked');
@@ -167,6 +187,8 @@ export const webhookOperations: Record<string, OperationHandler> = {
   registerWebhook,
   listWebhooks,
   listWebhookEventTypes,
+  getWebhook,
+  enableWebhook,
   revokeWebhook,
   testWebhook,
   rotateWebhookSecret,

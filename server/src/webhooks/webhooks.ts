@@ -11,6 +11,7 @@ import { emitEvent, type EmittedEvent, type EventInput } from './event-outbox.js
 import { loadSigningSecretCipher, type SigningSecretCipher } from './signing-secret-crypto.js';
 import { systemResolver, type HostResolver } from './ssrf-guard.js';
 import type { DeliveryMetrics } from './delivery-worker.js';
+import { disableFailingSubscriptions, SubscriptionHealth, sweepIntervalMs } from './subscription-health.js';
 
 export interface WebhooksOptions {
   /** Replaces DNS resolution of callback hosts (tests simulate DNS with it). */
@@ -25,6 +26,9 @@ export class Webhooks {
   private worker: DeliveryWorker | undefined;
   private listener: PostgresWakeupListener | undefined;
   private stopWaking: (() => void) | undefined;
+  private health: SubscriptionHealth | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | undefined;
 
   private constructor(
     private readonly db: Knex,
@@ -56,7 +60,17 @@ export class Webhooks {
       this.logger.info('webhook delivery worker disabled (WEBHOOK_WORKER=0)');
       return;
     }
-    const worker = new DeliveryWorker({ db: this.db, config: this.config.webhooks, cipher: this.cipher, resolve: this.resolveHost, logger: this.logger, random: this.random, metrics: this.metrics });
+    this.health = new SubscriptionHealth(this.db, this.logger);
+    const worker = new DeliveryWorker({
+      db: this.db,
+      config: this.config.webhooks,
+      cipher: this.cipher,
+      resolve: this.resolveHost,
+      logger: this.logger,
+      random: this.random,
+      metrics: this.metrics,
+      health: this.health,
+    });
     this.worker = worker;
     if (isPostgres(this.db)) {
       this.listener = new PostgresWakeupListener(this.config.databaseUrl, () => worker.wake(), this.logger);
@@ -65,14 +79,42 @@ export class Webhooks {
       this.stopWaking = wakeOnSqliteEnqueue(() => worker.wake());
     }
     worker.start();
+    this.scheduleSweep();
     this.logger.info({ worker_id: worker.id, concurrency: this.config.webhooks.concurrency }, 'webhook delivery worker started');
   }
 
   /** Stops the worker; call before the database closes. */
   async stop(): Promise<void> {
+    clearTimeout(this.sweepTimer);
+    this.sweepTimer = undefined;
     this.stopWaking?.();
     await this.listener?.stop();
     await this.worker?.stop();
+    await this.sweeping;
+    await this.health?.settled();
+  }
+
+  /** Disables now the subscriptions failing for longer than WEBHOOK_DISABLE_AFTER_HOURS (the sweep's work); their ids. */
+  async disableFailingSubscriptions(now?: number): Promise<string[]> {
+    await this.health?.settled();
+    const disabled = await disableFailingSubscriptions(this.db, this.config.webhooks.disableAfterHours, now);
+    for (const id of disabled) {
+      this.logger.warn({ subscription_id: id, disable_after_hours: this.config.webhooks.disableAfterHours }, 'webhook subscription disabled: every attempt failed for the whole window');
+    }
+    return disabled;
+  }
+
+  private scheduleSweep(): void {
+    this.sweepTimer = setTimeout(() => {
+      this.sweeping = this.disableFailingSubscriptions()
+        .then(() => undefined)
+        .catch((error: Error) => this.logger.warn({ err: error.message }, 'webhook failure sweep failed; retrying at the next one'))
+        .finally(() => {
+          this.sweeping = undefined;
+          if (this.sweepTimer !== undefined) this.scheduleSweep();
+        });
+    }, sweepIntervalMs(this.config.webhooks.disableAfterHours));
+    this.sweepTimer.unref();
   }
 
   /**

@@ -13,6 +13,8 @@ export interface CoverageRow {
   payor_name: string;
   subscriber_id: string;
   period_start: string;
+  period_end: string | null;
+  payor_id: string | null;
   coverage_order: number;
   /** The version read: the update is sent with it as ifMatch, so a change in between is a conflict, not overwritten. */
   version_id: number;
@@ -60,6 +62,8 @@ export class CoverageMatcher {
           payor_name: row.payor_name as string,
           subscriber_id: row.subscriber_id as string,
           period_start: row.period_start as string,
+          period_end: (row.period_end as string | null) ?? null,
+          payor_id: (row.payor_id as string | null) ?? null,
           coverage_order: Number(row.coverage_order),
           version_id: Number(row.version_id),
           identifiers: identifiers.filter((i) => i.resource_id === row.id).map(({ system, value }) => ({ system, value })),

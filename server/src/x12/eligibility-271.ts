@@ -1,14 +1,48 @@
 // X12 005010X279A1 271 (eligibility response) -> one entry per subscriber (2000C) and dependent
 // (2000D) loop: its trace (TRN02), member id (NM109), payer (NM1*PR), plan dates (DTP*291,
-// 346, 347), eligibility codes (EB01) and rejections (AAA). node-x12 reads the interchange and
+// 346, 347), eligibility and benefit segments (EB, with their MSG) and rejections (AAA). node-x12 reads the interchange and
 // checks the SE/GE/IEA counts; this file checks what it leaves to the reader: the trailers
 // and control numbers, that the transaction is a 271, and the qualifiers it interprets.
 import { X12Parser, type X12Interchange, type X12Segment } from 'node-x12';
 import { X12Error } from './x12-error.js';
 
+/** One EB segment (loop 2110C/D) as the 271 gives it; amounts and percents as their X12 decimal text. */
+export interface BenefitSegment {
+  /** EB01: 1 active, 6 inactive, A coinsurance, B co-payment, C deductible, F limitations, I non-covered... */
+  code: string;
+  /** EB02 coverage level: IND, FAM, EMP... */
+  coverageLevel?: string;
+  /** EB03 service type codes (repeated). */
+  serviceTypes: string[];
+  /** EB05 plan coverage description. */
+  planDescription?: string;
+  /** EB06 time period qualifier: 23 calendar year, 27 visit, 29 remaining, 32 lifetime... */
+  timePeriod?: string;
+  /** EB07 monetary amount (dollars). */
+  amount?: string;
+  /** EB08 percent, as a decimal fraction (.2 is 20 %). */
+  percent?: string;
+  /** EB09 quantity qualifier (VS visits, DY days...) and EB10 quantity. */
+  quantityQualifier?: string;
+  quantity?: string;
+  /** EB12 in plan network: Y, N, U (unknown), W (not applicable). */
+  network?: string;
+  /** MSG01 free-form messages following the EB segment. */
+  messages: string[];
+}
+
 export interface SubscriberLoop {
   /** `2000C loop HL*3` */
   at: string;
+  /**
+   * What names this loop among all 271s: the sender (ISA06), interchange (ISA13), transaction
+   * (ST02) and HL01. The same 271 sent again has the same keys.
+   */
+  key: string;
+  /** BHT04, the date the payer created the 271 (YYYY-MM-DD). */
+  created?: string;
+  /** The payer's identifier (NM109 of the loop's NM1*PR, or of the 2100A one). */
+  payerId?: string;
   level: 'subscriber' | 'dependent';
   trace?: string;
   memberId?: string;
@@ -18,6 +52,8 @@ export interface SubscriberLoop {
   planEnd?: string;
   /** EB01 codes in order. */
   eligibility: string[];
+  /** Every EB segment, in order. */
+  benefits: BenefitSegment[];
   /** AAA rejections of this loop or of the payer/receiver above it. */
   rejections: Array<{ code: string; reason: string }>;
 }
@@ -36,7 +72,7 @@ const NM101_BY_LEVEL: Record<string, Set<string>> = {
   '23': new Set(['03']),
 };
 /** AAA03 reject reasons (the common ones named; others are reported by code). */
-const AAA_REASONS: Record<string, string> = {
+export const AAA_REASONS: Record<string, string> = {
   '15': 'Required application data missing',
   '42': 'Unable to respond at current time',
   '43': 'Invalid/missing provider identification',
@@ -93,6 +129,8 @@ export function parseInterchange(text: string): X12Interchange {
 export function subscriberLoops(text: string): SubscriberLoop[] {
   const interchange = parseInterchange(text);
   const repetition = interchange.options.repetitionDelimiter ?? '^';
+  const sender = interchange.header.elements[5]?.value?.trim() ?? '';
+  const interchangeControl = interchange.header.elements[12]?.value?.trim() ?? '';
   const loops: SubscriberLoop[] = [];
   for (const group of interchange.functionalGroups) {
     for (const tx of group.transactions) {
@@ -100,6 +138,8 @@ export function subscriberLoops(text: string): SubscriberLoop[] {
       let level = '';
       let current: SubscriberLoop | undefined;
       let payer: string | undefined;
+      let payerId: string | undefined;
+      let created: string | undefined;
       /** The loop's first NM1 names its entity (payer, receiver, subscriber, dependent). */
       let entityExpected = false;
       const upper: Array<{ code: string; reason: string }> = [];
@@ -113,7 +153,17 @@ export function subscriberLoops(text: string): SubscriberLoop[] {
             entityExpected = true;
             current = undefined;
             if (level === '22' || level === '23') {
-              current = { at: `${level === '22' ? '2000C' : '2000D'} loop HL*${el(1)}`, level: level === '22' ? 'subscriber' : 'dependent', eligibility: [], rejections: [...upper], ...(payer ? { payer } : {}) };
+              current = {
+                at: `${level === '22' ? '2000C' : '2000D'} loop HL*${el(1)}`,
+                key: `${sender}/${interchangeControl}/${control}/${el(1)}`,
+                level: level === '22' ? 'subscriber' : 'dependent',
+                eligibility: [],
+                benefits: [],
+                rejections: [...upper],
+                ...(created ? { created } : {}),
+                ...(payer ? { payer } : {}),
+                ...(payerId ? { payerId } : {}),
+              };
               loops.push(current);
             }
             break;
@@ -129,10 +179,19 @@ export function subscriberLoops(text: string): SubscriberLoop[] {
             if (entity === 'PR') {
               const name = el(3);
               if (!name) throw new X12Error('NM1*PR needs the payer name (NM103)', where(3));
-              if (current) current.payer = name;
-              else payer = name;
+              if (current) {
+                current.payer = name;
+                if (el(9)) current.payerId = el(9);
+              } else {
+                payer = name;
+                payerId = el(9) || undefined;
+              }
             }
             if (current && (entity === 'IL' || entity === '03') && el(9)) current.memberId = el(9);
+            break;
+          }
+          case 'BHT': {
+            if (el(4)) created = x12Date(el(4), where(4));
             break;
           }
           case 'TRN': {
@@ -167,7 +226,37 @@ export function subscriberLoops(text: string): SubscriberLoop[] {
             // EB03 repeats (service types 30^1^35): each must be a code.
             const services = el(3) ? el(3).split(repetition) : [];
             if (services.some((s) => !/^[A-Z0-9]{1,2}$/.test(s))) throw new X12Error(`EB03 ${JSON.stringify(el(3))} holds a value that is not a service type code`, where(3));
-            if (current) current.eligibility.push(code);
+            const decimal = (i: number, what: string) => {
+              if (el(i) && !/^-?(\d+\.?\d*|\.\d+)$/.test(el(i))) throw new X12Error(`EB${String(i).padStart(2, '0')} ${JSON.stringify(el(i))} is not ${what}`, where(i));
+              return el(i) || undefined;
+            };
+            const amount = decimal(7, 'a monetary amount');
+            const percent = decimal(8, 'a percent (a decimal fraction such as .2)');
+            const quantity = decimal(10, 'a quantity');
+            if (percent !== undefined && (Number(percent) < 0 || Number(percent) > 1)) throw new X12Error(`EB08 ${JSON.stringify(percent)} is a percent between 0 and 1 (.2 is 20 %)`, where(8));
+            if (el(12) && !['Y', 'N', 'U', 'W'].includes(el(12))) throw new X12Error(`EB12 ${JSON.stringify(el(12))} must be Y, N, U or W`, where(12));
+            if (quantity !== undefined && !el(9)) throw new X12Error('EB10 (quantity) needs its qualifier EB09', where(9));
+            if (current) {
+              current.eligibility.push(code);
+              current.benefits.push({
+                code,
+                serviceTypes: services,
+                messages: [],
+                ...(el(2) ? { coverageLevel: el(2) } : {}),
+                ...(el(5) ? { planDescription: el(5) } : {}),
+                ...(el(6) ? { timePeriod: el(6) } : {}),
+                ...(amount !== undefined ? { amount } : {}),
+                ...(percent !== undefined ? { percent } : {}),
+                ...(el(9) ? { quantityQualifier: el(9) } : {}),
+                ...(quantity !== undefined ? { quantity } : {}),
+                ...(el(12) ? { network: el(12) } : {}),
+              });
+            }
+            break;
+          }
+          case 'MSG': {
+            const benefit = current?.benefits[current.benefits.length - 1];
+            if (benefit && el(1)) benefit.messages.push(el(1));
             break;
           }
           case 'AAA': {

@@ -15,11 +15,19 @@
 //   NM1*PR (loop 2120, else 2100A)                   payor
 //   DTP*291 / DTP*346 plan begin                     period.start
 //   AAA (rejection)                                  nothing changes; listed in `rejected`
+//
+// Every loop applied to a Coverage, and every rejected (AAA) loop that matches one, is also kept
+// as that Coverage's CoverageEligibilityResponse (eligibility-response.ts: the benefits, or the
+// AAA errors). It is written once the loop's Coverage change is in (so a loop listed in
+// `conflicts` leaves nothing), identified by the loop's place in the 271 (sender, ISA13, ST02,
+// HL01) and the Coverage: the same 271 again leaves it unchanged; sent for another facility, it
+// answers that facility's Coverage with a response of its own.
 import type { Knex } from 'knex';
 import { applyChangeSet } from '../ingest/apply-change-set.js';
 import type { ResourceChange } from '../ingest/change-set.js';
 import { CoverageMatcher, type CoverageRow } from './coverage-matching.js';
 import { subscriberLoops, type SubscriberLoop } from './eligibility-271.js';
+import { eligibilityResponse, responseKey, X12_LOOP_SYSTEM } from './eligibility-response.js';
 
 export interface LoopReport {
   at: string;
@@ -37,6 +45,8 @@ export interface EligibilitySummary {
   /** Loops whose Coverage another import kept changing while this one was applied: nothing of them was written. */
   conflicts: LoopReport[];
   events: number;
+  /** CoverageEligibilityResponses kept (new or changed; the same 271 again keeps none). */
+  responses: number;
 }
 
 /** Reads and recomputations of a loop after its first attempt, when its Coverage changed in between. */
@@ -64,9 +74,9 @@ export function coverageAfter(row: CoverageRow, loop: SubscriberLoop, today: str
     ...(row.identifiers.length ? { identifier: row.identifiers } : {}),
     status: statusAfter(loop, row.status, today),
     beneficiary: { reference: `Patient/${row.resident_id}` },
-    payor: [{ display: loop.payer ?? row.payor_name }],
+    payor: [{ ...(row.payor_id ? { identifier: { value: row.payor_id } } : {}), display: loop.payer ?? row.payor_name }],
     subscriberId: row.subscriber_id,
-    period: { start: loop.planStart ?? row.period_start, ...(loop.planEnd ? { end: loop.planEnd } : {}) },
+    period: { start: loop.planStart ?? row.period_start, ...((loop.planEnd ?? row.period_end) ? { end: loop.planEnd ?? row.period_end! } : {}) },
     order: row.coverage_order,
   };
 }
@@ -83,12 +93,24 @@ interface PendingLoop {
 export async function applyEligibility(db: Knex, text: string, target: EligibilityTarget): Promise<EligibilitySummary> {
   const loops = subscriberLoops(text);
   const today = target.today ?? new Date().toISOString().slice(0, 10);
-  const summary: EligibilitySummary = { matched: 0, updated: 0, unchanged: 0, unmatched: [], rejected: [], conflicts: [], events: 0 };
+  const summary: EligibilitySummary = { matched: 0, updated: 0, unchanged: 0, unmatched: [], rejected: [], conflicts: [], events: 0, responses: 0 };
   let pending: PendingLoop[] = [];
+  const rejected: Array<{ loop: SubscriberLoop; index: number }> = [];
   loops.forEach((loop, index) => {
-    if (loop.rejections.length) summary.rejected.push(report(loop, loop.rejections.map((r) => r.reason).join('; ')));
-    else pending.push({ loop, index, retries: 0 });
+    if (loop.rejections.length) {
+      summary.rejected.push(report(loop, loop.rejections.map((r) => r.reason).join('; ')));
+      rejected.push({ loop, index });
+    } else pending.push({ loop, index, retries: 0 });
   });
+  /** The responses to keep: each loop with the Coverage it answered. */
+  const responding: Array<{ loop: SubscriberLoop; index: number; coverage: CoverageRow }> = [];
+  if (rejected.length) {
+    const matcher = await CoverageMatcher.load(db, target.orgId, target.facilityId, rejected.map((r) => r.loop));
+    for (const { loop, index } of rejected) {
+      const match = matcher.match(loop);
+      if (!('issue' in match)) responding.push({ loop, index, coverage: match.coverage });
+    }
+  }
   // Rounds: read the pending loops' Coverages, apply, and keep for the next round the loops to
   // read again. Without conflicts or repeated Coverages there is exactly one round.
   while (pending.length > 0) {
@@ -125,9 +147,23 @@ export async function applyEligibility(db: Knex, text: string, target: Eligibili
         summary.matched++;
         if (outcome.outcome === 'unchanged') summary.unchanged++;
         else summary.updated++;
+        responding.push({ loop: item.loop, index: item.index, coverage: item.coverage });
       }
     });
     pending = later.sort((a, b) => a.index - b.index);
+  }
+  if (responding.length) {
+    // In the interchange's order (a Coverage answered twice keeps both responses).
+    const responses: ResourceChange[] = responding.sort((a, b) => a.index - b.index).map(({ loop, coverage }) => ({
+      resource: eligibilityResponse(loop, coverage, today),
+      match: { identifier: { system: X12_LOOP_SYSTEM, value: responseKey(loop, coverage.id) } },
+      at: loop.at,
+    }));
+    const result = await applyChangeSet(db, { orgId: target.orgId, facilityId: target.facilityId, mode: 'batch', actor: target.actor, emitEvents: true, changes: responses }, { requestId: target.requestId });
+    summary.responses = result.created + result.updated;
+    // A response is built from a Coverage this 271 matched in this facility: it cannot be refused.
+    const refused = result.outcomes.find((o) => o.outcome === 'rejected');
+    if (refused) throw new Error(`a CoverageEligibilityResponse was refused: ${refused.issue.diagnostics}`);
   }
   return summary;
 }

@@ -169,4 +169,26 @@ describe('the token endpoint under credential stuffing', () => {
     const other = await tokenRequestFrom(service.baseUrl, '127.0.0.3', legitimate);
     expect(other.status).to.equal(200);
   });
+
+  it('tells the quota on every answer (RateLimit-Policy and RateLimit), before it runs out, and Retry-After on 429', async () => {
+    const legitimate = new URLSearchParams({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret }).toString();
+    const wrong = new URLSearchParams({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: 'guess' }).toString();
+    const unsupported = new URLSearchParams({ grant_type: 'password' }).toString();
+    const answers = [];
+    for (const body of [legitimate, wrong, unsupported]) answers.push(await tokenRequestFrom(service.baseUrl, '127.0.0.4', body));
+    expect(answers.map((a) => a.status)).to.deep.equal([200, 401, 400]);
+    for (const [i, answer] of answers.entries()) {
+      expect(answer.headers.get('ratelimit-policy')).to.equal('"token";q=10;w=60');
+      const [, remaining, reset] = /^"token";r=(\d+);t=(\d+)$/.exec(answer.headers.get('ratelimit') ?? '')!;
+      expect(Number(remaining)).to.equal(10 - (i + 1));
+      expect(Number(reset)).to.be.within(1, 60);
+      expect(answer.headers.get('retry-after')).to.equal(null);
+    }
+    for (let i = 0; i < 7; i++) await tokenRequestFrom(service.baseUrl, '127.0.0.4', wrong);
+    const refused = await tokenRequestFrom(service.baseUrl, '127.0.0.4', wrong);
+    expect(refused.status).to.equal(429);
+    expect(refused.headers.get('ratelimit')).to.match(/^"token";r=0;t=\d+$/);
+    expect(refused.headers.get('ratelimit-policy')).to.equal('"token";q=10;w=60');
+    expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60);
+  });
 });

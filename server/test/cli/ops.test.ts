@@ -23,7 +23,8 @@ describe('the ops CLI', function () {
     const facility = jsonOf(await runOps(['facility', 'create', '--org', org.id, '--name', 'Sunrise East', '--json'], env));
     expect(facility).to.include({ org_id: org.id, name: 'Sunrise East' });
     const client = jsonOf(await runOps(['client', 'create', '--org', org.id, '--facilities', facility.id, '--scopes', 'coverage.read residents.read', '--name', 'Clearinghouse', '--json'], env));
-    expect(client).to.have.keys(['client_id', 'client_secret', 'org_id', 'facility_ids', 'scopes', 'auth_methods']);
+    expect(client).to.have.keys(['client_id', 'client_secret', 'org_id', 'facility_ids', 'scopes', 'auth_methods', 'policy']);
+    expect(client.policy, 'the default policy: operations, every resident, no restricted records').to.deep.equal({ purpose: 'HOPERAT', payers: null, sensitive: false });
     expect(client.auth_methods).to.deep.equal(['client_secret']);
     expect(client.scopes).to.deep.equal(['residents.read', 'coverage.read']);
 

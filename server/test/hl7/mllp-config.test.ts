@@ -15,6 +15,23 @@ describe('MLLP configuration', function () {
     expect(loadConfig({ MLLP_PORT: '2575', MLLP_ALLOWED_SOURCES: ' 10.0.0.0/8, ::1 ' }).mllp!.allowedSources).to.deep.equal(['10.0.0.0/8', '::1']);
   });
 
+  it('limits connections by default: 5 s to the first byte, 16 per source, 64 in all, no reserve unless MLLP_RESERVED_SOURCES is set (then half)', () => {
+    expect(loadConfig({ MLLP_PORT: '2575' }).mllp).to.deep.include({ firstByteTimeoutMs: 5000, maxConnections: 64, maxConnectionsPerSource: 16, reservedSources: [], reservedConnections: 0 });
+    expect(loadConfig({ MLLP_PORT: '2575', MLLP_RESERVED_SOURCES: '10.20.0.0/16, 10.30.1.7' }).mllp).to.deep.include({ reservedSources: ['10.20.0.0/16', '10.30.1.7'], reservedConnections: 32 });
+    expect(loadConfig({ MLLP_PORT: '2575', MLLP_MAX_CONNECTIONS: '9', MLLP_RESERVED_SOURCES: '10.30.1.7', MLLP_RESERVED_CONNECTIONS: '9' }).mllp!.reservedConnections).to.equal(9);
+    expect(loadConfig({ MLLP_PORT: '2575', MLLP_FIRST_BYTE_TIMEOUT_MS: '0' }).mllp!.firstByteTimeoutMs).to.equal(0);
+    expect(() => loadConfig({ MLLP_PORT: '2575', MLLP_RESERVED_CONNECTIONS: '4' })).to.throw(/needs MLLP_RESERVED_SOURCES/);
+    expect(() => loadConfig({ MLLP_PORT: '2575', MLLP_MAX_CONNECTIONS: '8', MLLP_RESERVED_SOURCES: '10.30.1.7', MLLP_RESERVED_CONNECTIONS: '9' })).to.throw(/cannot be more than MLLP_MAX_CONNECTIONS/);
+    expect(() => loadConfig({ MLLP_PORT: '2575', MLLP_FIRST_BYTE_TIMEOUT_MS: '50' })).to.throw(/0 \(off\) or at least 100/);
+    expect(() => loadConfig({ MLLP_PORT: '2575', MLLP_MAX_CONNECTIONS_PER_SOURCE: '0' })).to.throw(/MLLP_MAX_CONNECTIONS_PER_SOURCE must be an integer >= 1/);
+  });
+
+  it('a bad MLLP_RESERVED_SOURCES stops the start, naming the setting', async () => {
+    let failure: unknown;
+    await startTestService({ env: { MLLP_PORT: '0', MLLP_RESERVED_SOURCES: 'engine.example' } }).catch((error) => (failure = error));
+    expect((failure as Error)?.message).to.match(/MLLP_RESERVED_SOURCES: "engine.example" is not an IP address/);
+  });
+
   it('refuses TLS settings that do not go together', () => {
     expect(() => loadConfig({ MLLP_PORT: '2575', MLLP_TLS_CERT: '/c.pem' })).to.throw(/MLLP_TLS_CERT and MLLP_TLS_KEY go together/);
     expect(() => loadConfig({ MLLP_PORT: '2575', MLLP_TLS_CA: '/ca.pem' })).to.throw(/MLLP_TLS_CA needs/);

@@ -114,6 +114,32 @@ describe('MLLP listener', function () {
     client.close();
   });
 
+  it('finds a facility whose code has spaces (GOOD HEALTH HOSPITAL), in PV1-3.4 or in MSH-4, exactly as written', async () => {
+    const good = (await service.seed.facility(orgId, 'Good Health')).id;
+    await setFacilityHl7Code(db(), good, 'GOOD HEALTH HOSPITAL');
+    const client = await mllpClient(port);
+    expect(msa(await client.send(adtMessage({ event: 'A01', controlId: id(), mrn: 'G1', facility: 'GOOD HEALTH HOSPITAL' }))).code).to.equal('AA');
+    expect((await resident('G1')).facility_id).to.equal(good);
+    // An A08 without PV1: the facility comes from MSH-4.
+    const a08 = adtMessage({ event: 'A08', controlId: id(), mrn: 'G2', facility: 'GOOD HEALTH HOSPITAL' }).split('\r').filter((s) => !s.startsWith('PV1')).join('\r');
+    expect(msa(await client.send(a08)).code).to.equal('AA');
+    expect((await resident('G2')).facility_id).to.equal(good);
+    // Matched exactly: another case or spacing is another code.
+    for (const other of ['Good Health Hospital', 'GOOD  HEALTH HOSPITAL']) {
+      expect(msa(await client.send(adtMessage({ event: 'A01', controlId: id(), mrn: 'G3', facility: other }))).code, other).to.equal('AE');
+    }
+    expect(await resident('G3')).to.equal(undefined);
+    client.close();
+  });
+
+  it('reads a message sent with a UTF-8 byte-order mark before MSH as the message', async () => {
+    const client = await mllpClient(port);
+    const ack = msa(await client.send(`\ufeff${adtMessage({ event: 'A01', controlId: 'BOM-1', mrn: 'BOM1', facility: 'MAPLE' })}`));
+    expect(ack).to.include({ code: 'AA', controlId: 'BOM-1' });
+    expect((await resident('BOM1')).facility_id).to.equal(maple);
+    client.close();
+  });
+
   it('answers pipelined frames in order, even when a read splits FS from CR', async () => {
     const client = await mllpClient(port);
     const three = Buffer.concat([1, 2, 3].map((n) => frame(adtMessage({ event: 'A01', controlId: `PIPE-${n}`, mrn: `P${n}`, facility: 'MAPLE' }))));

@@ -8,7 +8,12 @@ import { call, tokenFor, type TestResponse } from '../../../test/support/http.js
 import { contractCheckingFetch, operationOf } from '../../../test/support/contract.js';
 import { checkR4, r4Tally } from '../../../test/support/r4-validator.js';
 import { touchCoverage } from '../../../test/support/resource-changes.js';
+import { condition, medicationRequest, serviceRequest } from '../../../test/support/fhir-resources.js';
+import { applyChangeSet } from '../../src/ingest/apply-change-set.js';
+import type { IngestResource } from '../../src/ingest/change-set.js';
 import { R4_TYPES } from '../../src/resources/r4/r4-types.js';
+import { applyEligibility } from '../../src/x12/eligibility-applier.js';
+import { interchange271 } from '../../../test/support/x12.js';
 
 type Resource = { resourceType: string; id: string; meta: { versionId: string; lastUpdated: string }; [element: string]: any };
 
@@ -28,6 +33,15 @@ describe('the FHIR R4 view', function () {
     facilityId = (await service.seed.facility(orgId, 'r4')).id;
     otherFacilityId = (await service.seed.facility(orgId, 'not granted')).id;
     await service.seed.data({ orgId, facilityId, residents: 10 });
+    // The seed writes no conditions or orders: one of each per resident, through ingestion.
+    const residents = (await service.running.app.db('residents').where({ facility_id: facilityId }).orderBy('seq').pluck('id')) as string[];
+    const changes = residents.flatMap((id, i) =>
+      [condition, medicationRequest, serviceRequest].map((make) => ({ resource: make({ reference: `Patient/${id}` }, `R4-${i}`) as IngestResource, at: `${i}` })),
+    );
+    await applyChangeSet(service.running.app.db, { orgId, facilityId, mode: 'transaction', actor: 'test', emitEvents: false, changes });
+    // And what a 271 said of each Coverage: one CoverageEligibilityResponse per subscriber loop.
+    const coverages = (await service.running.app.db('coverage').where({ facility_id: facilityId }).orderBy('seq').pluck('id')) as string[];
+    await applyEligibility(service.running.app.db, interchange271(coverages.map((id) => ({ trace: id, memberId: 'M', eligibility: ['1'] }))), { orgId, facilityId, actor: 'test' });
     const client = await service.seed.client({ orgId, facilityIds: [facilityId], scopes: ALL_SCOPES });
     token = await tokenFor(service.baseUrl, client);
     residentsOnlyToken = await tokenFor(service.baseUrl, await service.seed.client({ orgId, facilityIds: [facilityId], scopes: ['residents.read'] }));
@@ -59,7 +73,7 @@ describe('the FHIR R4 view', function () {
     const statement = response.body;
     expect(statement).to.include({ resourceType: 'CapabilityStatement', fhirVersion: '4.0.1', kind: 'instance' });
     const resources = statement.rest[0].resource as Array<{ type: string; interaction: Array<{ code: string }>; searchParam: Array<{ name: string }> }>;
-    expect(resources.map((r) => r.type)).to.deep.equal(['Patient', 'Coverage', 'Observation', 'AllergyIntolerance']);
+    expect(resources.map((r) => r.type)).to.deep.equal(['Patient', 'Coverage', 'Observation', 'AllergyIntolerance', 'Condition', 'ServiceRequest', 'MedicationRequest', 'CoverageEligibilityResponse']);
     for (const resource of resources) {
       expect(resource.interaction.map((i) => i.code)).to.deep.equal(['read', 'search-type']);
       // The contract's search operation takes exactly the announced parameters (plus paging).
@@ -68,7 +82,9 @@ describe('the FHIR R4 view', function () {
       expect(search?.operationId).to.equal(`searchFhir${resource.type}`);
       expect(read?.operationId).to.equal(`readFhir${resource.type}`);
       const contractParams = (search!.parameters as Array<{ name: string; in: string }>).filter((p) => p.in === 'query').map((p) => p.name);
-      expect([...contractParams].sort()).to.deep.equal([...resource.searchParam.map((p) => p.name), '_count', '_cursor', '_format'].sort());
+      // Beside them: paging, the format, _sort, _summary, _include (types with a resident), and the free-form rest (ignored unless strict).
+      const extra = ['_count', '_cursor', '_format', '_sort', '_summary', 'parameters', ...(resource.type === 'Patient' ? [] : ['_include'])];
+      expect([...contractParams].sort()).to.deep.equal([...resource.searchParam.map((p) => p.name), ...extra].sort());
     }
     expect(statement.implementation.url).to.equal(`${service.baseUrl}${base}`);
     // FHIR clients may name the format; only JSON is served.
@@ -96,6 +112,7 @@ describe('the FHIR R4 view', function () {
         seen.push(...page.map((resource) => resource.id!));
       }
       const expected = await db()(r4.table).where({ facility_id: facilityId }).orderBy('seq').pluck('id');
+      expect(expected.length).to.be.greaterThan(0);
       expect(pages).to.equal(Math.ceil(expected.length / 7));
       expect(seen).to.deep.equal(expected);
     });
@@ -121,9 +138,17 @@ describe('the FHIR R4 view', function () {
       const response = await fhir(`${base}/Observation?${query}&_count=200`);
       expect(response.body.entry.map((e: { resource: Resource }) => e.resource.id), query).to.deep.equal(observations);
     }
+    for (const [type, table] of [['Condition', 'conditions'], ['ServiceRequest', 'service_requests'], ['MedicationRequest', 'medication_requests']] as const) {
+      const records = await db()(table).where({ resident_id: residentId }).orderBy('seq').pluck('id');
+      expect(records, table).to.have.length(1);
+      for (const query of [`patient=Patient/${residentId}`, `subject=${residentId}`]) {
+        expect((await fhir(`${base}/${type}?${query}`)).body.entry.map((e: { resource: Resource }) => e.resource.id), `${type}?${query}`).to.deep.equal(records);
+      }
+    }
     const coverage = await db()('coverage').where({ resident_id: residentId }).orderBy('seq').pluck('id');
     expect((await fhir(`${base}/Coverage?beneficiary=Patient/${residentId}`)).body.entry.map((e: { resource: Resource }) => e.resource.id)).to.deep.equal(coverage);
-    expect((await fhir(`${base}/Coverage?patient=${residentId}&beneficiary=Patient/${observations[0]}`)).status).to.equal(400);
+    // Two parameters must both match: another resident named by the second matches nothing.
+    expect((await fhir(`${base}/Coverage?patient=${residentId}&beneficiary=Patient/${observations[0]}`)).body.total).to.equal(0);
     const two = await db()('residents').where({ facility_id: facilityId }).orderBy('seq').limit(2).pluck('id');
     const byId = await fhir(`${base}/Patient?_id=${two.join(',')},not-an-id`);
     expect(byId.body.total).to.equal(2);
@@ -182,18 +207,23 @@ describe('the FHIR R4 view', function () {
     expect(noToken.status).to.equal(401);
     expect(noToken.headers.get('www-authenticate')).to.match(/^Bearer/);
     expect(noToken.body.issue[0].code).to.equal('login');
-    const scope = await fhir(`${base}/Coverage`, { token: residentsOnlyToken });
-    expect(scope.status).to.equal(403);
-    expect(scope.body.issue[0].details.coding[0].code).to.equal('insufficient_scope');
+    for (const type of ['Coverage', 'Condition', 'ServiceRequest', 'MedicationRequest']) {
+      const scope = await fhir(`${base}/${type}`, { token: residentsOnlyToken });
+      expect(scope.status, type).to.equal(403);
+      expect(scope.body.issue[0].details.coding[0].code).to.equal('insufficient_scope');
+    }
     const facility = await fhir(`/api/v1/fhir/R4/${orgId}/${otherFacilityId}/Patient`);
     expect(facility.status).to.equal(403);
     expect(facility.body.issue[0].details.coding[0].code).to.equal('facility_forbidden');
-    // An unknown search parameter is refused, never silently ignored (which would widen the result).
-    for (const query of ['_count=0', '_count=201', '_lastUpdated=yesterday', '_cursor=bm90LWpzb24', 'patient=Practitioner/1', 'name=Okafor']) {
+    // A malformed value of a parameter served is refused; a parameter not served only with Prefer: handling=strict.
+    for (const query of ['_count=0', '_count=201', '_lastUpdated=yesterday', '_cursor=bm90LWpzb24', 'patient=Practitioner/1']) {
       const bad = await fhir(`${base}/Observation?${query}`);
       expect(bad.status, query).to.equal(400);
       expect(bad.body.issue[0].code, query).to.equal('invalid');
     }
+    const strict = await fhir(`${base}/Observation?name=Okafor`, { headers: { prefer: 'handling=strict' } });
+    expect(strict.status).to.equal(400);
+    expect(strict.body.issue[0].expression).to.deep.equal(['query.name']);
     // Paths under the base that are no operation (another type, another method) are FHIR too.
     for (const [method, path, status] of [['GET', `${base}/Practitioner`, 404], ['POST', `${base}/Patient`, 405]] as const) {
       const response = await fetch(`${service.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${token}` } });

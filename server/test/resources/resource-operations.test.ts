@@ -165,7 +165,7 @@ describe('the resource endpoints', () => {
         const response = await call(service.baseUrl, method, `${base}/coverage`, { token: t.fullToken, json: {} });
         expect(response.status, method).to.equal(405);
         expect(response.body.error.code).to.equal('method_not_allowed');
-        expect(response.headers.get('allow')).to.equal('GET');
+        expect(response.headers.get('allow')).to.equal('GET, HEAD');
       }
     });
 

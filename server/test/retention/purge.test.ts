@@ -81,7 +81,7 @@ describe('retention', function () {
     expect(answered).to.be.above(0);
     // The queued delivery's old attempt is history and goes; the delivery and its event stay.
     expect(report.removed).to.deep.equal({ audit_events: 5, webhook_delivery_attempts: 3, webhook_deliveries: 2, webhook_events: 3 });
-    expect(report.retention_days).to.deep.equal({ audit_events: 2190, webhook_history: 30 });
+    expect(report.retention_days).to.deep.equal({ audit_events: 2190, webhook_history: 30, webhook_events: 30 });
     expect(report.batches).to.be.at.least(5); // batches of 2: 3 for the audit rows alone
     expect(Date.parse(report.cutoffs.audit_events)).to.be.closeTo(Date.now() - 2190 * DAY, 60_000);
 
@@ -101,16 +101,21 @@ describe('retention', function () {
     expect(again.removed).to.deep.equal({ audit_events: 0, webhook_delivery_attempts: 0, webhook_deliveries: 0, webhook_events: 0 });
   });
 
-  it('follows AUDIT_RETENTION_DAYS and DELIVERY_RETENTION_DAYS, and prints a summary without --json', async () => {
+  it('follows AUDIT_RETENTION_DAYS, DELIVERY_RETENTION_DAYS and EVENT_RETENTION_DAYS, and prints a summary without --json', async () => {
     await db('audit_events').del();
     await auditRow(ago(3));
     await auditRow(ago(1));
     await deliveredDaysAgo(3);
-    const run = await runOps(['purge'], { DATABASE_URL: service.database.url, WEBHOOK_ENCRYPTION_KEY: service.config.webhooks.encryptionKey!, AUDIT_RETENTION_DAYS: '2', DELIVERY_RETENTION_DAYS: '2' });
+    const env = { DATABASE_URL: service.database.url, WEBHOOK_ENCRYPTION_KEY: service.config.webhooks.encryptionKey!, AUDIT_RETENTION_DAYS: '2', DELIVERY_RETENTION_DAYS: '2' };
+    const run = await runOps(['purge'], env);
     expect(run.code, run.stderr).to.equal(0);
     expect(run.stdout).to.match(/audit rows before \S+: 1 removed/);
     // This one and the 5-day-old delivery of the test before.
-    expect(run.stdout).to.match(/webhook history before \S+: 2 deliveries, 2 attempts, 2 events removed/);
+    expect(run.stdout).to.match(/webhook history before \S+: 2 deliveries, 2 attempts removed/);
+    // Their events stay in the event log for EVENT_RETENTION_DAYS (30), then go.
+    expect(run.stdout).to.match(/events before \S+ that no delivery kept: 0 removed/);
+    const events = await runOps(['purge'], { ...env, EVENT_RETENTION_DAYS: '2' });
+    expect(events.stdout).to.match(/events before \S+ that no delivery kept: 2 removed/);
     expect(await count('audit_events')).to.equal(1);
   });
 

@@ -120,6 +120,7 @@ describe('webhook subscription management', function () {
         'resident.admitted',
         'resident.discharged',
         'resident.transferred',
+        'resident.merged',
         'coverage.updated',
         'clinical.condition.created',
         'clinical.order.created',

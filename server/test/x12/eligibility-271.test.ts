@@ -29,6 +29,20 @@ describe('X12 271 reading', () => {
     expect(loops[4]).to.deep.include({ level: 'dependent', trace: 'UNKNOWN-TRACE', eligibility: ['1'] });
   });
 
+  it('reads each EB segment with its MSG: coverage level, service types, plan description, period, amount, percent, quantity, network', () => {
+    const text = FIXTURE.replace('EB*6*IND*30~', 'EB*6*IND*30~\nEB*C*FAM*30^98***23*1500.50*****Y~\nMSG*PER CALENDAR YEAR~\nEB*A*IND*30*****.25****N~\nEB*F*IND*33***23***VS*20**W~').replace('SE*29*0001', 'SE*33*0001');
+    const loop = subscriberLoops(text)[1]!;
+    expect(loop.eligibility).to.deep.equal(['6', 'C', 'A', 'F']);
+    expect(loop.benefits).to.deep.equal([
+      { code: '6', coverageLevel: 'IND', serviceTypes: ['30'], messages: [] },
+      { code: 'C', coverageLevel: 'FAM', serviceTypes: ['30', '98'], timePeriod: '23', amount: '1500.50', network: 'Y', messages: ['PER CALENDAR YEAR'] },
+      { code: 'A', coverageLevel: 'IND', serviceTypes: ['30'], percent: '.25', network: 'N', messages: [] },
+      { code: 'F', coverageLevel: 'IND', serviceTypes: ['33'], timePeriod: '23', quantityQualifier: 'VS', quantity: '20', network: 'W', messages: [] },
+    ]);
+    expect(loop).to.include({ created: '2026-01-15', payerId: 'CMS' });
+    expect(loop.key).to.equal('MEDICAREPAYER/905/0001/4');
+  });
+
   const cases: Array<[string, string, RegExp]> = [
     ['a wrong SE01 count', FIXTURE.replace('SE*29*0001', 'SE*30*0001'), /^SE: .*SE01 \(30\) does not match/],
     ['a wrong GE01 count', FIXTURE.replace('GE*1*905', 'GE*2*905'), /GE01 \(2\)/],
@@ -47,6 +61,10 @@ describe('X12 271 reading', () => {
     ['a subscriber loop naming a payer', FIXTURE.replace('NM1*IL*1*DOE', 'NM1*PR*1*DOE'), /NM101: NM101 "PR" cannot name/],
     ['an unknown TRN01', FIXTURE.replace('TRN*2*{SOURCE_ID}', 'TRN*7*{SOURCE_ID}'), /TRN01: TRN01 "7"/],
     ['an AAA01 other than Y or N', FIXTURE.replace('AAA*Y**72', 'AAA*Q**72'), /AAA01: AAA01 "Q"/],
+    ['an EB07 that is not an amount', FIXTURE.replace('EB*6*IND*30', 'EB*C*IND*30***23*12O0'), /EB07: EB07 "12O0" is not a monetary amount/],
+    ['an EB08 percent above 1', FIXTURE.replace('EB*6*IND*30', 'EB*A*IND*30*****20'), /EB08: EB08 "20" is a percent between 0 and 1/],
+    ['an EB10 quantity without its EB09 qualifier', FIXTURE.replace('EB*6*IND*30', 'EB*F*IND*33***23****20'), /EB09: EB10 \(quantity\) needs its qualifier EB09/],
+    ['an unknown EB12', FIXTURE.replace('EB*6*IND*30', 'EB*C*IND*30***23*1500*****X'), /EB12: EB12 "X" must be Y, N, U or W/],
   ];
   for (const [what, text, message] of cases) {
     it(`refuses ${what}, naming where`, () => {

@@ -78,7 +78,7 @@ describe('the X12 271 eligibility applier', function () {
       if (attempt === 0) await fhirWrite('X-1', 'XC-1', { subscriberId: '*****9999B', order: 2 });
     });
     const summary = await applyEligibility(applier, text, target());
-    expect(summary).to.deep.equal({ matched: 1, updated: 1, unchanged: 0, unmatched: [], rejected: [], conflicts: [], events: 1 });
+    expect(summary).to.deep.equal({ matched: 1, updated: 1, unchanged: 0, unmatched: [], rejected: [], conflicts: [], events: 1, responses: 1 });
     // The 271's status and the FHIR feed's subscriber id and order, each written once.
     expect(await coverageRow(coverageId)).to.include({ status: 'cancelled', subscriber_id: '*****9999B', coverage_order: 2, payor_name: 'MEDICARE PART A', version_id: 3 });
     expect(await coverageUpdates(residentId)).to.equal(3);
@@ -93,8 +93,9 @@ describe('the X12 271 eligibility applier', function () {
       { trace: busy.coverageId, memberId: 'M-2', eligibility: ['6'] },
       { trace: calm.coverageId, memberId: 'M-3', eligibility: ['6'] },
     ]);
+    // Before each of the loop's attempts (not before the responses' transaction that follows).
     const applier = withWritesBetweenReadAndWrite(db, async (attempt) => {
-      await fhirWrite('X-2', 'XC-2', { subscriberId: `*****000${attempt}B` });
+      if (attempt <= CONFLICT_RETRIES) await fhirWrite('X-2', 'XC-2', { subscriberId: `*****000${attempt}B` });
     });
     const summary = await applyEligibility(applier, text, target());
     expect(summary).to.include({ matched: 1, updated: 1, unchanged: 0, events: 1 });
@@ -106,6 +107,10 @@ describe('the X12 271 eligibility applier', function () {
     expect(await coverageRow(busy.coverageId)).to.include({ status: 'active', subscriber_id: `*****000${CONFLICT_RETRIES}B`, version_id: CONFLICT_RETRIES + 2 });
     expect(await coverageRow(calm.coverageId)).to.include({ status: 'cancelled', version_id: 2 });
     expect(await db('ingest_writes').where({ resource_id: busy.coverageId, actor: 'clearinghouse' }).first()).to.equal(undefined);
+    // Nor a CoverageEligibilityResponse of it; the calm loop's is kept.
+    expect(await db('eligibility_responses').where({ coverage_id: busy.coverageId }).first()).to.equal(undefined);
+    expect(await db('eligibility_responses').where({ coverage_id: calm.coverageId }).first()).to.include({ outcome: 'complete', disposition: 'Inactive coverage' });
+    expect(summary.responses).to.equal(1);
     // The summary with a conflict is what ingestX12 answers, and the contract describes it.
     await assertMatchesContract('POST', `/api/v1/ingest/${org}/${facility}/x12`, 200, new Headers({ 'content-type': 'application/json', 'x-request-id': 'test' }), { data: summary, meta: null, error: null });
   });
@@ -117,7 +122,7 @@ describe('the X12 271 eligibility applier', function () {
       { trace: coverageId, memberId: 'M-4', eligibility: ['6'] },
     ]);
     const summary = await applyEligibility(db, text, target());
-    expect(summary).to.deep.equal({ matched: 2, updated: 2, unchanged: 0, unmatched: [], rejected: [], conflicts: [], events: 2 });
+    expect(summary).to.deep.equal({ matched: 2, updated: 2, unchanged: 0, unmatched: [], rejected: [], conflicts: [], events: 2, responses: 2 });
     // The first loop's plan begin survives the second loop's cancellation.
     expect(await coverageRow(coverageId)).to.include({ status: 'cancelled', period_start: '2020-01-01', version_id: 3 });
     expect(await coverageUpdates(residentId)).to.equal(3);

@@ -14,8 +14,8 @@ export interface Figures {
   secrets: { searched: number; places: number; found: number };
   metrics: { scrapes: number; failures: number };
   ingest: { bundles: number; lines: number; responses5xx: number; partialWrites: number };
-  /** HL7 v2 over MLLP and X12 271: malformed messages sent, answers missing, partial writes. */
-  feeds: { hl7: number; x12: number; unanswered: number; partialWrites: number; disconnects: number };
+  /** HL7 v2 over MLLP (ADT; clinical: ORU, ORM, whole-record ADT) and X12 271: malformed messages sent, answers missing, partial writes. */
+  feeds: { hl7: number; clinical: number; x12: number; unanswered: number; partialWrites: number; disconnects: number };
 }
 
 export const figures: Figures = {
@@ -28,7 +28,7 @@ export const figures: Figures = {
   secrets: { searched: 0, places: 0, found: 0 },
   metrics: { scrapes: 0, failures: 0 },
   ingest: { bundles: 0, lines: 0, responses5xx: 0, partialWrites: 0 },
-  feeds: { hl7: 0, x12: 0, unanswered: 0, partialWrites: 0, disconnects: 0 },
+  feeds: { hl7: 0, clinical: 0, x12: 0, unanswered: 0, partialWrites: 0, disconnects: 0 },
 };
 
 export function summaryLine(f: Figures): string {
@@ -39,7 +39,7 @@ export function summaryLine(f: Figures): string {
     `secrets searched ${f.secrets.searched} in ${f.secrets.places} places (found ${f.secrets.found})`,
     `metrics scrapes ${f.metrics.scrapes} (${f.metrics.failures} bad)`,
     `malformed ingest: ${f.ingest.bundles} Bundles + ${f.ingest.lines} NDJSON lines (${f.ingest.responses5xx} 5xx, ${f.ingest.partialWrites} partial writes)`,
-    `malformed feeds: ${f.feeds.hl7} HL7 + ${f.feeds.x12} X12 (${f.feeds.unanswered} unanswered, ${f.feeds.partialWrites} partial writes, ${f.feeds.disconnects} abrupt disconnects survived)`,
+    `malformed feeds: ${f.feeds.hl7} HL7 ADT + ${f.feeds.clinical} HL7 ORU/ORM/whole-record ADT + ${f.feeds.x12} X12 (${f.feeds.unanswered} unanswered, ${f.feeds.partialWrites} partial writes, ${f.feeds.disconnects} abrupt disconnects survived)`,
     `requests in all ${f.requests}`,
     `5xx found ${f.responses5xx}`,
   ].join(', ');

@@ -27,6 +27,9 @@ export interface FuzzFixture {
   /** Ids of each resource table, a few from each facility (a1, a2, b1). */
   ids: Record<'residents' | 'coverage' | 'observations' | 'allergies', string[]>;
   subscriptionIds: string[];
+  /** Events of a1, a2 and b1, and deliveries of the subscriptions. */
+  eventIds: string[];
+  deliveryIds: string[];
   tokens: Record<Exclude<TokenKind, 'none' | 'garbage' | 'malformed'>, string>;
   grants: Partial<Record<TokenKind, Grant>>;
   client: { client_id: string; client_secret: string };
@@ -85,7 +88,7 @@ export function contractOperations(): ContractOperation[] {
 }
 
 const ODD_METHODS = METHODS.filter((m) => m !== 'CONNECT');
-const EVENT_TYPES = ['resident.admitted', 'resident.discharged', 'resident.transferred', 'coverage.updated', 'clinical.condition.created', 'clinical.order.created'];
+const EVENT_TYPES = ['resident.admitted', 'resident.discharged', 'resident.transferred', 'resident.merged', 'coverage.updated', 'clinical.condition.created', 'clinical.order.created'];
 const SCOPES = ['residents.read', 'coverage.read', 'clinical.read', 'webhooks.manage'];
 
 function decodeOr(raw: string): string {
@@ -165,10 +168,22 @@ function integerQueryArb(schema: { minimum?: number; maximum?: number }): fc.Arb
   );
 }
 
+/** Values of the query parameters that are not integers: mostly plausible, some hostile. */
+function queryValueArb(name: string, f: FuzzFixture): fc.Arbitrary<string> {
+  const hostile = idArb(f.ids.residents);
+  const plausible: Record<string, fc.Arbitrary<string>> = {
+    types: fc.subarray([...EVENT_TYPES, 'resident.nope', ''], { minLength: 1 }).map((t) => encode(t.join(','))),
+    status: fc.constantFrom('pending', 'delivered', 'failed', 'cancelled', 'sending', 'FAILED'),
+    after: fc.constantFrom(...f.eventIds),
+    facility_id: fc.constantFrom(f.a1, f.a2, f.b1),
+  };
+  const likely = plausible[name];
+  return likely ? fc.oneof({ weight: 3, arbitrary: likely }, { weight: 1, arbitrary: hostile }) : hostile;
+}
+
 function queryArb(op: ContractOperation, f: FuzzFixture): fc.Arbitrary<Array<[string, string]>> {
-  const allResidents = f.ids.residents;
   const declared = op.query.map((q) => {
-    const value = q.schema.type === 'integer' ? integerQueryArb(q.schema) : idArb(allResidents);
+    const value = q.schema.type === 'integer' ? integerQueryArb(q.schema) : queryValueArb(q.name, f);
     return sometimes(
       1 / 3,
       fc.oneof(
@@ -251,6 +266,19 @@ function webhookRegistrationArb(f: FuzzFixture): fc.Arbitrary<unknown> {
     { weight: 1, arbitrary: fc.constantFrom('x'.repeat(500), 'x'.repeat(501), null, 7, ['a'], { a: 1 }) },
   );
   return fc.record({ callback_url: url, event_types: events, description }, { requiredKeys: [] });
+}
+
+function recoverRequestArb(): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    { weight: 6, arbitrary: fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => ({ since: d.toISOString() })) },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom<unknown>(
+        {}, { since: 'yesterday' }, { since: null }, { since: 0 }, { since: '2026-13-45T99:99:99Z' }, { since: '2026-11-22' }, { since: '2026-11-22T10:00:00Z', extra: 1 },
+        { since: '+275760-09-13T00:00:00.000Z' }, { since: '0000-01-01T00:00:00Z' }, [], null,
+      ),
+    },
+  );
 }
 
 function testRequestArb(): fc.Arbitrary<unknown> {
@@ -351,6 +379,7 @@ function bodyArb(op: ContractOperation, f: FuzzFixture): fc.Arbitrary<BodyChoice
   if (op.operationId === 'createToken') return tokenBodyArb(f);
   if (op.operationId === 'registerWebhook') return jsonBodyArb(webhookRegistrationArb(f));
   if (op.operationId === 'testWebhook') return jsonBodyArb(testRequestArb());
+  if (op.operationId === 'recoverWebhookDeliveries') return jsonBodyArb(recoverRequestArb());
   // Operations without a body: mostly none, sometimes one anyway.
   return fc.oneof(
     { weight: 9, arbitrary: fc.constant<BodyChoice>({}) },
@@ -440,6 +469,8 @@ function operationRequestArb(op: ContractOperation, f: FuzzFixture): fc.Arbitrar
     coverage_id: f.ids.coverage,
     resource_id: op.path.includes('Observation') ? f.ids.observations : f.ids.allergies,
     id: f.subscriptionIds,
+    event_id: f.eventIds,
+    delivery_id: f.deliveryIds,
   };
   const params = fc.record(Object.fromEntries(op.pathParams.map((name) => [name, idArb(realIds[name] ?? [f.orgA])])));
   const method = fc.oneof({ weight: 12, arbitrary: fc.constant(op.method) }, { weight: 1, arbitrary: fc.constantFrom(...ODD_METHODS) });

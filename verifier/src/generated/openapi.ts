@@ -167,7 +167,9 @@ export interface paths {
          *     SMART Backend Services), exactly one of these. When `scope` is omitted every scope the client
          *     holds is granted. SMART v2 scopes are aliases of the API's (see Authentication);
          *     `scope` in the answer echoes the form asked. Answers use the plain RFC 6749 bodies, not the envelope, and carry
-         *     `Cache-Control: no-store`. Rate limited per client IP address.
+         *     `Cache-Control: no-store`. Rate limited per client IP address: every answer carries
+         *     the `RateLimit-Policy` and `RateLimit` fields (draft-ietf-httpapi-ratelimit-headers),
+         *     so a client sees its quota before it runs out, and a `429` adds `Retry-After`.
          */
         post: operations["createToken"];
         delete?: never;
@@ -538,11 +540,42 @@ export interface paths {
         };
         /**
          * Search Patient (FHIR R4)
-         * @description The facility's Patient resources as a FHIR R4 `searchset` Bundle, in insertion order, or in (lastUpdated, id) order with `_lastUpdated`. Follow `link` `next` for the following page.
+         * @description The facility's Patient resources as a FHIR R4 `searchset` Bundle: in insertion order, in (lastUpdated, id) order with `_lastUpdated`, or by `_sort` (`_lastUpdated` or `birthdate`, `-` for descending). The search runs in the database over indexed columns. A parameter not listed (or an unsupported modifier, `_sort` key or `_include`) is ignored and left out of the `self` link, or `400` with `Prefer: handling=strict`. Follow `link` `next` for the following page: it carries the search and its position (keyset: nothing skipped or repeated).
          */
         get: operations["searchFhirPatient"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/Patient/_search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search Patient by POST (FHIR R4)
+         * @description FHIR R4 `POST [type]/_search`, the same search as `GET [base]/Patient` with its parameters in an `application/x-www-form-urlencoded` body (and, if any, in the query too; both apply). Answers exactly as the GET does, its `self` and `next` links as GETs.
+         */
+        post: operations["searchFhirPatientByPost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -602,11 +635,42 @@ export interface paths {
         };
         /**
          * Search Coverage (FHIR R4)
-         * @description The facility's Coverage resources as a FHIR R4 `searchset` Bundle, in insertion order, or in (lastUpdated, id) order with `_lastUpdated`. Follow `link` `next` for the following page.
+         * @description The facility's Coverage resources as a FHIR R4 `searchset` Bundle: in insertion order, in (lastUpdated, id) order with `_lastUpdated`, or by `_sort` (`_lastUpdated`, `-` for descending). The search runs in the database over indexed columns. A parameter not listed (or an unsupported modifier, `_sort` key or `_include`) is ignored and left out of the `self` link, or `400` with `Prefer: handling=strict`. Follow `link` `next` for the following page: it carries the search and its position (keyset: nothing skipped or repeated).
          */
         get: operations["searchFhirCoverage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/Coverage/_search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search Coverage by POST (FHIR R4)
+         * @description FHIR R4 `POST [type]/_search`, the same search as `GET [base]/Coverage` with its parameters in an `application/x-www-form-urlencoded` body (and, if any, in the query too; both apply). Answers exactly as the GET does, its `self` and `next` links as GETs.
+         */
+        post: operations["searchFhirCoverageByPost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -666,11 +730,42 @@ export interface paths {
         };
         /**
          * Search Observation (FHIR R4)
-         * @description The facility's Observation resources as a FHIR R4 `searchset` Bundle, in insertion order, or in (lastUpdated, id) order with `_lastUpdated`. Follow `link` `next` for the following page.
+         * @description The facility's Observation resources as a FHIR R4 `searchset` Bundle: in insertion order, in (lastUpdated, id) order with `_lastUpdated`, or by `_sort` (`_lastUpdated` or `date`, `-` for descending). The search runs in the database over indexed columns. A parameter not listed (or an unsupported modifier, `_sort` key or `_include`) is ignored and left out of the `self` link, or `400` with `Prefer: handling=strict`. Follow `link` `next` for the following page: it carries the search and its position (keyset: nothing skipped or repeated).
          */
         get: operations["searchFhirObservation"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/Observation/_search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search Observation by POST (FHIR R4)
+         * @description FHIR R4 `POST [type]/_search`, the same search as `GET [base]/Observation` with its parameters in an `application/x-www-form-urlencoded` body (and, if any, in the query too; both apply). Answers exactly as the GET does, its `self` and `next` links as GETs.
+         */
+        post: operations["searchFhirObservationByPost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -730,11 +825,42 @@ export interface paths {
         };
         /**
          * Search AllergyIntolerance (FHIR R4)
-         * @description The facility's AllergyIntolerance resources as a FHIR R4 `searchset` Bundle, in insertion order, or in (lastUpdated, id) order with `_lastUpdated`. Follow `link` `next` for the following page.
+         * @description The facility's AllergyIntolerance resources as a FHIR R4 `searchset` Bundle: in insertion order, in (lastUpdated, id) order with `_lastUpdated`, or by `_sort` (`_lastUpdated`, `-` for descending). The search runs in the database over indexed columns. A parameter not listed (or an unsupported modifier, `_sort` key or `_include`) is ignored and left out of the `self` link, or `400` with `Prefer: handling=strict`. Follow `link` `next` for the following page: it carries the search and its position (keyset: nothing skipped or repeated).
          */
         get: operations["searchFhirAllergyIntolerance"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/AllergyIntolerance/_search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search AllergyIntolerance by POST (FHIR R4)
+         * @description FHIR R4 `POST [type]/_search`, the same search as `GET [base]/AllergyIntolerance` with its parameters in an `application/x-www-form-urlencoded` body (and, if any, in the query too; both apply). Answers exactly as the GET does, its `self` and `next` links as GETs.
+         */
+        post: operations["searchFhirAllergyIntoleranceByPost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -774,6 +900,565 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/Condition": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Search Condition (FHIR R4)
+         * @description The facility's Condition resources as a FHIR R4 `searchset` Bundle: in insertion order, in (lastUpdated, id) order with `_lastUpdated`, or by `_sort` (`_lastUpdated`, `-` for descending). The search runs in the database over indexed columns. A parameter not listed (or an unsupported modifier, `_sort` key or `_include`) is ignored and left out of the `self` link, or `400` with `Prefer: handling=strict`. Follow `link` `next` for the following page: it carries the search and its position (keyset: nothing skipped or repeated).
+         */
+        get: operations["searchFhirCondition"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/Condition/_search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search Condition by POST (FHIR R4)
+         * @description FHIR R4 `POST [type]/_search`, the same search as `GET [base]/Condition` with its parameters in an `application/x-www-form-urlencoded` body (and, if any, in the query too; both apply). Answers exactly as the GET does, its `self` and `next` links as GETs.
+         */
+        post: operations["searchFhirConditionByPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/Condition/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a Condition (FHIR R4)
+         * @description One Condition as a FHIR R4 resource, with `ETag W/"<versionId>"` and `Last-Modified`; a matching `If-None-Match` is `304`.
+         */
+        get: operations["readFhirCondition"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/ServiceRequest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Search ServiceRequest (FHIR R4)
+         * @description The facility's ServiceRequest resources as a FHIR R4 `searchset` Bundle: in insertion order, in (lastUpdated, id) order with `_lastUpdated`, or by `_sort` (`_lastUpdated`, `-` for descending). The search runs in the database over indexed columns. A parameter not listed (or an unsupported modifier, `_sort` key or `_include`) is ignored and left out of the `self` link, or `400` with `Prefer: handling=strict`. Follow `link` `next` for the following page: it carries the search and its position (keyset: nothing skipped or repeated).
+         */
+        get: operations["searchFhirServiceRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/ServiceRequest/_search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search ServiceRequest by POST (FHIR R4)
+         * @description FHIR R4 `POST [type]/_search`, the same search as `GET [base]/ServiceRequest` with its parameters in an `application/x-www-form-urlencoded` body (and, if any, in the query too; both apply). Answers exactly as the GET does, its `self` and `next` links as GETs.
+         */
+        post: operations["searchFhirServiceRequestByPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/ServiceRequest/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a ServiceRequest (FHIR R4)
+         * @description One ServiceRequest as a FHIR R4 resource, with `ETag W/"<versionId>"` and `Last-Modified`; a matching `If-None-Match` is `304`.
+         */
+        get: operations["readFhirServiceRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/MedicationRequest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Search MedicationRequest (FHIR R4)
+         * @description The facility's MedicationRequest resources as a FHIR R4 `searchset` Bundle: in insertion order, in (lastUpdated, id) order with `_lastUpdated`, or by `_sort` (`_lastUpdated`, `-` for descending). The search runs in the database over indexed columns. A parameter not listed (or an unsupported modifier, `_sort` key or `_include`) is ignored and left out of the `self` link, or `400` with `Prefer: handling=strict`. Follow `link` `next` for the following page: it carries the search and its position (keyset: nothing skipped or repeated).
+         */
+        get: operations["searchFhirMedicationRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/MedicationRequest/_search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search MedicationRequest by POST (FHIR R4)
+         * @description FHIR R4 `POST [type]/_search`, the same search as `GET [base]/MedicationRequest` with its parameters in an `application/x-www-form-urlencoded` body (and, if any, in the query too; both apply). Answers exactly as the GET does, its `self` and `next` links as GETs.
+         */
+        post: operations["searchFhirMedicationRequestByPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/MedicationRequest/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a MedicationRequest (FHIR R4)
+         * @description One MedicationRequest as a FHIR R4 resource, with `ETag W/"<versionId>"` and `Last-Modified`; a matching `If-None-Match` is `304`.
+         */
+        get: operations["readFhirMedicationRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/CoverageEligibilityResponse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Search CoverageEligibilityResponse (FHIR R4)
+         * @description What the X12 271s said of the facility's Coverages (one per applied or rejected subscriber loop) as a FHIR R4 `searchset` Bundle, in insertion order, or in (lastUpdated, id) order with `_lastUpdated`. Follow `link` `next` for the following page.
+         */
+        get: operations["searchFhirCoverageEligibilityResponse"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/CoverageEligibilityResponse/_search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search CoverageEligibilityResponse by POST (FHIR R4)
+         * @description FHIR R4 `POST [type]/_search`, the same search as `GET [base]/CoverageEligibilityResponse` with its parameters in an `application/x-www-form-urlencoded` body (and, if any, in the query too; both apply). Answers exactly as the GET does, its `self` and `next` links as GETs.
+         */
+        post: operations["searchFhirCoverageEligibilityResponseByPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/CoverageEligibilityResponse/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a CoverageEligibilityResponse (FHIR R4)
+         * @description One CoverageEligibilityResponse as a FHIR R4 resource, with `ETag W/"<versionId>"` and `Last-Modified`; a matching `If-None-Match` is `304`.
+         */
+        get: operations["readFhirCoverageEligibilityResponse"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/$export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Start a Bulk Data export of the facility (FHIR $export)
+         * @description FHIR Bulk Data Access IG v2.0 kick-off (`Prefer: respond-async`). Answers `202` with `Content-Location`, the status URL to poll. The types (`_type`, default every exported type the token may read) need their read scopes; `_since` exports only what changed after it. See the README, "Bulk Data export".
+         */
+        get: operations["kickOffFhirExport"];
+        put?: never;
+        /**
+         * Start a Bulk Data export of the facility (FHIR $export, POST)
+         * @description The same kick-off by `POST`, with its parameters in the query or in a FHIR `Parameters` body (as Medplum's `bulkExport` and other Bulk Data clients send it).
+         */
+        post: operations["kickOffFhirExportByPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/Patient/$export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Start a Bulk Data export of the facility's patients (FHIR $export)
+         * @description FHIR Bulk Data Access IG v2.0 kick-off (`Prefer: respond-async`). Answers `202` with `Content-Location`, the status URL to poll. The types (`_type`, default every exported type the token may read) need their read scopes; `_since` exports only what changed after it. See the README, "Bulk Data export".
+         */
+        get: operations["kickOffFhirPatientExport"];
+        put?: never;
+        /**
+         * Start a Bulk Data export of the facility's patients (FHIR $export, POST)
+         * @description The same kick-off by `POST`, with its parameters in the query or in a FHIR `Parameters` body (as Medplum's `bulkExport` and other Bulk Data clients send it).
+         */
+        post: operations["kickOffFhirPatientExportByPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/Group/{group_id}/$export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The facility's id (the facility is the one Group of its R4 base); any other id is `404`. */
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Start a Bulk Data export of the facility as a Group (FHIR $export)
+         * @description FHIR Bulk Data Access IG v2.0 kick-off (`Prefer: respond-async`). Answers `202` with `Content-Location`, the status URL to poll. The types (`_type`, default every exported type the token may read) need their read scopes; `_since` exports only what changed after it. See the README, "Bulk Data export".
+         */
+        get: operations["kickOffFhirGroupExport"];
+        put?: never;
+        /**
+         * Start a Bulk Data export of the facility as a Group (FHIR $export, POST)
+         * @description The same kick-off by `POST`, with its parameters in the query or in a FHIR `Parameters` body (as Medplum's `bulkExport` and other Bulk Data clients send it).
+         */
+        post: operations["kickOffFhirGroupExportByPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/bulk-status/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The export, as its status URL names it. */
+                job_id: components["parameters"]["ExportJobId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Poll a Bulk Data export
+         * @description `202` with `X-Progress` and `Retry-After` while the export runs; `200` with the manifest when it is done. Only the client that started the export sees it (any other: `404`); an expired or cancelled one is `404`.
+         */
+        get: operations["readFhirExportStatus"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a Bulk Data export and remove its files
+         * @description Removes the job and its files (running or completed); its status URL and files then answer `404`. Only the client that started it may cancel it.
+         */
+        delete: operations["cancelFhirExport"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/bulk-files/{job_id}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The export, as its status URL names it. */
+                job_id: components["parameters"]["ExportJobId"];
+                /** @description A file of the manifest, such as `Patient.ndjson`. */
+                file: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a file of a Bulk Data export
+         * @description One R4 resource per line (the R4 view's renderer), with the same bearer token (`requiresAccessToken: true`); only for the client that started the export.
+         */
+        get: operations["readFhirExportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ingest/{org_id}/{facility_id}/fhir": {
         parameters: {
             query?: never;
@@ -797,7 +1482,7 @@ export interface paths {
         /**
          * Write FHIR R4 resources (system of record)
          * @description The facility's system of record writes Patient, Coverage, Observation,
-         *     AllergyIntolerance, Condition, MedicationRequest and ServiceRequest here, with an
+         *     AllergyIntolerance, Condition, MedicationRequest, ServiceRequest and Consent here, with an
          *     ingest credential (scope `ingest.write`; partner credentials never hold it, and ingest
          *     credentials cannot read the partner endpoints).
          *
@@ -843,9 +1528,21 @@ export interface paths {
          *     | a Patient becomes active in the facility (new and `active` true or absent, or `active` false to true) | `resident.admitted` |
          *     | an active Patient turns `active: false` | `resident.discharged` |
          *     | a Patient of the organization is sent under another facility (it and its resources move) | `resident.transferred` (one event, `facility_id` the new facility) |
+         *     | two records of one resident are merged (HL7 ADT^A40; the prior one turns inactive, its records move) | `resident.merged` (`data.merged_resident_id` the prior resident) |
          *     | a Coverage is created, or its status, payor, period, subscriberId or order changes | `coverage.updated` |
          *     | a new Condition | `clinical.condition.created` |
          *     | a new MedicationRequest or ServiceRequest | `clinical.order.created` (`data.order_type` says which) |
+         *     | a Consent | none (partners never read consents; what one changes, they see in the records' sync) |
+         *
+         *     **Access policy** (see the introduction): every resource's `meta.security` is kept
+         *     with it; v3 Confidentiality `R`/`V` or an ActCode sensitivity code makes it a
+         *     restricted record. A `Consent` (status, `scope` patient-privacy, `patient`,
+         *     `provision.type`, `provision.purpose` codes of
+         *     `http://terminology.hl7.org/CodeSystem/v3-ActReason`, `provision.period`) is matched
+         *     to the earlier Consent of its first identifier even when posted, so a later one of
+         *     the same identifier replaces it. A Consent, or a change of a Patient's labels,
+         *     re-versions the resident's records. An event about a restricted record reaches only
+         *     credentials cleared for restricted records.
          *
          *     Every failure of this operation, including authentication and authorization, is a
          *     FHIR `OperationOutcome` (`application/fhir+json`) whose issue `details.coding` carries
@@ -910,6 +1607,14 @@ export interface paths {
          *     interchange that is not well-formed (envelope, SE/GE/IEA counts, control numbers, an
          *     unknown qualifier or a bad date) is `400 invalid_x12` naming the segment and element,
          *     and nothing of it is written.
+         *
+         *     Each applied loop, and each rejected loop that matches a Coverage, is also kept as that
+         *     Coverage's R4 CoverageEligibilityResponse (`responses` counts the new or changed ones;
+         *     read them at `[R4 base]/CoverageEligibilityResponse`, scope `coverage.read`): its EB
+         *     segments' deductibles (`EB01 C`), co-payments (`B`), coinsurance (`A`), limitations
+         *     (`F`) and exclusions (`I`) per service type as `insurance[0].item[]`, or the AAA reasons
+         *     as `error[]` (`outcome: error`). EB07 amounts, EB08 percents (a decimal fraction
+         *     0 to 1), EB10 quantities (with EB09) and EB12 (Y, N, U, W) are checked like the rest.
          */
         post: operations["ingestX12"];
         delete?: never;
@@ -992,7 +1697,12 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read one webhook subscription
+         * @description The subscription (never its secret): its `status`, and for a `disabled` one why
+         *     (`disabled_reason`) and since when its attempts were failing (`failing_since`).
+         */
+        get: operations["getWebhook"];
         put?: never;
         post?: never;
         /**
@@ -1095,6 +1805,208 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ofctx/{org_id}/webhooks/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /** @description The subscription id. */
+                id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled subscription again
+         * @description Turns a `disabled` subscription (its receiver answered `410 Gone`, or every attempt
+         *     failed for `WEBHOOK_DISABLE_AFTER_HOURS`, 120 hours by default) back to `active`:
+         *     new events are delivered to it again. What was cancelled when it was disabled is not
+         *     re-sent by this call: queue it with `recover`. Enabling an active subscription
+         *     answers it unchanged. A `revoked` subscription cannot be enabled (`409
+         *     subscription_not_active`: its owner ended it; register a new one), nor one beyond the
+         *     organization's limit of 50 active subscriptions (`409 subscription_limit_reached`).
+         */
+        post: operations["enableWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ofctx/{org_id}/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /** @description The subscription id. */
+                id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a subscription's deliveries and their attempts
+         * @description The subscription's deliveries, newest first, each with every attempt made (when, the
+         *     status code answered, how long it took, and a short error class; never a response
+         *     body or a secret). `pending` includes a delivery whose attempt is under way.
+         *     Deliveries are kept `DELIVERY_RETENTION_DAYS` (30 by default) after they end.
+         *     Another organization's subscription is `404`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ofctx/{org_id}/webhooks/{id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /** @description The subscription id. */
+                id: components["parameters"]["SubscriptionId"];
+                /** @description The delivery id (`delivery_id` in its body, `X-Service-Delivery-Id`). */
+                delivery_id: components["parameters"]["DeliveryIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one delivery again
+         * @description Queues a delivered, failed or cancelled delivery again, due now, with a fresh retry
+         *     schedule: the same body bytes (same `event_id` and `delivery_id`, so a receiver
+         *     de-duplicates it as usual), a new signature and timestamp, and an
+         *     `X-Service-Attempt` that keeps counting. A delivery still queued is `409
+         *     delivery_already_queued`; one of a subscription that is not active is `409
+         *     subscription_not_active` (enable it first).
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ofctx/{org_id}/webhooks/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /** @description The subscription id. */
+                id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send again every failed or cancelled delivery since a time
+         * @description Queues again, due now, every `failed` or `cancelled` delivery of the subscription
+         *     created at or after `since` (within the `DELIVERY_RETENTION_DAYS` kept), each like a
+         *     `redeliver`: same bytes, new signature. Delivered and still queued deliveries are left
+         *     alone, so each recovered event is sent once more. The subscription must be active
+         *     (`409 subscription_not_active`: enable it first).
+         */
+        post: operations["recoverWebhookDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ofctx/{org_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The event log
+         * @description Every event of the organization the credential may see, oldest first, after the
+         *     event `after` (exclusive; omit it to start at the oldest event kept). Each item's
+         *     `data` is exactly the `data` its deliveries carried, and its `id` their `event_id`,
+         *     so a partner can rebuild its state from webhooks, from this log or from both,
+         *     de-duplicating on the event id. The order is the order events were committed: a
+         *     later poll with `after` set to the last id seen never misses an event committed
+         *     since, nor repeats one. Events are kept `EVENT_RETENTION_DAYS` (30 by default).
+         *
+         *     What a credential sees: events of its organization, in the facilities it is granted,
+         *     of the types whose read scope it holds (`resident.*`: `residents.read`,
+         *     `coverage.updated`: `coverage.read`, `clinical.*`: `clinical.read`). The filters
+         *     narrow that: `types` naming a type whose scope the token lacks is `403
+         *     insufficient_scope`; a `facility_id` not granted is `403 facility_forbidden`.
+         *     `meta.page.next` is the id to send as `after` for the following page, present when
+         *     more events follow; a page without it has caught up: poll again later with `after`
+         *     set to the last id received.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ofctx/{org_id}/events/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /** @description The event id (`event_id` of its deliveries). */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one event
+         * @description One event of the log, under the same visibility as `listEvents` (an event the credential may not see is `404`, like an unknown one).
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "resident.admitted": {
@@ -1151,6 +2063,26 @@ export interface webhooks {
          * @description A resident is transferred between facilities. `facility_id` is the facility the resident now belongs to.
          */
         post: operations["deliverResidentTransferred"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "resident.merged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * resident.merged
+         * @description Two records of one resident are merged (HL7 ADT^A40). `resident_id` is the surviving resident, `data.merged_resident_id` the prior one, now inactive, whose records moved to the survivor.
+         */
+        post: operations["deliverResidentMerged"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1274,7 +2206,7 @@ export interface components {
          * @description Stable machine code of an error. New codes may be added; treat unknown ones by status.
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "invalid_body" | "callback_url_not_allowed" | "invalid_fhir" | "invalid_x12" | "unprocessable_resource" | "precondition_failed" | "missing_token" | "invalid_token" | "insufficient_scope" | "organization_forbidden" | "facility_forbidden" | "not_found" | "method_not_allowed" | "subscription_not_active" | "subscription_limit_reached" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_parameter" | "invalid_body" | "callback_url_not_allowed" | "invalid_fhir" | "invalid_x12" | "unprocessable_resource" | "precondition_failed" | "missing_token" | "invalid_token" | "insufficient_scope" | "organization_forbidden" | "facility_forbidden" | "not_found" | "method_not_allowed" | "subscription_not_active" | "subscription_limit_reached" | "delivery_already_queued" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable";
         ErrorDetail: {
             /** @description Where the problem is, such as `query.page_size`, `path.org_id` or `body.callback_url`. */
             field: string;
@@ -1488,7 +2420,7 @@ export interface components {
                 fullUrl?: string;
                 resource?: {
                     /** @enum {string} */
-                    resourceType: "Patient" | "Coverage" | "Observation" | "AllergyIntolerance" | "Condition" | "MedicationRequest" | "ServiceRequest";
+                    resourceType: "Patient" | "Coverage" | "Observation" | "AllergyIntolerance" | "Condition" | "MedicationRequest" | "ServiceRequest" | "Consent";
                 };
                 request?: {
                     /** @enum {string} */
@@ -1561,6 +2493,8 @@ export interface components {
             conflicts: components["schemas"]["EligibilityLoopReport"][];
             /** @description coverage.updated events queued. */
             events: number;
+            /** @description CoverageEligibilityResponses kept (new or changed) for the loops applied, and for the rejected loops that matched a Coverage (with the AAA reasons as `error`). The same 271 again keeps none. */
+            responses: number;
         };
         /** @description FHIR R4 OperationOutcome. */
         OperationOutcome: {
@@ -1591,8 +2525,18 @@ export interface components {
             coding: components["schemas"]["FhirCoding"][];
             text?: string;
         };
+        /** @description A FHIR R4 CodeableConcept that may be text only (what the source wrote without a code). */
+        FhirCodeableConceptOrText: {
+            coding?: components["schemas"]["FhirCoding"][];
+            text?: string;
+        };
         FhirReference: {
             reference?: string;
+            /** @description A logical reference (Coverage.payor's payer id, HL7 IN1-3). */
+            identifier?: {
+                system?: string;
+                value: string;
+            };
             display?: string;
         };
         FhirQuantity: {
@@ -1621,8 +2565,14 @@ export interface components {
             /** Format: date */
             birthDate: string;
             managingOrganization?: components["schemas"]["FhirReference"];
+            /** @description After a merge (HL7 ADT^A40, event `resident.merged`), the surviving resident `replaces` the prior one, which is `replaced-by` it. */
+            link?: {
+                other: components["schemas"]["FhirReference"];
+                /** @enum {string} */
+                type: "replaced-by" | "replaces" | "refer" | "seealso";
+            }[];
         };
-        /** @description FHIR R4 Coverage. `payor` is a Reference with the payer's name as `display`. */
+        /** @description FHIR R4 Coverage. `payor` is a Reference with the payer's name as `display` and, when the source named it, the payer's id as `identifier`. */
         FhirCoverage: {
             /** @constant */
             resourceType: "Coverage";
@@ -1635,6 +2585,8 @@ export interface components {
             period?: {
                 /** Format: date */
                 start?: string;
+                /** Format: date */
+                end?: string;
             };
             payor: components["schemas"]["FhirReference"][];
             order?: number;
@@ -1653,6 +2605,7 @@ export interface components {
             /** Format: date-time */
             effectiveDateTime?: string;
             valueQuantity?: components["schemas"]["FhirQuantity"];
+            valueCodeableConcept?: components["schemas"]["FhirCodeableConceptOrText"];
             valueString?: string;
             component?: {
                 code: components["schemas"]["FhirCodeableConcept"];
@@ -1666,10 +2619,143 @@ export interface components {
             id: string;
             meta: components["schemas"]["ResourceMeta"];
             clinicalStatus: components["schemas"]["FhirCodeableConcept"];
+            category?: ("food" | "medication" | "environment" | "biologic")[];
+            /** @enum {string} */
+            criticality?: "low" | "high" | "unable-to-assess";
             code: components["schemas"]["FhirCodeableConcept"];
             patient: components["schemas"]["FhirReference"];
+            reaction?: {
+                manifestation: components["schemas"]["FhirCodeableConceptOrText"][];
+                /** @enum {string} */
+                severity?: "mild" | "moderate" | "severe";
+            }[];
         };
-        /** @description A FHIR R4 searchset Bundle. `total` counts every match (all pages); `link` has `self` and, except on the last page, `next`. */
+        /** @description FHIR R4 Condition (a diagnosis; HL7 v2 DG1). `clinicalStatus` codes are of http://terminology.hl7.org/CodeSystem/condition-clinical. */
+        FhirCondition: {
+            /** @constant */
+            resourceType: "Condition";
+            id: string;
+            meta: components["schemas"]["ResourceMeta"];
+            clinicalStatus?: components["schemas"]["FhirCodeableConcept"];
+            /** @description The category the sender coded (its first coding), when it gave one; `category` search compares it. */
+            category?: components["schemas"]["FhirCodeableConcept"][];
+            code: components["schemas"]["FhirCodeableConcept"];
+            subject: components["schemas"]["FhirReference"];
+            onsetDateTime?: string;
+        };
+        /** @description FHIR R4 ServiceRequest (a lab test, imaging, a therapy, a referral; HL7 v2 ORC+OBR). */
+        FhirServiceRequest: {
+            /** @constant */
+            resourceType: "ServiceRequest";
+            id: string;
+            meta: components["schemas"]["ResourceMeta"];
+            /** @enum {string} */
+            status: "draft" | "active" | "on-hold" | "revoked" | "completed" | "entered-in-error" | "unknown";
+            /** @enum {string} */
+            intent: "proposal" | "plan" | "directive" | "order" | "original-order" | "reflex-order" | "filler-order" | "instance-order" | "option";
+            /** @description The category the sender coded (its first coding), when it gave one; `category` search compares it. */
+            category?: components["schemas"]["FhirCodeableConcept"][];
+            code: components["schemas"]["FhirCodeableConcept"];
+            subject: components["schemas"]["FhirReference"];
+            authoredOn?: string;
+        };
+        /** @description FHIR R4 MedicationRequest (HL7 v2 ORC+RXE). A medication known by name only is a text-only `medicationCodeableConcept`. */
+        FhirMedicationRequest: {
+            /** @constant */
+            resourceType: "MedicationRequest";
+            id: string;
+            meta: components["schemas"]["ResourceMeta"];
+            /** @enum {string} */
+            status: "active" | "on-hold" | "cancelled" | "completed" | "entered-in-error" | "stopped" | "draft" | "unknown";
+            /** @enum {string} */
+            intent: "proposal" | "plan" | "order" | "original-order" | "reflex-order" | "filler-order" | "instance-order" | "option";
+            /** @description The category the sender coded (its first coding), when it gave one; `category` search compares it. */
+            category?: components["schemas"]["FhirCodeableConcept"][];
+            medicationCodeableConcept: components["schemas"]["FhirCodeableConceptOrText"];
+            subject: components["schemas"]["FhirReference"];
+            authoredOn?: string;
+        };
+        /** @description The search parameters of `POST [type]/_search`, as the query of the GET would carry them (names with their modifiers; a name given several times is a list). */
+        FhirSearchForm: {
+            [key: string]: string | string[];
+        };
+        /** @description FHIR R4 CoverageEligibilityResponse, kept for each X12 271 subscriber loop applied to a Coverage or rejected (AAA); `insurance[0].item[]` holds the EB segments' benefits (see the README, "X12 271 eligibility responses"). */
+        FhirCoverageEligibilityResponse: {
+            /** @constant */
+            resourceType: "CoverageEligibilityResponse";
+            id: string;
+            meta: components["schemas"]["ResourceMeta"];
+            /** @constant */
+            status: "active";
+            purpose: ("auth-requirements" | "benefits" | "discovery" | "validation")[];
+            patient: components["schemas"]["FhirReference"];
+            /** @description The date the payer created the 271 (BHT04). */
+            created: string;
+            request: components["schemas"]["FhirReference"];
+            /** @enum {string} */
+            outcome: "complete" | "error";
+            disposition?: string;
+            insurer: components["schemas"]["FhirReference"];
+            insurance: {
+                coverage: components["schemas"]["FhirReference"];
+                inforce?: boolean;
+                item?: {
+                    category: components["schemas"]["FhirCodeableConcept"];
+                    excluded?: boolean;
+                    description?: string;
+                    network?: components["schemas"]["FhirCodeableConcept"];
+                    unit?: components["schemas"]["FhirCodeableConcept"];
+                    term?: components["schemas"]["FhirCodeableConcept"];
+                    benefit?: {
+                        type: components["schemas"]["FhirCodeableConcept"];
+                        allowedMoney?: {
+                            value: number;
+                            currency: string;
+                        };
+                        allowedString?: string;
+                        allowedUnsignedInt?: number;
+                    }[];
+                }[];
+            }[];
+            error?: {
+                code: components["schemas"]["FhirCodeableConcept"];
+            }[];
+        };
+        /** @description FHIR R4 Parameters, the kick-off's parameters (`_type`, `_since`, `_outputFormat`...) each with a `value[x]`. */
+        FhirParameters: {
+            /** @constant */
+            resourceType: "Parameters";
+            parameter?: {
+                name: string;
+            }[];
+        };
+        /** @description The Bulk Data manifest of a completed export. */
+        BulkExportManifest: {
+            /**
+             * Format: date-time
+             * @description When the export started; use it as the next export's `_since`.
+             */
+            transactionTime: string;
+            /** Format: uri */
+            request: string;
+            /** @constant */
+            requiresAccessToken: true;
+            /** @description One file per type with resources. */
+            output: {
+                type: string;
+                /** Format: uri */
+                url: string;
+                count: number;
+            }[];
+            /** @description An OperationOutcome file naming the parameters ignored under `handling=lenient`. */
+            error: {
+                /** @constant */
+                type: "OperationOutcome";
+                /** Format: uri */
+                url: string;
+            }[];
+        };
+        /** @description A FHIR R4 searchset Bundle. `total` counts every match (all pages); `link` has `self` (the parameters applied) and, except on the last page, `next`. `entry` is absent with `_summary=count`; resources added by `_include` have `search.mode` `include`. */
         FhirSearchset: {
             /** @constant */
             resourceType: "Bundle";
@@ -1682,13 +2768,13 @@ export interface components {
                 /** Format: uri */
                 url: string;
             }[];
-            entry: {
+            entry?: {
                 /** Format: uri */
                 fullUrl: string;
-                resource: components["schemas"]["FhirPatient"] | components["schemas"]["FhirCoverage"] | components["schemas"]["FhirObservation"] | components["schemas"]["FhirAllergyIntolerance"];
+                resource: components["schemas"]["FhirPatient"] | components["schemas"]["FhirCoverage"] | components["schemas"]["FhirObservation"] | components["schemas"]["FhirAllergyIntolerance"] | components["schemas"]["FhirCondition"] | components["schemas"]["FhirServiceRequest"] | components["schemas"]["FhirMedicationRequest"] | components["schemas"]["FhirCoverageEligibilityResponse"];
                 search: {
-                    /** @constant */
-                    mode?: "match";
+                    /** @enum {string} */
+                    mode?: "match" | "include";
                 };
             }[];
         };
@@ -1724,7 +2810,7 @@ export interface components {
          * @description A versioned event type.
          * @enum {string}
          */
-        EventType: "resident.admitted" | "resident.discharged" | "resident.transferred" | "coverage.updated" | "clinical.condition.created" | "clinical.order.created";
+        EventType: "resident.admitted" | "resident.discharged" | "resident.transferred" | "resident.merged" | "coverage.updated" | "clinical.condition.created" | "clinical.order.created";
         EventTypeInfo: {
             event_type: components["schemas"]["EventType"];
             /** @description Version of the delivery envelope of this event type. */
@@ -1746,9 +2832,11 @@ export interface components {
             description?: string;
         };
         /**
-         * @description `active`: receives deliveries. `disabled`: the receiver answered 410 Gone; nothing
-         *     more is delivered. `revoked`: revoked through the API; nothing more is delivered.
-         *     Neither `disabled` nor `revoked` is ever active again: register a new subscription.
+         * @description `active`: receives deliveries. `disabled`: the receiver answered 410 Gone, or every
+         *     attempt failed for `WEBHOOK_DISABLE_AFTER_HOURS` (120 hours by default; see
+         *     `disabled_reason`); nothing more is delivered until it is enabled again
+         *     (`enableWebhook`). `revoked`: revoked through the API; nothing more is delivered,
+         *     ever: register a new subscription.
          * @enum {string}
          */
         WebhookSubscriptionStatus: "active" | "disabled" | "revoked";
@@ -1769,6 +2857,12 @@ export interface components {
              * @description When the subscription stopped being active (revoked or disabled), or null.
              */
             revoked_at: string | null;
+            disabled_reason: components["schemas"]["WebhookDisabledReason"];
+            /**
+             * Format: date-time
+             * @description When the first of the attempts that have failed without a success since began; null while the last attempt succeeded. Reaching `WEBHOOK_DISABLE_AFTER_HOURS` disables the subscription.
+             */
+            failing_since: string | null;
         };
         WebhookSubscriptionCreated: {
             /** Format: uuid */
@@ -1784,6 +2878,12 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             revoked_at: string | null;
+            disabled_reason: components["schemas"]["WebhookDisabledReason"];
+            /**
+             * Format: date-time
+             * @description When the first of the attempts that have failed without a success since began; null while the last attempt succeeded. Reaching `WEBHOOK_DISABLE_AFTER_HOURS` disables the subscription.
+             */
+            failing_since: string | null;
             /** @description The HMAC key, shown only in this answer: `ofx_whs_` followed by 43 base64url characters (32 random bytes). The key is the UTF-8 bytes of the whole string, prefix included; do not base64-decode it. */
             signing_secret: string;
             standard_webhooks_secret: components["schemas"]["StandardWebhooksSecret"];
@@ -1873,12 +2973,20 @@ export interface components {
             /**
              * @description `clinical.order.created` only: the FHIR R4 resource type of the new order, so a
              *     receiver can tell a medication order from a service order (lab, imaging, therapy,
-             *     referral) without reading it (orders are not readable through this API). Absent
+             *     referral) without reading it; the order itself is read through the FHIR R4 view,
+             *     `[base]/{order_type}?patient=<resident_id>` (scope `clinical.read`). Absent
              *     on every other event type. Added within v1: receivers ignore properties they do
              *     not know, as `@ofctx/verifier` does.
              * @enum {string}
              */
             order_type?: "MedicationRequest" | "ServiceRequest";
+            /**
+             * Format: uuid
+             * @description `resident.merged` only: the prior resident, merged into `resident_id` (now
+             *     inactive; its records moved to `resident_id`, and both Patients carry `link`).
+             *     Absent on every other event type. Added within v1.
+             */
+            merged_resident_id?: string;
         };
         /** @description The versioned delivery envelope. Verify the signature over the raw bytes before parsing. */
         EventDelivery: {
@@ -1898,6 +3006,140 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             data: components["schemas"]["EventData"];
+        };
+        /**
+         * @description Why a `disabled` subscription was disabled: `endpoint_gone` (its receiver answered
+         *     `410 Gone`) or `failing` (every attempt failed for `WEBHOOK_DISABLE_AFTER_HOURS`).
+         *     Null unless disabled.
+         * @enum {string|null}
+         */
+        WebhookDisabledReason: "endpoint_gone" | "failing" | null;
+        /**
+         * @description `pending`: queued (waiting for its next attempt, or being attempted). `delivered`:
+         *     a 2xx answer. `failed`: the retry schedule ran out, or the receiver answered 410.
+         *     `cancelled`: its subscription was revoked or disabled while it was queued.
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "pending" | "delivered" | "failed" | "cancelled";
+        /**
+         * @description Why an attempt failed, as a class (null on success): `timeout` (no answer in time),
+         *     `connection_refused`, `connection_reset`, `dns` (the host did not resolve), `tls`
+         *     (handshake or certificate), `network` (another transport failure), `ssrf_refused`
+         *     (the URL or an address it resolves to is not allowed), `redirect` (a 3xx; never
+         *     followed), `http_status` (any other non-2xx answer), `interrupted` (the worker
+         *     making it stopped; it was attempted again), `internal` (a failure on the service's
+         *     side). Never a response body or a secret.
+         * @enum {string|null}
+         */
+        WebhookAttemptError: "timeout" | "connection_refused" | "connection_reset" | "dns" | "tls" | "network" | "ssrf_refused" | "redirect" | "http_status" | "interrupted" | "internal" | null;
+        WebhookDeliveryAttempt: {
+            /**
+             * Format: date-time
+             * @description When the attempt started.
+             */
+            at: string;
+            /** @description The HTTP status answered, or null when none arrived. */
+            status_code: number | null;
+            /** @description How long the attempt took (null when it was interrupted). */
+            duration_ms: number | null;
+            error: components["schemas"]["WebhookAttemptError"];
+        };
+        WebhookDelivery: {
+            /**
+             * Format: uuid
+             * @description The delivery id (`delivery_id` in the body, `X-Service-Delivery-Id`).
+             */
+            id: string;
+            /** Format: uuid */
+            event_id: string;
+            event_type: components["schemas"]["EventType"];
+            /** Format: uuid */
+            facility_id: string;
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When a 2xx answer arrived (the latest, after a redelivery); null otherwise.
+             */
+            delivered_at: string | null;
+            /**
+             * Format: date-time
+             * @description When a `pending` delivery is next attempted; null otherwise.
+             */
+            next_attempt_at: string | null;
+            /** @description Every attempt, oldest first. */
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        WebhookDeliveryRead: {
+            data: components["schemas"]["WebhookDelivery"];
+            meta: null;
+            error: null;
+        };
+        WebhookDeliveryList: {
+            data: components["schemas"]["WebhookDelivery"][];
+            meta: components["schemas"]["PageMeta"];
+            error: null;
+        };
+        WebhookRecoverRequest: {
+            /**
+             * Format: date-time
+             * @description Deliveries created at or after this instant are recovered.
+             */
+            since: string;
+        };
+        WebhookRecovery: {
+            /** @description How many deliveries were queued again. */
+            queued: number;
+            /** Format: date-time */
+            since: string;
+        };
+        WebhookRecoveryRead: {
+            data: components["schemas"]["WebhookRecovery"];
+            meta: null;
+            error: null;
+        };
+        Event: {
+            /**
+             * Format: uuid
+             * @description The event id, `event_id` of every delivery of the event.
+             */
+            id: string;
+            type: components["schemas"]["EventType"];
+            /** @constant */
+            api_version: "v1";
+            /**
+             * Format: date-time
+             * @description When the event was recorded.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description `occurred_at` of its deliveries.
+             */
+            occurred_at: string;
+            /** Format: uuid */
+            facility_id: string;
+            data: components["schemas"]["EventData"];
+        };
+        EventRead: {
+            data: components["schemas"]["Event"];
+            meta: null;
+            error: null;
+        };
+        EventList: {
+            data: components["schemas"]["Event"][];
+            meta: {
+                page: {
+                    page_size: number;
+                    /**
+                     * Format: uuid
+                     * @description The `after` of the following page when more events follow; null once caught up.
+                     */
+                    next: string | null;
+                };
+            };
+            error: null;
         };
     };
     responses: {
@@ -2010,7 +3252,7 @@ export interface components {
             };
             content?: never;
         };
-        /** @description `subscription_not_active` or `subscription_limit_reached`. */
+        /** @description `subscription_not_active`, `subscription_limit_reached` or `delivery_already_queued`. */
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2102,6 +3344,8 @@ export interface components {
         OAuthPayloadTooLarge: {
             headers: {
                 "Cache-Control": components["headers"]["Cache-Control-No-Store"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
@@ -2119,6 +3363,8 @@ export interface components {
         OAuthUnsupportedMediaType: {
             headers: {
                 "Cache-Control": components["headers"]["Cache-Control-No-Store"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
@@ -2188,8 +3434,64 @@ export interface components {
                 "application/fhir+json": components["schemas"]["OperationOutcome"];
             };
         };
+        /** @description The export is accepted; poll the status URL in `Content-Location`. */
+        FhirExportAccepted: {
+            headers: {
+                /** @description The status URL. */
+                "Content-Location": string;
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "resourceType": "OperationOutcome",
+                 *       "issue": [
+                 *         {
+                 *           "severity": "information",
+                 *           "code": "informational",
+                 *           "diagnostics": "Export of Patient, Observation accepted; poll https://api.ofctx.example/api/v1/fhir/R4/6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60/0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21/bulk-status/5e6f7081-92a3-4b45-8d6e-7f8091a2b3c4."
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/fhir+json": components["schemas"]["OperationOutcome"];
+            };
+        };
+        /** @description The client already has `BULK_EXPORT_MAX_JOBS_PER_CLIENT` exports running. */
+        FhirExportLimit: {
+            headers: {
+                /** @description Seconds to wait before trying again. */
+                "Retry-After"?: string;
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/fhir+json": components["schemas"]["OperationOutcome"];
+            };
+        };
+        /** @description Bulk export is not configured on this server (PostgreSQL without `BULK_EXPORT_DIR`). */
+        FhirUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/fhir+json": components["schemas"]["OperationOutcome"];
+            };
+        };
         /** @description No such resource in this facility. */
         FhirNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/fhir+json": components["schemas"]["OperationOutcome"];
+            };
+        };
+        /** @description The body is not in the media type the operation takes (a `_search` takes `application/x-www-form-urlencoded`). */
+        FhirUnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
@@ -2236,6 +3538,8 @@ export interface components {
         FacilityId: string;
         /** @description The resource id. */
         ResourceId: string;
+        /** @description The delivery id (`delivery_id` in its body, `X-Service-Delivery-Id`). */
+        DeliveryIdPath: string;
         /** @description The subscription id. */
         SubscriptionId: string;
         /** @description Restrict the results to one resident. */
@@ -2263,6 +3567,27 @@ export interface components {
         IfNoneMatch: string;
         /** @description The resource's logical id, a UUID. */
         FhirId: string;
+        /** @description The export, as its status URL names it. */
+        ExportJobId: string;
+        /** @description `respond-async` (required), and `handling=lenient` to have unsupported parameters ignored (reported in the manifest's `error`) instead of refused (`400`, the default, `handling=strict`). */
+        ExportPrefer: string;
+        /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope (`403` otherwise). */
+        ExportType: string;
+        /** @description A FHIR instant (with a zone); only resources changed after it are exported. */
+        ExportSince: string;
+        ExportOutputFormat: "application/fhir+ndjson" | "application/ndjson" | "ndjson";
+        /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+        ExportElements: string;
+        /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+        ExportTypeFilter: string;
+        /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+        ExportPatient: string;
+        /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+        ExportIncludeAssociatedData: string;
+        /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+        ExportOrganizeOutputBy: string;
+        /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+        ExportAllowPartialManifests: string;
         /** @description Resources per page. */
         FhirCount: number;
         /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
@@ -2271,11 +3596,57 @@ export interface components {
         FhirIdSearch: string;
         /** @description Set by the server in the `next` link; follow the link as it is. */
         FhirCursor: string;
-        /** @description The resident, as `Patient/<id>` or `<id>`. */
+        /** @description A business identifier (Patient: MRN, Medicare MBI `http://hl7.org/fhir/sid/us-mbi|...`, member id; Coverage: its identifier), matched exactly on system and value. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+        FhirIdentifier: string[];
+        /** @description Any part of the name, family or given. Starts with the value, ignoring case and accents (`okafo` finds Okafor, `nunez` finds Núñez); `:exact` (as `NAME:exact=`) the exact value, `:contains` anywhere in it. Several separated by commas match any. */
+        FhirName: string[];
+        /** @description The family name. Starts with the value, ignoring case and accents (`okafo` finds Okafor, `nunez` finds Núñez); `:exact` (as `NAME:exact=`) the exact value, `:contains` anywhere in it. Several separated by commas match any. */
+        FhirFamily: string[];
+        /** @description A given name. Starts with the value, ignoring case and accents (`okafo` finds Okafor, `nunez` finds Núñez); `:exact` (as `NAME:exact=`) the exact value, `:contains` anywhere in it. Several separated by commas match any. */
+        FhirGiven: string[];
+        /** @description The birth date. A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range. */
+        FhirBirthdate: string[];
+        /** @description `male`, `female`, `other` or `unknown` (http://hl7.org/fhir/administrative-gender). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+        FhirGender: string[];
+        /** @description `true` or `false` (a discharged resident is `false`). */
+        FhirActive: string[];
+        /** @description The resource status (Coverage: `active`, `cancelled`, `draft`, `entered-in-error`; Observation: `final`, `amended`...; requests: their R4 status codes). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+        FhirStatus: string[];
+        /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+        FhirCategory: string[];
+        /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+        FhirCode: string[];
+        /** @description When the observation was made (effectiveDateTime). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range. */
+        FhirDate: string[];
+        /** @description AllergyIntolerance: `active`, `inactive`, `resolved`; Condition: `active`, `recurrence`, `relapse`, `inactive`, `remission`, `resolved`. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+        FhirClinicalStatus: string[];
+        /** @description The request intent (`order`, `plan`, `proposal`...). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+        FhirIntent: string[];
+        /**
+         * @description When the resource last changed (`meta.lastUpdated`). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range.
+         *     Without `_sort` the results are then in (lastUpdated, id) order: incremental sync.
+         * @example [
+         *       "gt2026-11-20T10:00:00Z"
+         *     ]
+         */
+        FhirLastUpdated: string[];
+        /** @description The order: `_lastUpdated` (every type), `birthdate` (Patient), `date` (Observation); `-` before it for descending. Ties are in insertion order (reversed with `-`). Another key is ignored (or `400` with `Prefer: handling=strict`). */
+        FhirSort: string;
+        /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
+        FhirSummary: string;
+        /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+        FhirInclude: string;
+        /** @description `handling=strict`: a parameter, modifier, `_sort` key, `_summary` value or `_include` this server does not support is `400` (an OperationOutcome naming it). Otherwise (`handling=lenient`, the default) it is ignored and left out of the `self` link (FHIR R4 3.1.1.2). */
+        FhirPrefer: string;
+        /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
+        FhirOtherParameters: {
+            [key: string]: string | string[];
+        };
+        /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
         FhirPatient: string;
-        /** @description The resident, as `Patient/<id>` or `<id>`. */
+        /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
         FhirSubject: string;
-        /** @description The resident, as `Patient/<id>` or `<id>`. */
+        /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
         FhirBeneficiary: string;
         /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. During a secret rotation's overlap it is keyed with the previous secret until `previous_secret_expires_at` (see `rotateWebhookSecret`). */
         DeliverySignature: string;
@@ -2332,6 +3703,16 @@ export interface components {
          * @example 42
          */
         "Retry-After": number;
+        /**
+         * @description The token endpoint's quota per client IP address (draft-ietf-httpapi-ratelimit-headers): `"token";q=<requests>;w=<seconds>` (`TOKEN_RATE_LIMIT` per `TOKEN_RATE_LIMIT_WINDOW`).
+         * @example "token";q=30;w=60
+         */
+        "RateLimit-Policy": string;
+        /**
+         * @description What is left of the quota for this address (draft-ietf-httpapi-ratelimit-headers): `"token";r=<requests left>;t=<seconds until the window resets>`.
+         * @example "token";r=29;t=60
+         */
+        RateLimit: string;
         /** @description Token answers are never cached (RFC 6749 section 5.1). */
         "Cache-Control-No-Store": "no-store";
         /**
@@ -2581,6 +3962,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control-No-Store"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2604,6 +3987,8 @@ export interface operations {
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control-No-Store"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2621,6 +4006,8 @@ export interface operations {
             401: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control-No-Store"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     /**
                      * @description Present when the client authenticated with HTTP Basic.
                      * @example Basic realm="ofctx"
@@ -2645,6 +4032,8 @@ export interface operations {
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control-No-Store"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -2663,6 +4052,8 @@ export interface operations {
             500: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control-No-Store"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3536,21 +4927,42 @@ export interface operations {
                 /** @description One logical id, or several separated by commas (at most 200). */
                 _id?: components["parameters"]["FhirIdSearch"];
                 /**
-                 * @description Incremental sync: rows whose `meta.lastUpdated` matches, with a FHIR prefix `gt`, `ge`,
-                 *     `lt` or `le` and a date (`2026-11-20`, a whole UTC day) or an instant with a zone
-                 *     (`2026-11-20T10:00:00Z`, `2026-11-20T10:00:00.123Z`). Give it twice for a range. With
-                 *     it the order is (lastUpdated, id) and pages are followed with `meta.page.next`.
+                 * @description When the resource last changed (`meta.lastUpdated`). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range.
+                 *     Without `_sort` the results are then in (lastUpdated, id) order: incremental sync.
                  * @example [
                  *       "gt2026-11-20T10:00:00Z"
                  *     ]
                  */
-                _lastUpdated?: components["parameters"]["LastUpdated"];
+                _lastUpdated?: components["parameters"]["FhirLastUpdated"];
                 /** @description Set by the server in the `next` link; follow the link as it is. */
                 _cursor?: components["parameters"]["FhirCursor"];
                 /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
                 _format?: components["parameters"]["FhirFormat"];
+                /** @description A business identifier (Patient: MRN, Medicare MBI `http://hl7.org/fhir/sid/us-mbi|...`, member id; Coverage: its identifier), matched exactly on system and value. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                identifier?: components["parameters"]["FhirIdentifier"];
+                /** @description Any part of the name, family or given. Starts with the value, ignoring case and accents (`okafo` finds Okafor, `nunez` finds Núñez); `:exact` (as `NAME:exact=`) the exact value, `:contains` anywhere in it. Several separated by commas match any. */
+                name?: components["parameters"]["FhirName"];
+                /** @description The family name. Starts with the value, ignoring case and accents (`okafo` finds Okafor, `nunez` finds Núñez); `:exact` (as `NAME:exact=`) the exact value, `:contains` anywhere in it. Several separated by commas match any. */
+                family?: components["parameters"]["FhirFamily"];
+                /** @description A given name. Starts with the value, ignoring case and accents (`okafo` finds Okafor, `nunez` finds Núñez); `:exact` (as `NAME:exact=`) the exact value, `:contains` anywhere in it. Several separated by commas match any. */
+                given?: components["parameters"]["FhirGiven"];
+                /** @description The birth date. A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range. */
+                birthdate?: components["parameters"]["FhirBirthdate"];
+                /** @description `male`, `female`, `other` or `unknown` (http://hl7.org/fhir/administrative-gender). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                gender?: components["parameters"]["FhirGender"];
+                /** @description `true` or `false` (a discharged resident is `false`). */
+                active?: components["parameters"]["FhirActive"];
+                /** @description The order: `_lastUpdated` (every type), `birthdate` (Patient), `date` (Observation); `-` before it for descending. Ties are in insertion order (reversed with `-`). Another key is ignored (or `400` with `Prefer: handling=strict`). */
+                _sort?: components["parameters"]["FhirSort"];
+                /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
+                _summary?: components["parameters"]["FhirSummary"];
+                /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
+                parameters?: components["parameters"]["FhirOtherParameters"];
             };
-            header?: never;
+            header?: {
+                /** @description `handling=strict`: a parameter, modifier, `_sort` key, `_summary` value or `_include` this server does not support is `400` (an OperationOutcome naming it). Otherwise (`handling=lenient`, the default) it is ignored and left out of the `self` link (FHIR R4 3.1.1.2). */
+                Prefer?: components["parameters"]["FhirPrefer"];
+            };
             path: {
                 /**
                  * @description The organization id. Must be the organization bound to the credential.
@@ -3580,6 +4992,87 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    searchFhirPatientByPost: {
+        parameters: {
+            query?: {
+                /** @description Resources per page. */
+                _count?: components["parameters"]["FhirCount"];
+                /** @description One logical id, or several separated by commas (at most 200). */
+                _id?: components["parameters"]["FhirIdSearch"];
+                /**
+                 * @description When the resource last changed (`meta.lastUpdated`). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range.
+                 *     Without `_sort` the results are then in (lastUpdated, id) order: incremental sync.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["FhirLastUpdated"];
+                /** @description Set by the server in the `next` link; follow the link as it is. */
+                _cursor?: components["parameters"]["FhirCursor"];
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+                /** @description A business identifier (Patient: MRN, Medicare MBI `http://hl7.org/fhir/sid/us-mbi|...`, member id; Coverage: its identifier), matched exactly on system and value. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                identifier?: components["parameters"]["FhirIdentifier"];
+                /** @description Any part of the name, family or given. Starts with the value, ignoring case and accents (`okafo` finds Okafor, `nunez` finds Núñez); `:exact` (as `NAME:exact=`) the exact value, `:contains` anywhere in it. Several separated by commas match any. */
+                name?: components["parameters"]["FhirName"];
+                /** @description The family name. Starts with the value, ignoring case and accents (`okafo` finds Okafor, `nunez` finds Núñez); `:exact` (as `NAME:exact=`) the exact value, `:contains` anywhere in it. Several separated by commas match any. */
+                family?: components["parameters"]["FhirFamily"];
+                /** @description A given name. Starts with the value, ignoring case and accents (`okafo` finds Okafor, `nunez` finds Núñez); `:exact` (as `NAME:exact=`) the exact value, `:contains` anywhere in it. Several separated by commas match any. */
+                given?: components["parameters"]["FhirGiven"];
+                /** @description The birth date. A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range. */
+                birthdate?: components["parameters"]["FhirBirthdate"];
+                /** @description `male`, `female`, `other` or `unknown` (http://hl7.org/fhir/administrative-gender). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                gender?: components["parameters"]["FhirGender"];
+                /** @description `true` or `false` (a discharged resident is `false`). */
+                active?: components["parameters"]["FhirActive"];
+                /** @description The order: `_lastUpdated` (every type), `birthdate` (Patient), `date` (Observation); `-` before it for descending. Ties are in insertion order (reversed with `-`). Another key is ignored (or `400` with `Prefer: handling=strict`). */
+                _sort?: components["parameters"]["FhirSort"];
+                /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
+                _summary?: components["parameters"]["FhirSummary"];
+                /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
+                parameters?: components["parameters"]["FhirOtherParameters"];
+            };
+            header?: {
+                /** @description `handling=strict`: a parameter, modifier, `_sort` key, `_summary` value or `_include` this server does not support is `400` (an OperationOutcome naming it). Otherwise (`handling=lenient`, the default) it is ignored and left out of the `self` link (FHIR R4 3.1.1.2). */
+                Prefer?: components["parameters"]["FhirPrefer"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["FhirSearchForm"];
+            };
+        };
+        responses: {
+            /** @description A searchset Bundle of Patient resources. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchset"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            415: components["responses"]["FhirUnsupportedMediaType"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -3641,25 +5134,38 @@ export interface operations {
                 /** @description One logical id, or several separated by commas (at most 200). */
                 _id?: components["parameters"]["FhirIdSearch"];
                 /**
-                 * @description Incremental sync: rows whose `meta.lastUpdated` matches, with a FHIR prefix `gt`, `ge`,
-                 *     `lt` or `le` and a date (`2026-11-20`, a whole UTC day) or an instant with a zone
-                 *     (`2026-11-20T10:00:00Z`, `2026-11-20T10:00:00.123Z`). Give it twice for a range. With
-                 *     it the order is (lastUpdated, id) and pages are followed with `meta.page.next`.
+                 * @description When the resource last changed (`meta.lastUpdated`). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range.
+                 *     Without `_sort` the results are then in (lastUpdated, id) order: incremental sync.
                  * @example [
                  *       "gt2026-11-20T10:00:00Z"
                  *     ]
                  */
-                _lastUpdated?: components["parameters"]["LastUpdated"];
+                _lastUpdated?: components["parameters"]["FhirLastUpdated"];
                 /** @description Set by the server in the `next` link; follow the link as it is. */
                 _cursor?: components["parameters"]["FhirCursor"];
                 /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
                 _format?: components["parameters"]["FhirFormat"];
-                /** @description The resident, as `Patient/<id>` or `<id>`. */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
                 beneficiary?: components["parameters"]["FhirBeneficiary"];
-                /** @description The resident, as `Patient/<id>` or `<id>`. */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
                 patient?: components["parameters"]["FhirPatient"];
+                /** @description A business identifier (Patient: MRN, Medicare MBI `http://hl7.org/fhir/sid/us-mbi|...`, member id; Coverage: its identifier), matched exactly on system and value. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                identifier?: components["parameters"]["FhirIdentifier"];
+                /** @description The resource status (Coverage: `active`, `cancelled`, `draft`, `entered-in-error`; Observation: `final`, `amended`...; requests: their R4 status codes). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                status?: components["parameters"]["FhirStatus"];
+                /** @description The order: `_lastUpdated` (every type), `birthdate` (Patient), `date` (Observation); `-` before it for descending. Ties are in insertion order (reversed with `-`). Another key is ignored (or `400` with `Prefer: handling=strict`). */
+                _sort?: components["parameters"]["FhirSort"];
+                /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
+                _summary?: components["parameters"]["FhirSummary"];
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                _include?: components["parameters"]["FhirInclude"];
+                /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
+                parameters?: components["parameters"]["FhirOtherParameters"];
             };
-            header?: never;
+            header?: {
+                /** @description `handling=strict`: a parameter, modifier, `_sort` key, `_summary` value or `_include` this server does not support is `400` (an OperationOutcome naming it). Otherwise (`handling=lenient`, the default) it is ignored and left out of the `self` link (FHIR R4 3.1.1.2). */
+                Prefer?: components["parameters"]["FhirPrefer"];
+            };
             path: {
                 /**
                  * @description The organization id. Must be the organization bound to the credential.
@@ -3689,6 +5195,83 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    searchFhirCoverageByPost: {
+        parameters: {
+            query?: {
+                /** @description Resources per page. */
+                _count?: components["parameters"]["FhirCount"];
+                /** @description One logical id, or several separated by commas (at most 200). */
+                _id?: components["parameters"]["FhirIdSearch"];
+                /**
+                 * @description When the resource last changed (`meta.lastUpdated`). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range.
+                 *     Without `_sort` the results are then in (lastUpdated, id) order: incremental sync.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["FhirLastUpdated"];
+                /** @description Set by the server in the `next` link; follow the link as it is. */
+                _cursor?: components["parameters"]["FhirCursor"];
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                beneficiary?: components["parameters"]["FhirBeneficiary"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                patient?: components["parameters"]["FhirPatient"];
+                /** @description A business identifier (Patient: MRN, Medicare MBI `http://hl7.org/fhir/sid/us-mbi|...`, member id; Coverage: its identifier), matched exactly on system and value. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                identifier?: components["parameters"]["FhirIdentifier"];
+                /** @description The resource status (Coverage: `active`, `cancelled`, `draft`, `entered-in-error`; Observation: `final`, `amended`...; requests: their R4 status codes). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                status?: components["parameters"]["FhirStatus"];
+                /** @description The order: `_lastUpdated` (every type), `birthdate` (Patient), `date` (Observation); `-` before it for descending. Ties are in insertion order (reversed with `-`). Another key is ignored (or `400` with `Prefer: handling=strict`). */
+                _sort?: components["parameters"]["FhirSort"];
+                /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
+                _summary?: components["parameters"]["FhirSummary"];
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                _include?: components["parameters"]["FhirInclude"];
+                /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
+                parameters?: components["parameters"]["FhirOtherParameters"];
+            };
+            header?: {
+                /** @description `handling=strict`: a parameter, modifier, `_sort` key, `_summary` value or `_include` this server does not support is `400` (an OperationOutcome naming it). Otherwise (`handling=lenient`, the default) it is ignored and left out of the `self` link (FHIR R4 3.1.1.2). */
+                Prefer?: components["parameters"]["FhirPrefer"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["FhirSearchForm"];
+            };
+        };
+        responses: {
+            /** @description A searchset Bundle of Coverage resources. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchset"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            415: components["responses"]["FhirUnsupportedMediaType"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -3750,25 +5333,42 @@ export interface operations {
                 /** @description One logical id, or several separated by commas (at most 200). */
                 _id?: components["parameters"]["FhirIdSearch"];
                 /**
-                 * @description Incremental sync: rows whose `meta.lastUpdated` matches, with a FHIR prefix `gt`, `ge`,
-                 *     `lt` or `le` and a date (`2026-11-20`, a whole UTC day) or an instant with a zone
-                 *     (`2026-11-20T10:00:00Z`, `2026-11-20T10:00:00.123Z`). Give it twice for a range. With
-                 *     it the order is (lastUpdated, id) and pages are followed with `meta.page.next`.
+                 * @description When the resource last changed (`meta.lastUpdated`). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range.
+                 *     Without `_sort` the results are then in (lastUpdated, id) order: incremental sync.
                  * @example [
                  *       "gt2026-11-20T10:00:00Z"
                  *     ]
                  */
-                _lastUpdated?: components["parameters"]["LastUpdated"];
+                _lastUpdated?: components["parameters"]["FhirLastUpdated"];
                 /** @description Set by the server in the `next` link; follow the link as it is. */
                 _cursor?: components["parameters"]["FhirCursor"];
                 /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
                 _format?: components["parameters"]["FhirFormat"];
-                /** @description The resident, as `Patient/<id>` or `<id>`. */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
                 patient?: components["parameters"]["FhirPatient"];
-                /** @description The resident, as `Patient/<id>` or `<id>`. */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
                 subject?: components["parameters"]["FhirSubject"];
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                category?: components["parameters"]["FhirCategory"];
+                /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                code?: components["parameters"]["FhirCode"];
+                /** @description When the observation was made (effectiveDateTime). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range. */
+                date?: components["parameters"]["FhirDate"];
+                /** @description The resource status (Coverage: `active`, `cancelled`, `draft`, `entered-in-error`; Observation: `final`, `amended`...; requests: their R4 status codes). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                status?: components["parameters"]["FhirStatus"];
+                /** @description The order: `_lastUpdated` (every type), `birthdate` (Patient), `date` (Observation); `-` before it for descending. Ties are in insertion order (reversed with `-`). Another key is ignored (or `400` with `Prefer: handling=strict`). */
+                _sort?: components["parameters"]["FhirSort"];
+                /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
+                _summary?: components["parameters"]["FhirSummary"];
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                _include?: components["parameters"]["FhirInclude"];
+                /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
+                parameters?: components["parameters"]["FhirOtherParameters"];
             };
-            header?: never;
+            header?: {
+                /** @description `handling=strict`: a parameter, modifier, `_sort` key, `_summary` value or `_include` this server does not support is `400` (an OperationOutcome naming it). Otherwise (`handling=lenient`, the default) it is ignored and left out of the `self` link (FHIR R4 3.1.1.2). */
+                Prefer?: components["parameters"]["FhirPrefer"];
+            };
             path: {
                 /**
                  * @description The organization id. Must be the organization bound to the credential.
@@ -3798,6 +5398,87 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    searchFhirObservationByPost: {
+        parameters: {
+            query?: {
+                /** @description Resources per page. */
+                _count?: components["parameters"]["FhirCount"];
+                /** @description One logical id, or several separated by commas (at most 200). */
+                _id?: components["parameters"]["FhirIdSearch"];
+                /**
+                 * @description When the resource last changed (`meta.lastUpdated`). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range.
+                 *     Without `_sort` the results are then in (lastUpdated, id) order: incremental sync.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["FhirLastUpdated"];
+                /** @description Set by the server in the `next` link; follow the link as it is. */
+                _cursor?: components["parameters"]["FhirCursor"];
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                patient?: components["parameters"]["FhirPatient"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                subject?: components["parameters"]["FhirSubject"];
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                category?: components["parameters"]["FhirCategory"];
+                /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                code?: components["parameters"]["FhirCode"];
+                /** @description When the observation was made (effectiveDateTime). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range. */
+                date?: components["parameters"]["FhirDate"];
+                /** @description The resource status (Coverage: `active`, `cancelled`, `draft`, `entered-in-error`; Observation: `final`, `amended`...; requests: their R4 status codes). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                status?: components["parameters"]["FhirStatus"];
+                /** @description The order: `_lastUpdated` (every type), `birthdate` (Patient), `date` (Observation); `-` before it for descending. Ties are in insertion order (reversed with `-`). Another key is ignored (or `400` with `Prefer: handling=strict`). */
+                _sort?: components["parameters"]["FhirSort"];
+                /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
+                _summary?: components["parameters"]["FhirSummary"];
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                _include?: components["parameters"]["FhirInclude"];
+                /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
+                parameters?: components["parameters"]["FhirOtherParameters"];
+            };
+            header?: {
+                /** @description `handling=strict`: a parameter, modifier, `_sort` key, `_summary` value or `_include` this server does not support is `400` (an OperationOutcome naming it). Otherwise (`handling=lenient`, the default) it is ignored and left out of the `self` link (FHIR R4 3.1.1.2). */
+                Prefer?: components["parameters"]["FhirPrefer"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["FhirSearchForm"];
+            };
+        };
+        responses: {
+            /** @description A searchset Bundle of Observation resources. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchset"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            415: components["responses"]["FhirUnsupportedMediaType"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -3859,23 +5540,36 @@ export interface operations {
                 /** @description One logical id, or several separated by commas (at most 200). */
                 _id?: components["parameters"]["FhirIdSearch"];
                 /**
-                 * @description Incremental sync: rows whose `meta.lastUpdated` matches, with a FHIR prefix `gt`, `ge`,
-                 *     `lt` or `le` and a date (`2026-11-20`, a whole UTC day) or an instant with a zone
-                 *     (`2026-11-20T10:00:00Z`, `2026-11-20T10:00:00.123Z`). Give it twice for a range. With
-                 *     it the order is (lastUpdated, id) and pages are followed with `meta.page.next`.
+                 * @description When the resource last changed (`meta.lastUpdated`). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range.
+                 *     Without `_sort` the results are then in (lastUpdated, id) order: incremental sync.
                  * @example [
                  *       "gt2026-11-20T10:00:00Z"
                  *     ]
                  */
-                _lastUpdated?: components["parameters"]["LastUpdated"];
+                _lastUpdated?: components["parameters"]["FhirLastUpdated"];
                 /** @description Set by the server in the `next` link; follow the link as it is. */
                 _cursor?: components["parameters"]["FhirCursor"];
                 /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
                 _format?: components["parameters"]["FhirFormat"];
-                /** @description The resident, as `Patient/<id>` or `<id>`. */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
                 patient?: components["parameters"]["FhirPatient"];
+                /** @description AllergyIntolerance: `active`, `inactive`, `resolved`; Condition: `active`, `recurrence`, `relapse`, `inactive`, `remission`, `resolved`. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                "clinical-status"?: components["parameters"]["FhirClinicalStatus"];
+                /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                code?: components["parameters"]["FhirCode"];
+                /** @description The order: `_lastUpdated` (every type), `birthdate` (Patient), `date` (Observation); `-` before it for descending. Ties are in insertion order (reversed with `-`). Another key is ignored (or `400` with `Prefer: handling=strict`). */
+                _sort?: components["parameters"]["FhirSort"];
+                /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
+                _summary?: components["parameters"]["FhirSummary"];
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                _include?: components["parameters"]["FhirInclude"];
+                /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
+                parameters?: components["parameters"]["FhirOtherParameters"];
             };
-            header?: never;
+            header?: {
+                /** @description `handling=strict`: a parameter, modifier, `_sort` key, `_summary` value or `_include` this server does not support is `400` (an OperationOutcome naming it). Otherwise (`handling=lenient`, the default) it is ignored and left out of the `self` link (FHIR R4 3.1.1.2). */
+                Prefer?: components["parameters"]["FhirPrefer"];
+            };
             path: {
                 /**
                  * @description The organization id. Must be the organization bound to the credential.
@@ -3905,6 +5599,81 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    searchFhirAllergyIntoleranceByPost: {
+        parameters: {
+            query?: {
+                /** @description Resources per page. */
+                _count?: components["parameters"]["FhirCount"];
+                /** @description One logical id, or several separated by commas (at most 200). */
+                _id?: components["parameters"]["FhirIdSearch"];
+                /**
+                 * @description When the resource last changed (`meta.lastUpdated`). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range.
+                 *     Without `_sort` the results are then in (lastUpdated, id) order: incremental sync.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["FhirLastUpdated"];
+                /** @description Set by the server in the `next` link; follow the link as it is. */
+                _cursor?: components["parameters"]["FhirCursor"];
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                patient?: components["parameters"]["FhirPatient"];
+                /** @description AllergyIntolerance: `active`, `inactive`, `resolved`; Condition: `active`, `recurrence`, `relapse`, `inactive`, `remission`, `resolved`. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                "clinical-status"?: components["parameters"]["FhirClinicalStatus"];
+                /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                code?: components["parameters"]["FhirCode"];
+                /** @description The order: `_lastUpdated` (every type), `birthdate` (Patient), `date` (Observation); `-` before it for descending. Ties are in insertion order (reversed with `-`). Another key is ignored (or `400` with `Prefer: handling=strict`). */
+                _sort?: components["parameters"]["FhirSort"];
+                /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
+                _summary?: components["parameters"]["FhirSummary"];
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                _include?: components["parameters"]["FhirInclude"];
+                /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
+                parameters?: components["parameters"]["FhirOtherParameters"];
+            };
+            header?: {
+                /** @description `handling=strict`: a parameter, modifier, `_sort` key, `_summary` value or `_include` this server does not support is `400` (an OperationOutcome naming it). Otherwise (`handling=lenient`, the default) it is ignored and left out of the `self` link (FHIR R4 3.1.1.2). */
+                Prefer?: components["parameters"]["FhirPrefer"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["FhirSearchForm"];
+            };
+        };
+        responses: {
+            /** @description A searchset Bundle of AllergyIntolerance resources. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchset"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            415: components["responses"]["FhirUnsupportedMediaType"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -3951,6 +5720,1299 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    searchFhirCondition: {
+        parameters: {
+            query?: {
+                /** @description Resources per page. */
+                _count?: components["parameters"]["FhirCount"];
+                /** @description One logical id, or several separated by commas (at most 200). */
+                _id?: components["parameters"]["FhirIdSearch"];
+                /**
+                 * @description When the resource last changed (`meta.lastUpdated`). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range.
+                 *     Without `_sort` the results are then in (lastUpdated, id) order: incremental sync.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["FhirLastUpdated"];
+                /** @description Set by the server in the `next` link; follow the link as it is. */
+                _cursor?: components["parameters"]["FhirCursor"];
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                patient?: components["parameters"]["FhirPatient"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                subject?: components["parameters"]["FhirSubject"];
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                category?: components["parameters"]["FhirCategory"];
+                /** @description AllergyIntolerance: `active`, `inactive`, `resolved`; Condition: `active`, `recurrence`, `relapse`, `inactive`, `remission`, `resolved`. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                "clinical-status"?: components["parameters"]["FhirClinicalStatus"];
+                /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                code?: components["parameters"]["FhirCode"];
+                /** @description The order: `_lastUpdated` (every type), `birthdate` (Patient), `date` (Observation); `-` before it for descending. Ties are in insertion order (reversed with `-`). Another key is ignored (or `400` with `Prefer: handling=strict`). */
+                _sort?: components["parameters"]["FhirSort"];
+                /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
+                _summary?: components["parameters"]["FhirSummary"];
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                _include?: components["parameters"]["FhirInclude"];
+                /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
+                parameters?: components["parameters"]["FhirOtherParameters"];
+            };
+            header?: {
+                /** @description `handling=strict`: a parameter, modifier, `_sort` key, `_summary` value or `_include` this server does not support is `400` (an OperationOutcome naming it). Otherwise (`handling=lenient`, the default) it is ignored and left out of the `self` link (FHIR R4 3.1.1.2). */
+                Prefer?: components["parameters"]["FhirPrefer"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset Bundle of Condition resources. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchset"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    searchFhirConditionByPost: {
+        parameters: {
+            query?: {
+                /** @description Resources per page. */
+                _count?: components["parameters"]["FhirCount"];
+                /** @description One logical id, or several separated by commas (at most 200). */
+                _id?: components["parameters"]["FhirIdSearch"];
+                /**
+                 * @description When the resource last changed (`meta.lastUpdated`). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range.
+                 *     Without `_sort` the results are then in (lastUpdated, id) order: incremental sync.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["FhirLastUpdated"];
+                /** @description Set by the server in the `next` link; follow the link as it is. */
+                _cursor?: components["parameters"]["FhirCursor"];
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                patient?: components["parameters"]["FhirPatient"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                subject?: components["parameters"]["FhirSubject"];
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                category?: components["parameters"]["FhirCategory"];
+                /** @description AllergyIntolerance: `active`, `inactive`, `resolved`; Condition: `active`, `recurrence`, `relapse`, `inactive`, `remission`, `resolved`. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                "clinical-status"?: components["parameters"]["FhirClinicalStatus"];
+                /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                code?: components["parameters"]["FhirCode"];
+                /** @description The order: `_lastUpdated` (every type), `birthdate` (Patient), `date` (Observation); `-` before it for descending. Ties are in insertion order (reversed with `-`). Another key is ignored (or `400` with `Prefer: handling=strict`). */
+                _sort?: components["parameters"]["FhirSort"];
+                /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
+                _summary?: components["parameters"]["FhirSummary"];
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                _include?: components["parameters"]["FhirInclude"];
+                /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
+                parameters?: components["parameters"]["FhirOtherParameters"];
+            };
+            header?: {
+                /** @description `handling=strict`: a parameter, modifier, `_sort` key, `_summary` value or `_include` this server does not support is `400` (an OperationOutcome naming it). Otherwise (`handling=lenient`, the default) it is ignored and left out of the `self` link (FHIR R4 3.1.1.2). */
+                Prefer?: components["parameters"]["FhirPrefer"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["FhirSearchForm"];
+            };
+        };
+        responses: {
+            /** @description A searchset Bundle of Condition resources. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchset"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            415: components["responses"]["FhirUnsupportedMediaType"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    readFhirCondition: {
+        parameters: {
+            query?: {
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+            };
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Condition. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirCondition"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    searchFhirServiceRequest: {
+        parameters: {
+            query?: {
+                /** @description Resources per page. */
+                _count?: components["parameters"]["FhirCount"];
+                /** @description One logical id, or several separated by commas (at most 200). */
+                _id?: components["parameters"]["FhirIdSearch"];
+                /**
+                 * @description When the resource last changed (`meta.lastUpdated`). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range.
+                 *     Without `_sort` the results are then in (lastUpdated, id) order: incremental sync.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["FhirLastUpdated"];
+                /** @description Set by the server in the `next` link; follow the link as it is. */
+                _cursor?: components["parameters"]["FhirCursor"];
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                patient?: components["parameters"]["FhirPatient"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                subject?: components["parameters"]["FhirSubject"];
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                category?: components["parameters"]["FhirCategory"];
+                /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                code?: components["parameters"]["FhirCode"];
+                /** @description The resource status (Coverage: `active`, `cancelled`, `draft`, `entered-in-error`; Observation: `final`, `amended`...; requests: their R4 status codes). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                status?: components["parameters"]["FhirStatus"];
+                /** @description The request intent (`order`, `plan`, `proposal`...). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                intent?: components["parameters"]["FhirIntent"];
+                /** @description The order: `_lastUpdated` (every type), `birthdate` (Patient), `date` (Observation); `-` before it for descending. Ties are in insertion order (reversed with `-`). Another key is ignored (or `400` with `Prefer: handling=strict`). */
+                _sort?: components["parameters"]["FhirSort"];
+                /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
+                _summary?: components["parameters"]["FhirSummary"];
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                _include?: components["parameters"]["FhirInclude"];
+                /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
+                parameters?: components["parameters"]["FhirOtherParameters"];
+            };
+            header?: {
+                /** @description `handling=strict`: a parameter, modifier, `_sort` key, `_summary` value or `_include` this server does not support is `400` (an OperationOutcome naming it). Otherwise (`handling=lenient`, the default) it is ignored and left out of the `self` link (FHIR R4 3.1.1.2). */
+                Prefer?: components["parameters"]["FhirPrefer"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset Bundle of ServiceRequest resources. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchset"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    searchFhirServiceRequestByPost: {
+        parameters: {
+            query?: {
+                /** @description Resources per page. */
+                _count?: components["parameters"]["FhirCount"];
+                /** @description One logical id, or several separated by commas (at most 200). */
+                _id?: components["parameters"]["FhirIdSearch"];
+                /**
+                 * @description When the resource last changed (`meta.lastUpdated`). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range.
+                 *     Without `_sort` the results are then in (lastUpdated, id) order: incremental sync.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["FhirLastUpdated"];
+                /** @description Set by the server in the `next` link; follow the link as it is. */
+                _cursor?: components["parameters"]["FhirCursor"];
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                patient?: components["parameters"]["FhirPatient"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                subject?: components["parameters"]["FhirSubject"];
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                category?: components["parameters"]["FhirCategory"];
+                /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                code?: components["parameters"]["FhirCode"];
+                /** @description The resource status (Coverage: `active`, `cancelled`, `draft`, `entered-in-error`; Observation: `final`, `amended`...; requests: their R4 status codes). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                status?: components["parameters"]["FhirStatus"];
+                /** @description The request intent (`order`, `plan`, `proposal`...). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                intent?: components["parameters"]["FhirIntent"];
+                /** @description The order: `_lastUpdated` (every type), `birthdate` (Patient), `date` (Observation); `-` before it for descending. Ties are in insertion order (reversed with `-`). Another key is ignored (or `400` with `Prefer: handling=strict`). */
+                _sort?: components["parameters"]["FhirSort"];
+                /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
+                _summary?: components["parameters"]["FhirSummary"];
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                _include?: components["parameters"]["FhirInclude"];
+                /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
+                parameters?: components["parameters"]["FhirOtherParameters"];
+            };
+            header?: {
+                /** @description `handling=strict`: a parameter, modifier, `_sort` key, `_summary` value or `_include` this server does not support is `400` (an OperationOutcome naming it). Otherwise (`handling=lenient`, the default) it is ignored and left out of the `self` link (FHIR R4 3.1.1.2). */
+                Prefer?: components["parameters"]["FhirPrefer"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["FhirSearchForm"];
+            };
+        };
+        responses: {
+            /** @description A searchset Bundle of ServiceRequest resources. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchset"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            415: components["responses"]["FhirUnsupportedMediaType"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    readFhirServiceRequest: {
+        parameters: {
+            query?: {
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+            };
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ServiceRequest. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirServiceRequest"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    searchFhirMedicationRequest: {
+        parameters: {
+            query?: {
+                /** @description Resources per page. */
+                _count?: components["parameters"]["FhirCount"];
+                /** @description One logical id, or several separated by commas (at most 200). */
+                _id?: components["parameters"]["FhirIdSearch"];
+                /**
+                 * @description When the resource last changed (`meta.lastUpdated`). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range.
+                 *     Without `_sort` the results are then in (lastUpdated, id) order: incremental sync.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["FhirLastUpdated"];
+                /** @description Set by the server in the `next` link; follow the link as it is. */
+                _cursor?: components["parameters"]["FhirCursor"];
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                patient?: components["parameters"]["FhirPatient"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                subject?: components["parameters"]["FhirSubject"];
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                category?: components["parameters"]["FhirCategory"];
+                /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                code?: components["parameters"]["FhirCode"];
+                /** @description The resource status (Coverage: `active`, `cancelled`, `draft`, `entered-in-error`; Observation: `final`, `amended`...; requests: their R4 status codes). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                status?: components["parameters"]["FhirStatus"];
+                /** @description The request intent (`order`, `plan`, `proposal`...). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                intent?: components["parameters"]["FhirIntent"];
+                /** @description The order: `_lastUpdated` (every type), `birthdate` (Patient), `date` (Observation); `-` before it for descending. Ties are in insertion order (reversed with `-`). Another key is ignored (or `400` with `Prefer: handling=strict`). */
+                _sort?: components["parameters"]["FhirSort"];
+                /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
+                _summary?: components["parameters"]["FhirSummary"];
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                _include?: components["parameters"]["FhirInclude"];
+                /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
+                parameters?: components["parameters"]["FhirOtherParameters"];
+            };
+            header?: {
+                /** @description `handling=strict`: a parameter, modifier, `_sort` key, `_summary` value or `_include` this server does not support is `400` (an OperationOutcome naming it). Otherwise (`handling=lenient`, the default) it is ignored and left out of the `self` link (FHIR R4 3.1.1.2). */
+                Prefer?: components["parameters"]["FhirPrefer"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset Bundle of MedicationRequest resources. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchset"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    searchFhirMedicationRequestByPost: {
+        parameters: {
+            query?: {
+                /** @description Resources per page. */
+                _count?: components["parameters"]["FhirCount"];
+                /** @description One logical id, or several separated by commas (at most 200). */
+                _id?: components["parameters"]["FhirIdSearch"];
+                /**
+                 * @description When the resource last changed (`meta.lastUpdated`). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range.
+                 *     Without `_sort` the results are then in (lastUpdated, id) order: incremental sync.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["FhirLastUpdated"];
+                /** @description Set by the server in the `next` link; follow the link as it is. */
+                _cursor?: components["parameters"]["FhirCursor"];
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                patient?: components["parameters"]["FhirPatient"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                subject?: components["parameters"]["FhirSubject"];
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                category?: components["parameters"]["FhirCategory"];
+                /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                code?: components["parameters"]["FhirCode"];
+                /** @description The resource status (Coverage: `active`, `cancelled`, `draft`, `entered-in-error`; Observation: `final`, `amended`...; requests: their R4 status codes). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                status?: components["parameters"]["FhirStatus"];
+                /** @description The request intent (`order`, `plan`, `proposal`...). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                intent?: components["parameters"]["FhirIntent"];
+                /** @description The order: `_lastUpdated` (every type), `birthdate` (Patient), `date` (Observation); `-` before it for descending. Ties are in insertion order (reversed with `-`). Another key is ignored (or `400` with `Prefer: handling=strict`). */
+                _sort?: components["parameters"]["FhirSort"];
+                /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
+                _summary?: components["parameters"]["FhirSummary"];
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                _include?: components["parameters"]["FhirInclude"];
+                /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
+                parameters?: components["parameters"]["FhirOtherParameters"];
+            };
+            header?: {
+                /** @description `handling=strict`: a parameter, modifier, `_sort` key, `_summary` value or `_include` this server does not support is `400` (an OperationOutcome naming it). Otherwise (`handling=lenient`, the default) it is ignored and left out of the `self` link (FHIR R4 3.1.1.2). */
+                Prefer?: components["parameters"]["FhirPrefer"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["FhirSearchForm"];
+            };
+        };
+        responses: {
+            /** @description A searchset Bundle of MedicationRequest resources. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchset"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            415: components["responses"]["FhirUnsupportedMediaType"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    readFhirMedicationRequest: {
+        parameters: {
+            query?: {
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+            };
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The MedicationRequest. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirMedicationRequest"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    searchFhirCoverageEligibilityResponse: {
+        parameters: {
+            query?: {
+                /** @description Resources per page. */
+                _count?: components["parameters"]["FhirCount"];
+                /** @description One logical id, or several separated by commas (at most 200). */
+                _id?: components["parameters"]["FhirIdSearch"];
+                /**
+                 * @description When the resource last changed (`meta.lastUpdated`). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range.
+                 *     Without `_sort` the results are then in (lastUpdated, id) order: incremental sync.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["FhirLastUpdated"];
+                /** @description Set by the server in the `next` link; follow the link as it is. */
+                _cursor?: components["parameters"]["FhirCursor"];
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                patient?: components["parameters"]["FhirPatient"];
+                /** @description The order: `_lastUpdated` (every type), `birthdate` (Patient), `date` (Observation); `-` before it for descending. Ties are in insertion order (reversed with `-`). Another key is ignored (or `400` with `Prefer: handling=strict`). */
+                _sort?: components["parameters"]["FhirSort"];
+                /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
+                _summary?: components["parameters"]["FhirSummary"];
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                _include?: components["parameters"]["FhirInclude"];
+                /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
+                parameters?: components["parameters"]["FhirOtherParameters"];
+            };
+            header?: {
+                /** @description `handling=strict`: a parameter, modifier, `_sort` key, `_summary` value or `_include` this server does not support is `400` (an OperationOutcome naming it). Otherwise (`handling=lenient`, the default) it is ignored and left out of the `self` link (FHIR R4 3.1.1.2). */
+                Prefer?: components["parameters"]["FhirPrefer"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset Bundle of CoverageEligibilityResponse resources. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchset"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    searchFhirCoverageEligibilityResponseByPost: {
+        parameters: {
+            query?: {
+                /** @description Resources per page. */
+                _count?: components["parameters"]["FhirCount"];
+                /** @description One logical id, or several separated by commas (at most 200). */
+                _id?: components["parameters"]["FhirIdSearch"];
+                /**
+                 * @description When the resource last changed (`meta.lastUpdated`). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range.
+                 *     Without `_sort` the results are then in (lastUpdated, id) order: incremental sync.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["FhirLastUpdated"];
+                /** @description Set by the server in the `next` link; follow the link as it is. */
+                _cursor?: components["parameters"]["FhirCursor"];
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                patient?: components["parameters"]["FhirPatient"];
+                /** @description The order: `_lastUpdated` (every type), `birthdate` (Patient), `date` (Observation); `-` before it for descending. Ties are in insertion order (reversed with `-`). Another key is ignored (or `400` with `Prefer: handling=strict`). */
+                _sort?: components["parameters"]["FhirSort"];
+                /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
+                _summary?: components["parameters"]["FhirSummary"];
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                _include?: components["parameters"]["FhirInclude"];
+                /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
+                parameters?: components["parameters"]["FhirOtherParameters"];
+            };
+            header?: {
+                /** @description `handling=strict`: a parameter, modifier, `_sort` key, `_summary` value or `_include` this server does not support is `400` (an OperationOutcome naming it). Otherwise (`handling=lenient`, the default) it is ignored and left out of the `self` link (FHIR R4 3.1.1.2). */
+                Prefer?: components["parameters"]["FhirPrefer"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["FhirSearchForm"];
+            };
+        };
+        responses: {
+            /** @description A searchset Bundle of CoverageEligibilityResponse resources. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchset"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            415: components["responses"]["FhirUnsupportedMediaType"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    readFhirCoverageEligibilityResponse: {
+        parameters: {
+            query?: {
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+            };
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CoverageEligibilityResponse. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirCoverageEligibilityResponse"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    kickOffFhirExport: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope (`403` otherwise). */
+                _type?: components["parameters"]["ExportType"];
+                /** @description A FHIR instant (with a zone); only resources changed after it are exported. */
+                _since?: components["parameters"]["ExportSince"];
+                _outputFormat?: components["parameters"]["ExportOutputFormat"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                _elements?: components["parameters"]["ExportElements"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                _typeFilter?: components["parameters"]["ExportTypeFilter"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                patient?: components["parameters"]["ExportPatient"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                includeAssociatedData?: components["parameters"]["ExportIncludeAssociatedData"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                organizeOutputBy?: components["parameters"]["ExportOrganizeOutputBy"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                allowPartialManifests?: components["parameters"]["ExportAllowPartialManifests"];
+            };
+            header?: {
+                /** @description `respond-async` (required), and `handling=lenient` to have unsupported parameters ignored (reported in the manifest's `error`) instead of refused (`400`, the default, `handling=strict`). */
+                Prefer?: components["parameters"]["ExportPrefer"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: components["responses"]["FhirExportAccepted"];
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirExportLimit"];
+            500: components["responses"]["FhirInternalError"];
+            503: components["responses"]["FhirUnavailable"];
+        };
+    };
+    kickOffFhirExportByPost: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope (`403` otherwise). */
+                _type?: components["parameters"]["ExportType"];
+                /** @description A FHIR instant (with a zone); only resources changed after it are exported. */
+                _since?: components["parameters"]["ExportSince"];
+                _outputFormat?: components["parameters"]["ExportOutputFormat"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                _elements?: components["parameters"]["ExportElements"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                _typeFilter?: components["parameters"]["ExportTypeFilter"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                patient?: components["parameters"]["ExportPatient"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                includeAssociatedData?: components["parameters"]["ExportIncludeAssociatedData"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                organizeOutputBy?: components["parameters"]["ExportOrganizeOutputBy"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                allowPartialManifests?: components["parameters"]["ExportAllowPartialManifests"];
+            };
+            header?: {
+                /** @description `respond-async` (required), and `handling=lenient` to have unsupported parameters ignored (reported in the manifest's `error`) instead of refused (`400`, the default, `handling=strict`). */
+                Prefer?: components["parameters"]["ExportPrefer"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/fhir+json": components["schemas"]["FhirParameters"];
+                "application/json": components["schemas"]["FhirParameters"];
+            };
+        };
+        responses: {
+            202: components["responses"]["FhirExportAccepted"];
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirExportLimit"];
+            500: components["responses"]["FhirInternalError"];
+            503: components["responses"]["FhirUnavailable"];
+        };
+    };
+    kickOffFhirPatientExport: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope (`403` otherwise). */
+                _type?: components["parameters"]["ExportType"];
+                /** @description A FHIR instant (with a zone); only resources changed after it are exported. */
+                _since?: components["parameters"]["ExportSince"];
+                _outputFormat?: components["parameters"]["ExportOutputFormat"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                _elements?: components["parameters"]["ExportElements"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                _typeFilter?: components["parameters"]["ExportTypeFilter"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                patient?: components["parameters"]["ExportPatient"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                includeAssociatedData?: components["parameters"]["ExportIncludeAssociatedData"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                organizeOutputBy?: components["parameters"]["ExportOrganizeOutputBy"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                allowPartialManifests?: components["parameters"]["ExportAllowPartialManifests"];
+            };
+            header?: {
+                /** @description `respond-async` (required), and `handling=lenient` to have unsupported parameters ignored (reported in the manifest's `error`) instead of refused (`400`, the default, `handling=strict`). */
+                Prefer?: components["parameters"]["ExportPrefer"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: components["responses"]["FhirExportAccepted"];
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirExportLimit"];
+            500: components["responses"]["FhirInternalError"];
+            503: components["responses"]["FhirUnavailable"];
+        };
+    };
+    kickOffFhirPatientExportByPost: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope (`403` otherwise). */
+                _type?: components["parameters"]["ExportType"];
+                /** @description A FHIR instant (with a zone); only resources changed after it are exported. */
+                _since?: components["parameters"]["ExportSince"];
+                _outputFormat?: components["parameters"]["ExportOutputFormat"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                _elements?: components["parameters"]["ExportElements"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                _typeFilter?: components["parameters"]["ExportTypeFilter"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                patient?: components["parameters"]["ExportPatient"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                includeAssociatedData?: components["parameters"]["ExportIncludeAssociatedData"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                organizeOutputBy?: components["parameters"]["ExportOrganizeOutputBy"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                allowPartialManifests?: components["parameters"]["ExportAllowPartialManifests"];
+            };
+            header?: {
+                /** @description `respond-async` (required), and `handling=lenient` to have unsupported parameters ignored (reported in the manifest's `error`) instead of refused (`400`, the default, `handling=strict`). */
+                Prefer?: components["parameters"]["ExportPrefer"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/fhir+json": components["schemas"]["FhirParameters"];
+                "application/json": components["schemas"]["FhirParameters"];
+            };
+        };
+        responses: {
+            202: components["responses"]["FhirExportAccepted"];
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirExportLimit"];
+            500: components["responses"]["FhirInternalError"];
+            503: components["responses"]["FhirUnavailable"];
+        };
+    };
+    kickOffFhirGroupExport: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope (`403` otherwise). */
+                _type?: components["parameters"]["ExportType"];
+                /** @description A FHIR instant (with a zone); only resources changed after it are exported. */
+                _since?: components["parameters"]["ExportSince"];
+                _outputFormat?: components["parameters"]["ExportOutputFormat"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                _elements?: components["parameters"]["ExportElements"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                _typeFilter?: components["parameters"]["ExportTypeFilter"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                patient?: components["parameters"]["ExportPatient"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                includeAssociatedData?: components["parameters"]["ExportIncludeAssociatedData"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                organizeOutputBy?: components["parameters"]["ExportOrganizeOutputBy"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                allowPartialManifests?: components["parameters"]["ExportAllowPartialManifests"];
+            };
+            header?: {
+                /** @description `respond-async` (required), and `handling=lenient` to have unsupported parameters ignored (reported in the manifest's `error`) instead of refused (`400`, the default, `handling=strict`). */
+                Prefer?: components["parameters"]["ExportPrefer"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The facility's id (the facility is the one Group of its R4 base); any other id is `404`. */
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: components["responses"]["FhirExportAccepted"];
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirExportLimit"];
+            500: components["responses"]["FhirInternalError"];
+            503: components["responses"]["FhirUnavailable"];
+        };
+    };
+    kickOffFhirGroupExportByPost: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope (`403` otherwise). */
+                _type?: components["parameters"]["ExportType"];
+                /** @description A FHIR instant (with a zone); only resources changed after it are exported. */
+                _since?: components["parameters"]["ExportSince"];
+                _outputFormat?: components["parameters"]["ExportOutputFormat"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                _elements?: components["parameters"]["ExportElements"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                _typeFilter?: components["parameters"]["ExportTypeFilter"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                patient?: components["parameters"]["ExportPatient"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                includeAssociatedData?: components["parameters"]["ExportIncludeAssociatedData"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                organizeOutputBy?: components["parameters"]["ExportOrganizeOutputBy"];
+                /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
+                allowPartialManifests?: components["parameters"]["ExportAllowPartialManifests"];
+            };
+            header?: {
+                /** @description `respond-async` (required), and `handling=lenient` to have unsupported parameters ignored (reported in the manifest's `error`) instead of refused (`400`, the default, `handling=strict`). */
+                Prefer?: components["parameters"]["ExportPrefer"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The facility's id (the facility is the one Group of its R4 base); any other id is `404`. */
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/fhir+json": components["schemas"]["FhirParameters"];
+                "application/json": components["schemas"]["FhirParameters"];
+            };
+        };
+        responses: {
+            202: components["responses"]["FhirExportAccepted"];
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirExportLimit"];
+            500: components["responses"]["FhirInternalError"];
+            503: components["responses"]["FhirUnavailable"];
+        };
+    };
+    readFhirExportStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The export, as its status URL names it. */
+                job_id: components["parameters"]["ExportJobId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export is complete; its manifest. */
+            200: {
+                headers: {
+                    /** @description When its files are removed (`BULK_EXPORT_TTL_HOURS` after it completed). */
+                    Expires?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "transactionTime": "2026-11-24T10:00:00.000Z",
+                     *       "request": "https://api.ofctx.example/api/v1/fhir/R4/6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60/0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21/$export?_type=Patient,Observation",
+                     *       "requiresAccessToken": true,
+                     *       "output": [
+                     *         {
+                     *           "type": "Patient",
+                     *           "url": "https://api.ofctx.example/api/v1/fhir/R4/6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60/0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21/bulk-files/5e6f7081-92a3-4b45-8d6e-7f8091a2b3c4/Patient.ndjson",
+                     *           "count": 321
+                     *         },
+                     *         {
+                     *           "type": "Observation",
+                     *           "url": "https://api.ofctx.example/api/v1/fhir/R4/6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60/0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21/bulk-files/5e6f7081-92a3-4b45-8d6e-7f8091a2b3c4/Observation.ndjson",
+                     *           "count": 12840
+                     *         }
+                     *       ],
+                     *       "error": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkExportManifest"];
+                };
+            };
+            /** @description Still running; poll again after `Retry-After` seconds. */
+            202: {
+                headers: {
+                    /** @description The type being written and how many of it so far. */
+                    "X-Progress"?: string;
+                    /** @description Seconds to wait before polling again. */
+                    "Retry-After"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    cancelFhirExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The export, as its status URL names it. */
+                job_id: components["parameters"]["ExportJobId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled; the job and its files are removed. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "resourceType": "OperationOutcome",
+                     *       "issue": [
+                     *         {
+                     *           "severity": "information",
+                     *           "code": "informational",
+                     *           "diagnostics": "The export was cancelled and its files removed."
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    readFhirExportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The export, as its status URL names it. */
+                job_id: components["parameters"]["ExportJobId"];
+                /** @description A file of the manifest, such as `Patient.ndjson`. */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The NDJSON file. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {"resourceType":"Patient","id":"9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a","meta":{"versionId":"1","lastUpdated":"2026-01-31T08:15:00.000Z"},"active":true,"gender":"female","birthDate":"1941-03-17"} */
+                    "application/fhir+ndjson": string;
+                };
+            };
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
@@ -4102,7 +7164,8 @@ export interface operations {
                      *           }
                      *         ],
                      *         "conflicts": [],
-                     *         "events": 1
+                     *         "events": 1,
+                     *         "responses": 3
                      *       },
                      *       "meta": null,
                      *       "error": null
@@ -4164,7 +7227,9 @@ export interface operations {
                      *           "signature_header": "X-Service-Signature",
                      *           "status": "active",
                      *           "created_at": "2026-11-22T10:00:00.000Z",
-                     *           "revoked_at": null
+                     *           "revoked_at": null,
+                     *           "disabled_reason": null,
+                     *           "failing_since": null
                      *         }
                      *       ],
                      *       "meta": {
@@ -4238,6 +7303,8 @@ export interface operations {
                      *         "status": "active",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "revoked_at": null,
+                     *         "disabled_reason": null,
+                     *         "failing_since": null,
                      *         "signing_secret": "ofx_whs_ZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXp7fH1-f4CBgoM",
                      *         "standard_webhooks_secret": "whsec_b2Z4X3doc19aR1ZtWjJocGFtdHNiVzV2Y0hGeWMzUjFkbmQ0ZVhwN2ZIMS1mNENCZ29N"
                      *       },
@@ -4312,6 +7379,61 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /** @description The subscription id. */
+                id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "2f1e0d9c-8b7a-4f6e-9d5c-4b3a2f1e0d9c",
+                     *         "callback_url": "https://partner.example/hooks/ofctx",
+                     *         "event_types": [
+                     *           "resident.admitted",
+                     *           "coverage.updated"
+                     *         ],
+                     *         "description": "Eligibility sync",
+                     *         "signature_header": "X-Service-Signature",
+                     *         "status": "disabled",
+                     *         "created_at": "2026-11-22T10:00:00.000Z",
+                     *         "revoked_at": "2026-11-27T10:00:00.000Z",
+                     *         "disabled_reason": "failing",
+                     *         "failing_since": "2026-11-22T10:00:00.000Z"
+                     *       },
+                     *       "meta": null,
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookSubscriptionRead"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     revokeWebhook: {
         parameters: {
             query?: never;
@@ -4349,7 +7471,9 @@ export interface operations {
                      *         "signature_header": "X-Service-Signature",
                      *         "status": "revoked",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
-                     *         "revoked_at": "2026-11-22T11:00:00.000Z"
+                     *         "revoked_at": "2026-11-22T11:00:00.000Z",
+                     *         "disabled_reason": null,
+                     *         "failing_since": null
                      *       },
                      *       "meta": null,
                      *       "error": null
@@ -4481,6 +7605,380 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    enableWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /** @description The subscription id. */
+                id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription, active. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "2f1e0d9c-8b7a-4f6e-9d5c-4b3a2f1e0d9c",
+                     *         "callback_url": "https://partner.example/hooks/ofctx",
+                     *         "event_types": [
+                     *           "resident.admitted",
+                     *           "coverage.updated"
+                     *         ],
+                     *         "description": "Eligibility sync",
+                     *         "signature_header": "X-Service-Signature",
+                     *         "status": "active",
+                     *         "created_at": "2026-11-22T10:00:00.000Z",
+                     *         "revoked_at": null,
+                     *         "disabled_reason": null,
+                     *         "failing_since": null
+                     *       },
+                     *       "meta": null,
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookSubscriptionRead"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only deliveries in this state. */
+                status?: components["schemas"]["WebhookDeliveryStatus"];
+                /** @description 1-based page number. A page past the last answers an empty `data`. */
+                page?: components["parameters"]["Page"];
+                /** @description Rows per page. */
+                page_size?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /** @description The subscription id. */
+                id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0193a6f0-4b5c-7d6e-8f9a-0b1c2d3e4f50",
+                     *           "event_id": "0193a6f0-4b5b-7a1b-9c2d-3e4f5a6b7c8d",
+                     *           "event_type": "resident.admitted",
+                     *           "facility_id": "0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21",
+                     *           "status": "failed",
+                     *           "created_at": "2026-11-22T10:00:00.000Z",
+                     *           "delivered_at": null,
+                     *           "next_attempt_at": null,
+                     *           "attempts": [
+                     *             {
+                     *               "at": "2026-11-22T10:00:00.012Z",
+                     *               "status_code": 500,
+                     *               "duration_ms": 41,
+                     *               "error": "http_status"
+                     *             },
+                     *             {
+                     *               "at": "2026-11-22T10:00:05.230Z",
+                     *               "status_code": null,
+                     *               "duration_ms": 15000,
+                     *               "error": "timeout"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": {
+                     *           "page": 1,
+                     *           "page_size": 50,
+                     *           "total": 1
+                     *         }
+                     *       },
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /** @description The subscription id. */
+                id: components["parameters"]["SubscriptionId"];
+                /** @description The delivery id (`delivery_id` in its body, `X-Service-Delivery-Id`). */
+                delivery_id: components["parameters"]["DeliveryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, queued again. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0193a6f0-4b5c-7d6e-8f9a-0b1c2d3e4f50",
+                     *         "event_id": "0193a6f0-4b5b-7a1b-9c2d-3e4f5a6b7c8d",
+                     *         "event_type": "resident.admitted",
+                     *         "facility_id": "0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21",
+                     *         "status": "pending",
+                     *         "created_at": "2026-11-22T10:00:00.000Z",
+                     *         "delivered_at": null,
+                     *         "next_attempt_at": "2026-11-22T12:00:00.000Z",
+                     *         "attempts": [
+                     *           {
+                     *             "at": "2026-11-22T10:00:00.012Z",
+                     *             "status_code": 500,
+                     *             "duration_ms": 41,
+                     *             "error": "http_status"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": null,
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryRead"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    recoverWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /** @description The subscription id. */
+                id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-11-22T09:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookRecoverRequest"];
+            };
+        };
+        responses: {
+            /** @description How many deliveries were queued again. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "queued": 12,
+                     *         "since": "2026-11-22T09:00:00.000Z"
+                     *       },
+                     *       "meta": null,
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookRecoveryRead"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated event types, such as `resident.admitted,coverage.updated`.
+                 * @example resident.admitted,coverage.updated
+                 */
+                types?: string;
+                /** @description Only events of this facility (one granted to the credential). */
+                facility_id?: string;
+                /** @description An event id (of this organization, still kept); the page starts after it. */
+                after?: string;
+                /** @description Rows per page. */
+                page_size?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Events, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0193a6f0-4b5b-7a1b-9c2d-3e4f5a6b7c8d",
+                     *           "type": "resident.admitted",
+                     *           "api_version": "v1",
+                     *           "created_at": "2026-11-22T10:00:00.000Z",
+                     *           "occurred_at": "2026-11-22T10:00:00.000Z",
+                     *           "facility_id": "0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21",
+                     *           "data": {
+                     *             "org_id": "6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60",
+                     *             "facility_id": "0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21",
+                     *             "resident_id": "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": {
+                     *           "page_size": 50,
+                     *           "next": null
+                     *         }
+                     *       },
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /** @description The event id (`event_id` of its deliveries). */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0193a6f0-4b5b-7a1b-9c2d-3e4f5a6b7c8d",
+                     *         "type": "resident.admitted",
+                     *         "api_version": "v1",
+                     *         "created_at": "2026-11-22T10:00:00.000Z",
+                     *         "occurred_at": "2026-11-22T10:00:00.000Z",
+                     *         "facility_id": "0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21",
+                     *         "data": {
+                     *           "org_id": "6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60",
+                     *           "facility_id": "0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21",
+                     *           "resident_id": "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
+                     *         }
+                     *       },
+                     *       "meta": null,
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventRead"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     deliverResidentAdmitted: {
         parameters: {
             query?: never;
@@ -4552,6 +8050,41 @@ export interface operations {
         };
     };
     deliverResidentTransferred: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. During a secret rotation's overlap it is keyed with the previous secret until `previous_secret_expires_at` (see `rotateWebhookSecret`). */
+                "X-Service-Signature": components["parameters"]["DeliverySignature"];
+                /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
+                "X-Service-Delivery-Id": components["parameters"]["DeliveryId"];
+                /** @description The event type, equal to `event_type` in the body. */
+                "X-Service-Event-Type": components["parameters"]["DeliveryEventType"];
+                /** @description 1 for the first attempt, 2 for the first retry, and so on. */
+                "X-Service-Attempt": components["parameters"]["DeliveryAttempt"];
+                /** @description Unix time in seconds at which this attempt was sent. Not covered by the signature (the body is signed, and the body is the same on every retry); use it to drop stale attempts, and de-duplicate on the delivery id. */
+                "X-Service-Timestamp": components["parameters"]["DeliveryTimestamp"];
+                /** @description Standard Webhooks message id. The delivery id (equal to `X-Service-Delivery-Id`), the same on every retry. */
+                "webhook-id": components["parameters"]["StandardWebhookId"];
+                /** @description Standard Webhooks timestamp, Unix seconds of this attempt (equal to `X-Service-Timestamp`). Signed by `webhook-signature`; reject attempts more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["StandardWebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks signatures, space-separated: `v1,` + base64 HMAC-SHA256 of
+                 *     `webhook-id.webhook-timestamp.body`, keyed with the same key as
+                 *     `X-Service-Signature` (`standard_webhooks_secret` is that key as `whsec_` + base64).
+                 *     One entry normally; two during a secret rotation's overlap (new secret first).
+                 */
+                "webhook-signature": components["parameters"]["StandardWebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ResidentEventDelivery"];
+        responses: {
+            200: components["responses"]["DeliveryAccepted"];
+            410: components["responses"]["DeliveryGone"];
+        };
+    };
+    deliverResidentMerged: {
         parameters: {
             query?: never;
             header: {

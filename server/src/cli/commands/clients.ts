@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fetchJwks, JwksProblem, publicJwksFromFile } from '../../auth/client-keys.js';
 import { systemResolver } from '../../webhooks/ssrf-guard.js';
-import { createClient, findClient, grantFacilities, listClients, revokeClient, type ClientPublicKeys, type ClientRecord } from '../../auth/clients.js';
+import { createClient, findClient, grantFacilities, listClients, revokeClient, updateClientPolicy, type ClientPublicKeys, type ClientRecord } from '../../auth/clients.js';
+import { DEFAULT_POLICY, isPurposeOfUse, normalisedPayer, PURPOSES_OF_USE, type AccessPolicy } from '../../tenancy/access-policy.js';
 import { INGEST_SCOPE, PARTNER_SCOPES, isScope, parseScopes } from '../../auth/scopes.js';
 import { findOrganization } from '../../organizations/organizations.js';
 import { required, uuidList, uuidOption, UsageError, type CliContext, type Command, type ParsedArgs } from '../command.js';
@@ -11,13 +12,45 @@ export function publicView(client: ClientRecord) {
   return rest;
 }
 
+/** The access-policy options of `client create` and `client update`. */
+const POLICY_OPTIONS = {
+  purpose: { type: 'string' },
+  payer: { type: 'string', multiple: true },
+  sensitive: { type: 'boolean' },
+} as const;
+
+/** --purpose, --payer (repeatable), --sensitive over `base`; --all-payers and --no-sensitive undo the last two. */
+function policyOption(args: ParsedArgs, base: AccessPolicy): AccessPolicy {
+  const purpose = args.values.purpose;
+  if (purpose !== undefined && (typeof purpose !== 'string' || !isPurposeOfUse(purpose.trim().toUpperCase()))) {
+    throw new UsageError(`--purpose must be an HL7 v3 PurposeOfUse code: ${PURPOSES_OF_USE.join(' ')}`);
+  }
+  const given = args.values.payer as unknown as string[] | undefined;
+  const payers = given?.map(normalisedPayer);
+  if (payers?.some((p) => p === '' || p.length > 200)) throw new UsageError('--payer needs a payer identifier value or name of 1 to 200 characters');
+  if (payers && args.values['all-payers']) throw new UsageError('give --payer or --all-payers, not both');
+  if (args.values.sensitive && args.values['no-sensitive']) throw new UsageError('give --sensitive or --no-sensitive, not both');
+  return {
+    purpose: typeof purpose === 'string' ? (purpose.trim().toUpperCase() as AccessPolicy['purpose']) : base.purpose,
+    payers: args.values['all-payers'] ? null : payers ? [...new Set(payers)].sort() : base.payers,
+    sensitive: args.values.sensitive ? true : args.values['no-sensitive'] ? false : base.sensitive,
+  };
+}
+
+export function describePolicy(policy: AccessPolicy): string {
+  return `purpose ${policy.purpose}; ${policy.payers ? `members of ${policy.payers.join(', ')} only` : 'every resident'}; ${policy.sensitive ? 'restricted records included' : 'no restricted records'}`;
+}
+
 export const clientCreate: Command = {
   name: 'client create',
   summary:
     'Issue a machine credential; its secret is shown only in this output. With --jwks FILE or --jwks-url URL it authenticates with ' +
     'signed JWT assertions (SMART Backend Services) and has no secret unless --with-secret.',
-  usage: 'client create --org ORG --facilities F1,F2 --scopes "S1 S2" --name NAME [--jwks FILE | --jwks-url URL [--with-secret]] [--json]   (FILE: a JWKS, or a PEM public key)',
+  usage:
+    'client create --org ORG --facilities F1,F2 --scopes "S1 S2" --name NAME [--purpose CODE] [--payer VALUE]... [--sensitive] ' +
+    '[--jwks FILE | --jwks-url URL [--with-secret]] [--json]   (FILE: a JWKS, or a PEM public key; --purpose defaults to HOPERAT)',
   options: {
+    ...POLICY_OPTIONS,
     org: { type: 'string' },
     facilities: { type: 'string' },
     scopes: { type: 'string' },
@@ -35,11 +68,12 @@ export const clientCreate: Command = {
     const unknown = scopes.filter((s) => !isScope(s) || s === INGEST_SCOPE);
     if (scopes.includes(INGEST_SCOPE)) throw new UsageError(`a partner credential cannot hold ${INGEST_SCOPE}; connect a system of record with "source create"`);
     if (unknown.length) throw new UsageError(`unknown scopes ${unknown.join(', ')}; known: ${PARTNER_SCOPES.join(' ')}`);
+    const policy = policyOption(args, DEFAULT_POLICY);
     const keys = await publicKeysOption(args, cli);
     const db = await cli.db();
     if (!(await findOrganization(db, orgId))) throw new UsageError(`no organization ${orgId}`);
     try {
-      const created = await createClient(db, { orgId, facilityIds, scopes, name, ...(keys ? { keys, withoutSecret: args.values['with-secret'] !== true } : {}) });
+      const created = await createClient(db, { orgId, facilityIds, scopes, name, policy, ...(keys ? { keys, withoutSecret: args.values['with-secret'] !== true } : {}) });
       // The key ids the partner signs with (`kid`), for a registered JWKS.
       const keyIds = keys?.jwks ? (JSON.parse(keys.jwks) as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid) : undefined;
       return keyIds ? { ...created, key_ids: keyIds } : created;
@@ -47,12 +81,32 @@ export const clientCreate: Command = {
       throw new UsageError((error as Error).message);
     }
   },
-  format: (c: { client_id: string; client_secret: string | null; scopes: string[]; facility_ids: string[]; auth_methods: string[]; key_ids?: string[] }) =>
+  format: (c: { client_id: string; client_secret: string | null; scopes: string[]; facility_ids: string[]; auth_methods: string[]; key_ids?: string[]; policy: AccessPolicy }) =>
     `client_id:     ${c.client_id}\n` +
     (c.client_secret === null ? 'client_secret: (none: authenticates with private_key_jwt only)\n' : `client_secret: ${c.client_secret}\n(shown only now: store it in your secret manager)\n`) +
     `auth methods:  ${c.auth_methods.join(', ')}\n` +
     (c.key_ids ? `key ids (kid): ${c.key_ids.join(', ')}\n` : '') +
-    `scopes:        ${c.scopes.join(' ')}\nfacilities:    ${c.facility_ids.join(', ')}`,
+    `scopes:        ${c.scopes.join(' ')}\nfacilities:    ${c.facility_ids.join(', ')}\npolicy:        ${describePolicy(c.policy)}`,
+};
+
+export const clientUpdate: Command = {
+  name: 'client update',
+  summary: "Change a partner credential's access policy (purpose of use, payers, restricted records); its tokens follow within 5 seconds.",
+  usage: 'client update CLIENT_ID [--purpose CODE] [--payer VALUE]... | [--all-payers] [--sensitive | --no-sensitive] [--json]',
+  options: { ...POLICY_OPTIONS, 'all-payers': { type: 'boolean' }, 'no-sensitive': { type: 'boolean' } },
+  positionals: 1,
+  async run(args, cli) {
+    const db = await cli.db();
+    const client = await findClient(db, args.positionals[0]!);
+    if (!client) throw new UsageError(`no client ${args.positionals[0]}`);
+    const policy = policyOption(args, client.policy);
+    try {
+      return publicView(await updateClientPolicy(db, client.client_id, policy));
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  },
+  format: (c: { client_id: string; policy: AccessPolicy }) => `client ${c.client_id}: ${describePolicy(c.policy)}`,
 };
 
 /**
@@ -96,7 +150,11 @@ export const clientList: Command = {
   },
   format: (r: { clients: Array<ReturnType<typeof publicView>> }) =>
     r.clients
-      .map((c) => `${c.client_id}  ${c.status.padEnd(8)} ${c.kind.padEnd(8)} ${c.name}  [${c.scopes.join(' ')}]  facilities: ${c.facility_ids.join(',')}  auth: ${c.auth_methods.join(',')}`)
+      .map(
+        (c) =>
+          `${c.client_id}  ${c.status.padEnd(8)} ${c.kind.padEnd(8)} ${c.name}  [${c.scopes.join(' ')}]  facilities: ${c.facility_ids.join(',')}  auth: ${c.auth_methods.join(',')}` +
+          (c.kind === 'partner' ? `  policy: ${describePolicy(c.policy)}` : ''),
+      )
       .join('\n') || '(no clients)',
 };
 

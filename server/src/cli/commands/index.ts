@@ -2,7 +2,9 @@
 import type { Command } from '../command.js';
 import { migrate } from './migrate.js';
 import { facilityCreate, facilityUpdate, orgCreate } from './organizations.js';
-import { clientCreate, clientGrant, clientList, clientRevoke } from './clients.js';
+import { clientCreate, clientGrant, clientList, clientRevoke, clientUpdate } from './clients.js';
+import { consentDeny, consentLift, consentList } from './consents.js';
+import { auditDisclosures } from './audit-disclosures.js';
 import { seed } from './seed.js';
 import { audit } from './audit.js';
 import { eventEmit } from './events.js';
@@ -14,4 +16,4 @@ import { purge } from './retention.js';
 import { backup } from './backup.js';
 import { keysRotate } from './keys.js';
 
-export const commands: Command[] = [migrate, orgCreate, facilityCreate, facilityUpdate, clientCreate, clientList, clientRevoke, clientGrant, sourceCreate, sourceList, sourceRevoke, importCommand, seed, audit, auditWrites, eventEmit, deliveriesList, deliveriesShow, deliveriesRedeliver, purge, backup, keysRotate];
+export const commands: Command[] = [migrate, orgCreate, facilityCreate, facilityUpdate, clientCreate, clientUpdate, clientList, clientRevoke, clientGrant, consentDeny, consentLift, consentList, sourceCreate, sourceList, sourceRevoke, importCommand, seed, audit, auditWrites, auditDisclosures, eventEmit, deliveriesList, deliveriesShow, deliveriesRedeliver, purge, backup, keysRotate];

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { createFacility, createOrganization, findOrganization, setFacilityHl7Code, type Hl7Facility } from '../../organizations/organizations.js';
+import { createFacility, createOrganization, findOrganization, hl7CodeProblem, setFacilityHl7Code, type Hl7Facility } from '../../organizations/organizations.js';
 import { isUuid } from '../../db/uuid.js';
 import { required, uuidOption, UsageError, type Command } from '../command.js';
 
@@ -23,7 +23,9 @@ export const facilityCreate: Command = {
     const db = await cli.db();
     const orgId = uuidOption(args, 'org');
     if (!(await findOrganization(db, orgId))) throw new UsageError(`no organization ${orgId}`);
-    const code = args.values['hl7-code'] === undefined ? undefined : required(args, 'hl7-code');
+    const code = args.values['hl7-code'] === undefined ? undefined : hl7CodeOption(args.values['hl7-code']);
+    if (code === null) throw new UsageError('--hl7-code is empty: leave it out for a facility without one');
+    // Checked before the facility is created, so a refused code leaves nothing behind.
     if (code !== undefined) await checkHl7CodeFree(db, code);
     const facility = await createFacility(db, orgId, required(args, 'name'));
     if (code === undefined) return facility;
@@ -31,6 +33,15 @@ export const facilityCreate: Command = {
   },
   format: (f: { id: string; name: string; org_id: string; hl7_code?: string | null }) => `facility ${f.id} (${f.name}) of organization ${f.org_id}${f.hl7_code ? `, HL7 code ${f.hl7_code}` : ''}`,
 };
+
+/** The code as typed (not trimmed: it is matched exactly, so stray spaces are refused, not guessed away); "" clears. */
+function hl7CodeOption(raw: unknown): string | null {
+  if (typeof raw !== 'string') throw new UsageError('--hl7-code is required');
+  if (raw === '') return null;
+  const problem = hl7CodeProblem(raw);
+  if (problem) throw new UsageError(problem);
+  return raw;
+}
 
 async function checkHl7CodeFree(db: Knex, code: string): Promise<void> {
   const holder = (await db('facilities').where({ hl7_code: code }).first('id')) as { id: string } | undefined;
@@ -57,10 +68,7 @@ export const facilityUpdate: Command = {
   async run(args, cli) {
     const facilityId = args.positionals[0]!.trim().toLowerCase();
     if (!isUuid(facilityId)) throw new UsageError(`FAC must be a facility id (a UUID), got "${args.positionals[0]}"`);
-    const raw = args.values['hl7-code'];
-    if (typeof raw !== 'string') throw new UsageError('--hl7-code is required');
-    const code = raw.trim() === '' ? null : raw.trim();
-    return withHl7Code(await cli.db(), facilityId, code);
+    return withHl7Code(await cli.db(), facilityId, hl7CodeOption(args.values['hl7-code']));
   },
   format: (f: Hl7Facility) => `facility ${f.id} (${f.name}) of organization ${f.org_id}: HL7 code ${f.hl7_code ?? '(none)'}`,
 };

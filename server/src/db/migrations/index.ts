@@ -11,6 +11,17 @@ import * as feeds from './007_feeds.js';
 import * as serviceRequests from './008_service_requests.js';
 import * as deliveryClaimIndex from './009_delivery_claim_index.js';
 import * as deliveryStatusIndex from './010_delivery_status_index.js';
+import * as wholeRecord from './011_whole_record.js';
+import * as partnerSelfService from './013_partner_self_service.js';
+import * as searchIndex from './015_search_index.js';
+import * as requestCategories from './016_request_categories.js';
+import * as hl7CodeLength from './017_hl7_code_length.js';
+import * as accessPolicy from './018_access_policy.js';
+import * as disclosures from './019_disclosures.js';
+import * as eligibilityResponses from './020_eligibility_responses.js';
+import * as bulkExports from './021_bulk_exports.js';
+import * as eligibilityResponseLabels from './023_eligibility_response_labels.js';
+import * as payerIndexes from './024_payer_indexes.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -28,4 +39,15 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['008_service_requests', serviceRequests],
   ['009_delivery_claim_index', deliveryClaimIndex],
   ['010_delivery_status_index', deliveryStatusIndex],
+  ['011_whole_record', wholeRecord],
+  ['013_partner_self_service', partnerSelfService],
+  ['015_search_index', searchIndex],
+  ['016_request_categories', requestCategories],
+  ['017_hl7_code_length', hl7CodeLength],
+  ['018_access_policy', accessPolicy],
+  ['019_disclosures', disclosures],
+  ['020_eligibility_responses', eligibilityResponses],
+  ['021_bulk_exports', bulkExports],
+  ['023_eligibility_response_labels', eligibilityResponseLabels],
+  ['024_payer_indexes', payerIndexes],
 ];

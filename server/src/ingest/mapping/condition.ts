@@ -1,8 +1,8 @@
 // FHIR R4 Condition -> conditions row, kept for its event (clinical.condition.created) and
-// the audit trail; partners do not read it.
+// the audit trail, and read through the FHIR R4 view.
 import type { EventType } from '../../webhooks/event-types.js';
 import { statusCode } from './allergy-intolerance.js';
-import { bounded, firstCoding, mapped, text, type Columns, type ResourceMapping } from './resource-mapping.js';
+import { bounded, categoryColumns, firstCoding, mapped, text, type Columns, type ResourceMapping } from './resource-mapping.js';
 
 export const conditionMapping: ResourceMapping = {
   type: 'Condition',
@@ -13,6 +13,7 @@ export const conditionMapping: ResourceMapping = {
       const code = firstCoding(resource.code, 'Condition.code');
       const status = statusCode(resource.clinicalStatus);
       return {
+        ...categoryColumns(resource, 'Condition'),
         code_system: bounded(code.code_system, 200, 'Condition.code.coding[0].system'),
         code: bounded(code.code, 64, 'Condition.code.coding[0].code'),
         display: bounded(code.display, 200, 'Condition.code.coding[0].display'),

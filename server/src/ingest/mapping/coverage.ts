@@ -1,11 +1,29 @@
 // FHIR R4 Coverage -> coverage row. The payor is kept by name (the contract answers
-// `Organization/<payer name>`): its display, or the id of an `Organization/...` reference.
+// `Organization/<payer name>`): its display, or the id of an `Organization/...` reference;
+// its identifier's value, when it has one, beside it (a 271 or a payer-scoped partner
+// names the payer by either).
 import type { EventType } from '../../webhooks/event-types.js';
-import { bounded, fullDate, issue, mapped, object, oneOf, text, type Columns, type ResourceMapping } from './resource-mapping.js';
+import { bounded, fullDate, instant, issue, mapped, object, oneOf, text, type Columns, type ResourceMapping } from './resource-mapping.js';
 
 const STATUSES = ['active', 'cancelled', 'draft', 'entered-in-error'] as const;
 /** The columns whose change is a coverage.updated event (status, payor, period, subscriberId, order). */
-const EVENT_COLUMNS = ['status', 'payor_name', 'subscriber_id', 'period_start', 'coverage_order'];
+const EVENT_COLUMNS = ['status', 'payor_name', 'payor_id', 'subscriber_id', 'period_start', 'period_end', 'coverage_order'];
+
+/** period.end is a dateTime in R4: a date, or the date part of a date-time (in its own zone). */
+function periodEnd(value: unknown): string | null {
+  if (value === undefined) return null;
+  if (typeof value === 'string' && value.length > 10 && value[10] === 'T') {
+    instant(value, 'Coverage.period.end');
+    return fullDate(value.slice(0, 10), 'Coverage.period.end');
+  }
+  return fullDate(value, 'Coverage.period.end');
+}
+
+function payorId(payor: unknown): string | null {
+  const first = Array.isArray(payor) ? object(payor[0]) : undefined;
+  const value = text(object(first?.identifier)?.value);
+  return value === undefined ? null : bounded(value, 200, 'Coverage.payor[0].identifier.value');
+}
 
 function payorName(payor: unknown): string {
   const first = Array.isArray(payor) ? object(payor[0]) : undefined;
@@ -29,6 +47,8 @@ export const coverageMapping: ResourceMapping = {
         payor_name: payorName(resource.payor),
         subscriber_id: bounded(subscriberId, 64, 'Coverage.subscriberId'),
         period_start: fullDate(object(resource.period)?.start, 'Coverage.period.start'),
+        period_end: periodEnd(object(resource.period)?.end),
+        payor_id: payorId(resource.payor),
         coverage_order: order as number,
       };
     }),

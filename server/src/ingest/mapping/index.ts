@@ -1,5 +1,5 @@
-// Every ingestible type and its mapping.
-import type { IngestibleType } from '../change-set.js';
+// Every type applyChangeSet writes and its mapping.
+import type { RecordType } from '../change-set.js';
 import type { ResourceMapping } from './resource-mapping.js';
 import { patientMapping } from './patient.js';
 import { coverageMapping } from './coverage.js';
@@ -8,8 +8,10 @@ import { allergyIntoleranceMapping } from './allergy-intolerance.js';
 import { conditionMapping } from './condition.js';
 import { medicationRequestMapping } from './medication-request.js';
 import { serviceRequestMapping } from './service-request.js';
+import { consentMapping } from './consent.js';
+import { coverageEligibilityResponseMapping } from './coverage-eligibility-response.js';
 
-export const MAPPINGS: Record<IngestibleType, ResourceMapping> = {
+export const MAPPINGS: Record<RecordType, ResourceMapping> = {
   Patient: patientMapping,
   Coverage: coverageMapping,
   Observation: observationMapping,
@@ -17,4 +19,6 @@ export const MAPPINGS: Record<IngestibleType, ResourceMapping> = {
   Condition: conditionMapping,
   MedicationRequest: medicationRequestMapping,
   ServiceRequest: serviceRequestMapping,
+  Consent: consentMapping,
+  CoverageEligibilityResponse: coverageEligibilityResponseMapping,
 };

@@ -1,8 +1,8 @@
 // FHIR R4 MedicationRequest -> medication_requests row, kept for its event
-// (clinical.order.created) and the audit trail; partners do not read it. status and intent
+// (clinical.order.created) and the audit trail, and read through the FHIR R4 view. status and intent
 // are R4 required bindings, checked here because the validator does not check value sets.
 import type { EventType } from '../../webhooks/event-types.js';
-import { bounded, firstCoding, issue, mapped, object, oneOf, requiredText, text, type Columns, type ResourceMapping } from './resource-mapping.js';
+import { bounded, categoryColumns, firstCoding, issue, mapped, object, oneOf, requiredText, text, type Columns, type ResourceMapping } from './resource-mapping.js';
 
 /** http://hl7.org/fhir/R4/valueset-medicationrequest-status.html */
 const STATUSES = ['active', 'on-hold', 'cancelled', 'completed', 'entered-in-error', 'stopped', 'draft', 'unknown'] as const;
@@ -24,6 +24,7 @@ export const medicationRequestMapping: ResourceMapping = {
     mapped(() => {
       const code = medication(resource);
       return {
+        ...categoryColumns(resource, 'MedicationRequest'),
         code_system: bounded(code.code_system, 200, 'MedicationRequest.medication[x]'),
         code: bounded(code.code, 64, 'MedicationRequest.medication[x]'),
         display: bounded(code.display, 200, 'MedicationRequest.medication[x]'),

@@ -1,6 +1,7 @@
 // FHIR R4 Observation -> observations row: the first coding, the effective time in UTC, the
-// value as text (always) plus valueQuantity or component[] (blood pressure), as partners read it.
-import { bounded, firstCoding, instant, issue, mapped, object, oneOf, text, type ResourceMapping } from './resource-mapping.js';
+// value as text (always) plus valueQuantity, valueCodeableConcept or component[] (blood
+// pressure), as partners read it.
+import { bounded, firstCoding, instant, issue, mapped, object, oneOf, storedConcept, text, type ResourceMapping } from './resource-mapping.js';
 
 const STATUSES = ['registered', 'preliminary', 'final', 'amended', 'corrected', 'cancelled', 'entered-in-error', 'unknown'] as const;
 const UCUM = 'http://unitsofmeasure.org';
@@ -29,6 +30,11 @@ export const observationMapping: ResourceMapping = {
         valueQuantity = quantity(resource.valueQuantity, 'Observation.valueQuantity');
         valueString ??= `${valueQuantity.value} ${valueQuantity.unit}`;
       }
+      let valueConcept: ReturnType<typeof storedConcept> | null = null;
+      if (resource.valueCodeableConcept !== undefined) {
+        valueConcept = storedConcept(resource.valueCodeableConcept, 'Observation.valueCodeableConcept');
+        valueString ??= valueConcept.text ?? valueConcept.coding?.[0]?.display ?? valueConcept.coding?.[0]?.code;
+      }
       if (Array.isArray(resource.component) && resource.component.length > 0) {
         components = resource.component.map((component, index) => {
           const where = `Observation.component[${index}]`;
@@ -37,15 +43,16 @@ export const observationMapping: ResourceMapping = {
         });
         valueString ??= `${components.map((c) => c.valueQuantity.value).join('/')} ${components[0]!.valueQuantity.unit}`;
       }
-      if (valueString === undefined) issue('required', 'Observation needs a value: valueQuantity, valueString or component', 'Observation.value[x]');
+      if (valueString === undefined) issue('required', 'Observation needs a value: valueQuantity, valueCodeableConcept, valueString or component', 'Observation.value[x]');
       return {
         status: oneOf(resource.status, STATUSES, 'Observation.status'),
         code_system: bounded(code.code_system, 200, 'Observation.code.coding[0].system'),
         code: bounded(code.code, 64, 'Observation.code.coding[0].code'),
         display: bounded(code.display, 200, 'Observation.code.coding[0].display'),
         effective_at: effective,
-        value_string: bounded(valueString, 200, 'Observation.valueString'),
+        value_string: bounded(valueString, 20_000, 'Observation.valueString'),
         value_quantity: valueQuantity ? JSON.stringify(valueQuantity) : null,
+        value_concept: valueConcept ? JSON.stringify(valueConcept) : null,
         components: components ? JSON.stringify(components) : null,
       };
     }),

@@ -1,7 +1,7 @@
 // What applyChangeSet needs to know of each resource type: its table, the element naming its
 // resident, how a FHIR R4 resource becomes the row's own columns, and which events a real
 // change of those columns means. One file per type beside this one.
-import type { ChangeIssue, IngestResource, IngestibleType } from '../change-set.js';
+import type { ChangeIssue, IngestResource, RecordType } from '../change-set.js';
 import type { EventType } from '../../webhooks/event-types.js';
 
 /** The row's own columns (never id, org, facility, resident, version or timestamps). */
@@ -10,10 +10,12 @@ export type Columns = Record<string, string | number | boolean | null>;
 export type Mapped = { columns: Columns } | { issue: ChangeIssue };
 
 export interface ResourceMapping {
-  type: IngestibleType;
+  type: RecordType;
   table: string;
   /** The element holding the Patient reference (`subject`, `beneficiary`...); null for Patient. */
   residentElement: string | null;
+  /** A change without a match updates the record of its first identifier, if any (Consent: a later one replaces the earlier). */
+  matchOwnIdentifier?: boolean;
   toColumns(resource: IngestResource): Mapped;
   /** Events of a change of a row other than Patient (Patient's depend on its facility too). */
   events(before: Columns | undefined, after: Columns): EventType[];
@@ -69,6 +71,37 @@ export function firstCoding(concept: unknown, where: string): { code_system: str
   if (!coding) issue('required', `${where} needs a coding with a system and a code`, `${where}.coding`);
   const display = text(coding.display) ?? text(object(concept)?.text) ?? (coding.code as string);
   return { code_system: coding.system as string, code: coding.code as string, display };
+}
+
+/**
+ * A CodeableConcept as stored (JSON): its codings' system, code and display, and its text;
+ * at least a coded coding or a text. Other elements are not kept.
+ */
+export function storedConcept(value: unknown, where: string): { coding?: Array<{ system?: string; code?: string; display?: string }>; text?: string } {
+  const concept = object(value);
+  if (!concept) issue('structure', `${where} must be a CodeableConcept`, where);
+  const coding = (Array.isArray(concept.coding) ? concept.coding : [])
+    .map(object)
+    .filter((c): c is Record<string, unknown> => c !== undefined && (text(c.code) !== undefined || text(c.display) !== undefined))
+    .map((c) => ({ ...(text(c.system) ? { system: bounded(c.system as string, 200, `${where}.coding.system`) } : {}), ...(text(c.code) ? { code: bounded(c.code as string, 64, `${where}.coding.code`) } : {}), ...(text(c.display) ? { display: bounded(c.display as string, 200, `${where}.coding.display`) } : {}) }));
+  const label = text(concept.text);
+  if (coding.length === 0 && !label) issue('required', `${where} needs a coding or a text`, where);
+  return { ...(coding.length ? { coding } : {}), ...(label ? { text: bounded(label, 200, `${where}.text`) } : {}) };
+}
+
+/**
+ * The first coding (with a system and a code) of the first `category`, as the category_system,
+ * category_code and category_display columns; all null when the resource has none.
+ */
+export function categoryColumns(resource: Json, type: string): Columns {
+  const first = Array.isArray(resource.category) ? resource.category[0] : undefined;
+  if (first === undefined) return { category_system: null, category_code: null, category_display: null };
+  const coding = firstCoding(first, `${type}.category[0]`);
+  return {
+    category_system: bounded(coding.code_system, 200, `${type}.category[0].coding[0].system`),
+    category_code: bounded(coding.code, 64, `${type}.category[0].coding[0].code`),
+    category_display: bounded(coding.display, 200, `${type}.category[0].coding[0].display`),
+  };
 }
 
 /** FHIR date (YYYY-MM-DD, a real day). Partial dates are refused: the row holds a whole day. */

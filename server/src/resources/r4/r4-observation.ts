@@ -1,7 +1,7 @@
 // Observation row -> FHIR R4 Observation: code as a CodeableConcept, `category: vital-signs`
 // for the vital-sign LOINC codes, and exactly one value: component[] for blood pressure
 // (no value on the panel itself, as the R4 vital-signs profile has it), else valueQuantity,
-// else valueString.
+// else valueCodeableConcept, else valueString.
 import type { ObservationRow } from '../fhir-observation.js';
 import { fhirMeta } from '../fhir-meta.js';
 
@@ -15,13 +15,15 @@ const VITAL_SIGNS_CATEGORY = {
 type Quantity = { value: number; unit: string; system: string; code: string };
 type StoredComponent = { code: { system: string; code: string; display: string }; valueQuantity: Quantity };
 
-export function toR4Observation(row: ObservationRow & { version_id: number | string; last_updated: string }) {
+export function toR4Observation(row: ObservationRow & { version_id: number | string; last_updated: string; value_concept?: string | null }) {
   const components = row.components ? (JSON.parse(row.components) as StoredComponent[]) : null;
   const value = components
     ? { component: components.map((c) => ({ code: { coding: [c.code], text: c.code.display }, valueQuantity: c.valueQuantity })) }
     : row.value_quantity
       ? { valueQuantity: JSON.parse(row.value_quantity) as Quantity }
-      : { valueString: row.value_string };
+      : row.value_concept
+        ? { valueCodeableConcept: JSON.parse(row.value_concept) as Record<string, unknown> }
+        : { valueString: row.value_string };
   return {
     resourceType: 'Observation' as const,
     id: row.id,

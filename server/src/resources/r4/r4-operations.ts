@@ -10,74 +10,107 @@ import { isUuid } from '../../db/uuid.js';
 import type { OperationHandler, OperationRequest, PublicOperationHandler } from '../../http/operation.js';
 import { conditionalGet, versionTag } from '../../http/conditional-get.js';
 import { readRow, type ResourceRow } from '../resource-rows.js';
-import { fetchSyncPage } from '../sync-pages.js';
-import type { ListScope } from '../pagination.js';
+import { authorize } from '../../tenancy/authorize.js';
+import { readSearch, searchPairs, strictHandling } from './search/search-request.js';
+import { countMatches, orderOf, searchPage, type SearchScope } from './search/search-query.js';
+import { toR4Patient } from './r4-patient.js';
 import { capabilityStatement } from './capability-statement.js';
 import { R4_TYPES, type R4Type } from './r4-types.js';
+import { visibilityOf } from '../../tenancy/authorize.js';
+import { disclosuresOf } from '../../audit/disclosures.js';
 
 export const FHIR_JSON_UTF8 = 'application/fhir+json; charset=utf-8';
 const FHIR_HEADERS = { 'Content-Type': FHIR_JSON_UTF8 };
-export const DEFAULT_COUNT = 50;
 
 /** The absolute base of the facility's R4 view, as the caller reached it. */
 export function fhirBase(koa: Context, params: Record<string, string>): string {
   return `${koa.protocol}://${koa.host}/api/v1/fhir/R4/${params.org_id}/${params.facility_id}`;
 }
 
-function invalid(field: string, issue: string): ApiError {
-  return new ApiError('invalid_parameter', undefined, [{ field, issue }]);
+interface Cursor {
+  t: string;
+  /** The search it belongs to (search-request.ts's fingerprint). */
+  f: string;
+  v?: string;
+  s: number;
+  p: number;
 }
 
-/** The resident named by patient / subject / beneficiary (all must agree). */
-function residentOf(r4: R4Type, query: Record<string, unknown>): string | undefined {
-  const named = r4.residentParams
-    .filter((name) => query[name] !== undefined)
-    .map((name) => [name, String(query[name]).replace(/^Patient\//, '').toLowerCase()] as const);
-  if (named.some(([, id]) => id !== named[0]![1])) throw invalid(`query.${named[1]![0]}`, `names another patient than ${named[0]![0]}`);
-  return named[0]?.[1];
+function cursorOf(raw: string, r4: R4Type, fingerprint: string): Cursor {
+  let cursor: Partial<Cursor> | null = null;
+  try {
+    cursor = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Partial<Cursor>;
+  } catch {
+    cursor = null;
+  }
+  const wellFormed = cursor !== null && typeof cursor === 'object' && typeof cursor.t === 'string' && typeof cursor.f === 'string' &&
+    Number.isSafeInteger(cursor.s) && Number.isSafeInteger(cursor.p) && (cursor.v === undefined || typeof cursor.v === 'string');
+  if (!wellFormed) throw new ApiError('invalid_parameter', 'The cursor is not one this server gave; follow the next link as it is.', [{ field: 'query._cursor', issue: 'is not a cursor of this server' }]);
+  if (cursor!.t !== r4.type || cursor!.f !== fingerprint) {
+    throw new ApiError('invalid_parameter', 'This cursor belongs to another search; follow the next link as it is.', [{ field: 'query._cursor', issue: 'belongs to another search' }]);
+  }
+  return cursor as Cursor;
 }
 
-function idsOf(raw: unknown): string[] | undefined {
-  if (raw === undefined) return undefined;
-  const ids = String(raw).split(',').map((id) => id.trim().toLowerCase()).filter(Boolean);
-  if (ids.length === 0 || ids.length > 200) throw invalid('query._id', 'must name 1 to 200 ids separated by commas');
-  // Ids are UUIDs: any other id matches nothing (and never reaches a uuid column).
-  return ids.filter(isUuid);
+function linkOf(base: string, r4: R4Type, pairs: Array<[string, string]>): string {
+  const query = new URLSearchParams(pairs).toString();
+  return `${base}/${r4.type}${query ? `?${query}` : ''}`;
 }
 
+/**
+ * A search of the R4 view, GET (query) or POST _search (form body plus query): the request's
+ * search (search-request.ts) run over indexed columns (search-query.ts) as a searchset Bundle,
+ * paged by keyset through `next` links that carry the search and the position.
+ */
 function searchOf(r4: R4Type): OperationHandler {
-  return async ({ app, params, query, koa }: OperationRequest) => {
+  return async (request: OperationRequest) => {
+    const { app, params, koa, principal } = request;
     const base = fhirBase(koa, params);
-    const residentId = residentOf(r4, query);
-    const scope: ListScope = { facility_id: params.facility_id!, ...(residentId !== undefined ? { resident_id: residentId } : {}) };
-    const count = query._count === undefined ? DEFAULT_COUNT : Number(query._count);
-    const { rows, page } = await fetchSyncPage<ResourceRow>(
-      app.db,
-      r4.table,
-      scope,
-      { page_size: count, _lastUpdated: query._lastUpdated, cursor: query._cursor },
-      idsOf(query._id),
-    );
-    const link = [{ relation: 'self', url: `${base}/${r4.type}${koa.querystring ? `?${koa.querystring}` : ''}` }];
-    if (page.next !== undefined) link.push({ relation: 'next', url: `${base}/${r4.type}?_count=${count}&_cursor=${page.next}` });
-    const body = {
-      resourceType: 'Bundle',
-      type: 'searchset',
-      total: page.total,
-      link,
-      entry: rows.map((row) => ({ fullUrl: `${base}/${r4.type}/${row.id}`, resource: r4.render(row), search: { mode: 'match' } })),
+    const search = readSearch(r4, searchPairs(koa.querystring, request.body), strictHandling(request.headers.prefer));
+    if (search.includePatients) authorize(principal, ['residents.read'], params);
+    // The credential's access policy, inside every statement of the search (rows, total, includes).
+    const filter = await visibilityOf(app.db, principal);
+    const scope: SearchScope = { orgId: params.org_id!, facilityId: params.facility_id!, visibility: (rows, table) => filter.apply(rows, table) };
+    const self = { relation: 'self', url: linkOf(base, r4, search.cursor ? [...search.applied, ['_cursor', search.cursor]] : search.applied) };
+    const total = await countMatches(app.db, r4, scope, search);
+    if (search.summaryCount) {
+      return { body: { resourceType: 'Bundle', type: 'searchset', total, link: [self] }, headers: FHIR_HEADERS, audit: { resourceIds: [] } };
+    }
+    const cursor = search.cursor === undefined ? undefined : cursorOf(search.cursor, r4, search.fingerprint);
+    const { rows, more } = await searchPage<ResourceRow & Record<string, unknown>>(app.db, r4, scope, search, cursor && { value: cursor.v, seq: cursor.s });
+    const link = [self];
+    if (more) {
+      const last = rows[rows.length - 1]!;
+      const sort = orderOf(search);
+      const next: Cursor = { t: r4.type, f: search.fingerprint, ...(sort ? { v: String(last[sort.column]) } : {}), s: Number(last.seq), p: (cursor?.p ?? 0) + 1 };
+      link.push({ relation: 'next', url: linkOf(base, r4, [...search.applied, ['_cursor', Buffer.from(JSON.stringify(next)).toString('base64url')]]) });
+    }
+    const entry = rows.map((row) => ({ fullUrl: `${base}/${r4.type}/${row.id}`, resource: r4.render(row), search: { mode: 'match' } }));
+    const included: string[] = [];
+    if (search.includePatients && rows.length > 0) {
+      const residentIds = [...new Set(rows.map((row) => row.resident_id as string))];
+      const patients = (await filter.apply(app.db('residents').where({ org_id: params.org_id, facility_id: params.facility_id }).whereIn('id', residentIds), 'residents').orderBy('seq')) as ResourceRow[];
+      for (const patient of patients) {
+        included.push(patient.id);
+        entry.push({ fullUrl: `${base}/Patient/${patient.id}`, resource: toR4Patient(patient as never), search: { mode: 'include' } });
+      }
+    }
+    const body = { resourceType: 'Bundle', type: 'searchset', total, link, ...(entry.length > 0 ? { entry } : {}) };
+    return {
+      body,
+      headers: FHIR_HEADERS,
+      audit: { resourceIds: [...rows.map((row) => row.id), ...included], disclosures: [...disclosuresOf(r4.type, rows), ...disclosuresOf('Patient', included.map((id) => ({ id })))] },
     };
-    return { body, headers: FHIR_HEADERS, audit: { resourceIds: rows.map((row) => row.id) } };
   };
 }
 
 function readOf(r4: R4Type): OperationHandler {
   return async (request: OperationRequest) => {
     const id = request.params.id!.toLowerCase();
-    const row = isUuid(id) ? await readRow<ResourceRow>(request.app.db, r4.table, request.params, id) : undefined;
+    const row = isUuid(id) ? await readRow<ResourceRow>(request.app.db, r4.table, request.params, id, await visibilityOf(request.app.db, request.principal)) : undefined;
     if (!row) throw new ApiError('not_found', `${r4.type}/${request.params.id} is not known in this facility.`);
     const headers = { ...FHIR_HEADERS, 'Last-Modified': new Date(row.last_updated).toUTCString() };
-    return conditionalGet(request, versionTag(row.version_id), { body: r4.render(row), headers, audit: { resourceIds: [row.id] } });
+    return conditionalGet(request, versionTag(row.version_id), { body: r4.render(row), headers, audit: { resourceIds: [row.id], disclosures: disclosuresOf(r4.type, [row as ResourceRow & { resident_id?: string }]) } });
   };
 }
 
@@ -89,6 +122,7 @@ export const getFhirCapabilityStatement: PublicOperationHandler = async ({ param
 export const r4Operations: Record<string, OperationHandler> = Object.fromEntries(
   R4_TYPES.flatMap((r4) => [
     [`searchFhir${r4.type}`, searchOf(r4)],
+    [`searchFhir${r4.type}ByPost`, searchOf(r4)],
     [`readFhir${r4.type}`, readOf(r4)],
   ]),
 );

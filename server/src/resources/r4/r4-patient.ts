@@ -1,5 +1,6 @@
 // Resident row -> FHIR R4 Patient, with meta and an identifier `type` (HL7 v2-0203) for the
-// identifier systems we know. Identifier values are returned byte for byte, as held.
+// identifier systems we know. Identifier values are returned byte for byte, as held. After a
+// merge (HL7 ADT^A40), link[] says which resident replaced which.
 import type { ResidentRow } from '../fhir-patient.js';
 import { fhirMeta } from '../fhir-meta.js';
 
@@ -20,7 +21,9 @@ function typed(identifier: Identifier): Identifier {
   return known ? { ...identifier, type: { coding: [{ system: V2_0203, code: known[1], display: known[2] }], text: known[2] } } : identifier;
 }
 
-export function toR4Patient(row: ResidentRow & { version_id: number | string; last_updated: string }) {
+type StoredLink = { other: string; type: 'replaced-by' | 'replaces' };
+
+export function toR4Patient(row: ResidentRow & { version_id: number | string; last_updated: string; links?: string | null }) {
   return {
     resourceType: 'Patient' as const,
     id: row.id,
@@ -31,5 +34,6 @@ export function toR4Patient(row: ResidentRow & { version_id: number | string; la
     gender: row.gender,
     birthDate: row.birth_date,
     managingOrganization: { reference: `Organization/${row.facility_id}` },
+    ...(row.links ? { link: (JSON.parse(row.links) as StoredLink[]).map((l) => ({ other: { reference: `Patient/${l.other}` }, type: l.type })) } : {}),
   };
 }

@@ -1,0 +1,40 @@
+// The token endpoint's per-IP limit, applied before anything else reads the request (its
+// body included), so every answer of the endpoint, refusals of a bad body too, counts and
+// tells the client where it stands: the IETF RateLimit-Policy and RateLimit fields
+// (draft-ietf-httpapi-ratelimit-headers), and Retry-After on the 429. A client can slow
+// down before it is refused instead of learning the limit from a 429.
+import type { Middleware } from 'koa';
+import { OAuthError } from '../errors/oauth-error.js';
+import { TOKEN_OPERATION } from '../openapi/api-backend.js';
+import type { TokenRateLimiter, RateLimitVerdict } from './token-rate-limiter.js';
+
+export const TOKEN_PATH = '/api/v1/oauth/token';
+/** The policy's name in both fields. */
+const POLICY = '"token"';
+
+export function rateLimitFields(limiter: Pick<TokenRateLimiter, 'points' | 'windowSeconds'>, verdict: RateLimitVerdict): Record<string, string> {
+  return {
+    'RateLimit-Policy': `${POLICY};q=${limiter.points};w=${limiter.windowSeconds}`,
+    RateLimit: `${POLICY};r=${verdict.remaining};t=${verdict.resetSeconds}`,
+  };
+}
+
+export function tokenRateLimit(limiter: TokenRateLimiter): Middleware {
+  return async (ctx, next) => {
+    if (ctx.method !== 'POST' || ctx.path !== TOKEN_PATH) return next();
+    // Named before routing, so a 429 here is counted as the token operation's (metrics).
+    ctx.state.operationId = TOKEN_OPERATION;
+    const verdict = await limiter.consume(ctx.ip);
+    const fields = rateLimitFields(limiter, verdict);
+    if (!verdict.allowed) {
+      throw new OAuthError('rate_limited', `Too many token requests from this address; retry after ${verdict.retryAfterSeconds} seconds.`, {
+        'Cache-Control': 'no-store',
+        'Retry-After': String(verdict.retryAfterSeconds),
+        ...fields,
+      });
+    }
+    // Set now: the error handler keeps them on whatever answer follows.
+    ctx.set(fields);
+    return next();
+  };
+}

@@ -1,0 +1,57 @@
+// Runs one claimed export job, page by page: each type's rows are read through the R4 view's
+// own row reading (fetchSyncPage: the facility's rows the credential may see, in insertion
+// order, or in (lastUpdated, id) order after `_since`), rendered by the R4 view's renderer, appended to the
+// type's NDJSON file, and the page's cursor and the file's length recorded with the lease
+// renewed. Memory holds one page; a job resumed elsewhere continues from the last page
+// recorded (openForAppend cuts off a page written but not recorded).
+import type { Knex } from 'knex';
+import { fetchSyncPage } from '../resources/sync-pages.js';
+import { visibilityOfClient } from '../tenancy/authorize.js';
+import type { ResourceRow } from '../resources/resource-rows.js';
+import { EXPORT_TYPES } from './export-request.js';
+import { fileName, openForAppend } from './export-files.js';
+import { finishJob, recordProgress, type ExportJob, type ExportOutput, type ExportProgress } from './export-jobs.js';
+
+export interface RunSettings {
+  dir: string;
+  owner: string;
+  leaseMs: number;
+  pageSize: number;
+  ttlHours: number;
+  /** Asked before each page: false stops (shutdown), leaving the job to be resumed. */
+  proceed: () => boolean;
+}
+
+/** 'done', 'stopped' (shutdown; the lease is still held), or 'lost' (cancelled or taken over). */
+export async function runJob(db: Knex, job: ExportJob, settings: RunSettings): Promise<'done' | 'stopped' | 'lost'> {
+  let progress: ExportProgress = job.progress;
+  const outputs: ExportOutput[] = [...job.outputs];
+  // The credential's access policy, inside every page's query, as the searches apply it.
+  const filter = await visibilityOfClient(db, job.org_id, job.client_id);
+  for (; progress.t < job.types.length; progress = { t: progress.t + 1, c: null, b: 0, n: 0 }) {
+    const r4 = EXPORT_TYPES.find((t) => t.type === job.types[progress.t])!;
+    const file = await openForAppend(settings.dir, job.id, r4.type, progress.b);
+    try {
+      for (;;) {
+        if (!settings.proceed()) return 'stopped';
+        const query: Record<string, unknown> = { page_size: settings.pageSize };
+        if (job.since) query._lastUpdated = `gt${job.since}`;
+        if (progress.c) query.cursor = progress.c;
+        const { rows, page } = await fetchSyncPage<ResourceRow>(db, r4.table, { facility_id: job.facility_id }, query, undefined, filter, false);
+        if (rows.length > 0) {
+          const { bytesWritten } = await file.write(rows.map((row) => JSON.stringify(r4.render(row))).join('\n') + '\n');
+          progress = { ...progress, c: page.next ?? progress.c, b: progress.b + bytesWritten, n: progress.n + rows.length };
+        }
+        if (page.next === undefined) break;
+        if (!(await recordProgress(db, job, settings.owner, settings.leaseMs, { progress }))) return 'lost';
+      }
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    // A type without resources has no output (the IG: a manifest lists only files with data).
+    if (progress.n > 0) outputs.push({ type: r4.type, file: fileName(r4.type), count: progress.n });
+    if (!(await recordProgress(db, job, settings.owner, settings.leaseMs, { progress: { t: progress.t + 1, c: null, b: 0, n: 0 }, outputs }))) return 'lost';
+  }
+  return (await finishJob(db, job, settings.owner, settings.ttlHours, { outputs })) ? 'done' : 'lost';
+}

@@ -1,0 +1,96 @@
+// The service's background export worker: one job at a time per instance, claimed from the
+// shared table (export-jobs.ts), run page by page (export-runner.ts). It looks for work every
+// BULK_EXPORT_POLL_INTERVAL_MS and at once when this instance accepts a kick-off (wake). On
+// shutdown the job in hand stops between two pages and is released, so another instance (or
+// this one restarted) resumes it; a killed instance's job is taken over when its lease runs
+// out. It also removes the files of expired jobs when the retention purger asks.
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { BulkExportConfig } from '../config/config.js';
+import type { Logger } from '../logging/logger.js';
+import { claimJob, deleteJob, expiredJobIds, releaseJob, finishJob, type ExportJob } from './export-jobs.js';
+import { removeJobFiles } from './export-files.js';
+import { runJob } from './export-runner.js';
+
+export class BulkExportWorker {
+  /** This instance, as the lease owner. */
+  readonly owner = `export-${randomUUID()}`;
+  private running = false;
+  private cycling: Promise<void> | undefined;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: Knex,
+    private readonly config: BulkExportConfig,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    if (!this.config.workerEnabled || this.config.dir === undefined) return;
+    this.running = true;
+    this.wake();
+  }
+
+  /** Look for a job now; concurrent calls coalesce. */
+  wake(): void {
+    if (!this.running) return;
+    if (this.cycling) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.cycling = this.cycle().finally(() => {
+      this.cycling = undefined;
+      if (!this.running) return;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+        return;
+      }
+      this.timer = setTimeout(() => this.wake(), this.config.pollIntervalMs);
+      this.timer.unref();
+    });
+  }
+
+  private async cycle(): Promise<void> {
+    for (;;) {
+      let job: ExportJob | undefined;
+      try {
+        job = await claimJob(this.db, this.owner, this.config.leaseMs);
+        if (!job) return;
+        const outcome = await runJob(this.db, job, { dir: this.config.dir!, owner: this.owner, leaseMs: this.config.leaseMs, pageSize: this.config.pageSize, ttlHours: this.config.ttlHours, proceed: () => this.running });
+        if (outcome === 'stopped') {
+          await releaseJob(this.db, job, this.owner);
+          return;
+        }
+        // Cancelled while it ran (DELETE removed the row): its files go too.
+        if (outcome === 'lost' && !(await this.db('bulk_export_jobs').where({ id: job.id }).first('id'))) await removeJobFiles(this.config.dir, job.id);
+      } catch (error) {
+        this.logger.error({ err: (error as Error).message, job_id: job?.id }, 'bulk export job failed');
+        if (job) await finishJob(this.db, job, this.owner, this.config.ttlHours, { failure: 'The export could not be completed; start a new one.' }).catch(() => undefined);
+        return;
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    await this.cycling;
+  }
+}
+
+/** Removes expired jobs and their files (the retention purger runs it); returns how many. */
+export async function purgeExpiredExports(db: Knex, dir: string | undefined, batchSize: number, now = Date.now()): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const ids = await expiredJobIds(db, batchSize, now);
+    for (const id of ids) {
+      await removeJobFiles(dir, id);
+      await deleteJob(db, id);
+    }
+    removed += ids.length;
+    if (ids.length < batchSize) return removed;
+  }
+}

@@ -1,0 +1,68 @@
+// What every segment mapper of one message shares: who sent it (local codes and identifiers
+// without an authority are namespaced by it), the sender's zone offset (MSH-7) for times
+// without one, and the warnings collected for what could not be kept. A segment whose content
+// cannot be kept is dropped and named in an ERR of severity W: the ACK stays AA, as interface
+// engines expect (notes/hl7v2.md), and the rest of the record is kept.
+import type { Hl7Segment } from '@medplum/core';
+import { createHash } from 'node:crypto';
+import type { BusinessIdentifier } from '../ingest/change-set.js';
+import { Hl7Failure } from './hl7-failure.js';
+
+export class Hl7Reading {
+  readonly warnings: Hl7Failure[] = [];
+  /** Segments of each name seen so far, for the ERR location's sequence. */
+  private readonly seen = new Map<Hl7Segment, number>();
+
+  constructor(
+    /** MSH-3.1, or '-' when empty. */
+    readonly sendingApplication: string,
+    /** MSH-4.1, possibly ''. */
+    readonly sendingFacility: string,
+    /** MSH-7's zone offset (`+0215`), or ''. */
+    readonly offset: string,
+    readonly segments: readonly Hl7Segment[],
+  ) {}
+
+  /** 1 for the first segment of its name in the message. */
+  sequenceOf(segment: Hl7Segment): number {
+    let cached = this.seen.get(segment);
+    if (cached === undefined) {
+      cached = 0;
+      for (const s of this.segments) {
+        if (s.name === segment.name) cached++;
+        if (s === segment) break;
+      }
+      this.seen.set(segment, cached);
+    }
+    return cached;
+  }
+
+  /** Runs a segment's mapper; a failure becomes a warning (the segment is dropped). */
+  keep<T>(segment: Hl7Segment, map: () => T | undefined): T | undefined {
+    try {
+      return map();
+    } catch (error) {
+      if (!(error instanceof Hl7Failure)) throw error;
+      this.warn(new Hl7Failure('AE', error.code, { ...error.location, segment: segment.name, sequence: this.sequenceOf(segment) } as Hl7Failure['location'], `${segment.name} #${this.sequenceOf(segment)} not kept: ${error.message}`));
+      return undefined;
+    }
+  }
+
+  warn(failure: Hl7Failure): void {
+    this.warnings.push(failure);
+  }
+
+  /** The namespace of this sender's local identifiers and list items: `urn:ofctx:hl7v2:<kind>:<MSH-3>`. */
+  systemOf(kind: string, ...more: string[]): string {
+    return [`urn:ofctx:hl7v2:${kind}`, encodeURIComponent(this.sendingApplication), ...more.map(encodeURIComponent)].join(':');
+  }
+}
+
+/**
+ * A stable identifier value for a list item that has none of its own (an AL1 without IAM-7,
+ * a DG1 without DG1-20): the same resident, the same code, the same value, whatever the
+ * message; hashed, so it stays short and carries no patient data.
+ */
+export function derivedValue(resident: BusinessIdentifier, ...parts: string[]): string {
+  return createHash('sha256').update(JSON.stringify([resident.system, resident.value, ...parts])).digest('hex').slice(0, 40);
+}

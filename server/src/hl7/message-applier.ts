@@ -1,0 +1,284 @@
+// One HL7 v2 message, start to finish: read it (@medplum/core Hl7Message), translate it
+// (message-translator.ts), validate what it maps to as FHIR R4 (as an import is), find its
+// facility by HL7 code, and apply the resident and its records through applyChangeSet, with
+// the control id recorded in the same transaction, so a re-sent message is acknowledged AA and
+// applied no second time. Whatever happens, the answer is an ACK: AA (with an ERR of severity
+// W for each record that could not be kept), or AE/AR naming why nothing was applied.
+import { Hl7Message } from '@medplum/core';
+import type { Knex } from 'knex';
+import { applyChangeSet } from '../ingest/apply-change-set.js';
+import type { BusinessIdentifier, ChangeIssue, IngestibleType, ResourceChange } from '../ingest/change-set.js';
+import { fhirIssues } from '../ingest/fhir-validator.js';
+import { findFacilityByHl7Code, type Hl7Facility } from '../organizations/organizations.js';
+import { nowIso } from '../db/clock.js';
+import { translateMessage, type Hl7Translation } from './message-translator.js';
+import { ackOf, nakWithoutMessage } from './hl7-ack.js';
+import { Hl7Failure } from './hl7-failure.js';
+import { checkEncodingCharacters } from './hl7-text.js';
+import { listItemsNoLongerListed } from './list-snapshot.js';
+
+export const HL7_ACTOR = 'hl7v2';
+
+export interface Hl7Outcome {
+  ack: Hl7Message;
+  /** applied: written now; duplicate: applied before (same MSH-3 and MSH-10); else refused. */
+  result: 'applied' | 'duplicate' | 'refused' | 'failed';
+  events: string[];
+}
+
+/** Where in the message a Patient element came from, for the ERR segment. */
+const ELEMENT_FIELDS: Array<[RegExp, string, number]> = [
+  [/^Patient\.identifier/, 'PID', 3],
+  [/^Patient\.name/, 'PID', 5],
+  [/^Patient\.birthDate/, 'PID', 7],
+  [/^Patient\.gender/, 'PID', 8],
+  [/^Patient\.link/, 'MRG', 1],
+];
+
+function failureOf(issue: ChangeIssue): Hl7Failure {
+  const expression = issue.expression?.[0] ?? '';
+  const hit = ELEMENT_FIELDS.find(([pattern]) => pattern.test(expression));
+  const code = issue.code === 'conflict' || issue.code === 'not-found' ? 'unknown_key_identifier' : issue.code === 'required' ? 'required_field_missing' : 'data_type_error';
+  return new Hl7Failure('AE', code, hit ? { segment: hit[1], sequence: 1, field: hit[2] } : { segment: 'PID', sequence: 1 }, issue.diagnostics);
+}
+
+/** A record the store refused: dropped, named in a warning. `at` is "AL1 #2". */
+function recordWarning(at: string, issue: ChangeIssue): Hl7Failure {
+  const [segment, sequence] = at.split(' #');
+  return new Hl7Failure('AE', issue.code === 'required' ? 'required_field_missing' : 'data_type_error', { segment: segment!, sequence: Number(sequence) || 1 }, `${at} not kept: ${issue.diagnostics}`);
+}
+
+/** The control id of something that looks like an MSH, for NAKs of messages we cannot read. */
+function controlIdGuess(text: string): string {
+  const separator = text[3];
+  if (!text.startsWith('MSH') || !separator) return '';
+  return (text.split(/[\r\n]/, 1)[0]!.split(separator)[9] ?? '').slice(0, 199);
+}
+
+/**
+ * The text as real senders write it: a UTF-8 byte-order mark, or blank lines, before MSH;
+ * MSH-2 written `^~\\&` by engines that escape the backslash once too often.
+ */
+function normalized(text: string): string {
+  let t = text.replace(/^[\uFEFF\s]+/, '');
+  if (t.startsWith('MSH') && t.slice(4, 10) === '^~\\\\&' + t[3]) t = `${t.slice(0, 4)}^~\\&${t.slice(9)}`;
+  return t;
+}
+
+export function readMessage(raw: string): Hl7Message {
+  const text = normalized(raw);
+  if (!text.startsWith('MSH')) throw new Hl7Failure('AR', 'segment_sequence', { segment: 'MSH', sequence: 1 }, 'the message must start with an MSH segment');
+  const bad = checkEncodingCharacters(text);
+  if (bad) throw new Hl7Failure('AR', 'data_type_error', { segment: 'MSH', sequence: 1, field: 2 }, bad);
+  return Hl7Message.parse(text.replace(/[\r\n]+$/, ''));
+}
+
+const controlKeyOf = (t: Hl7Translation) => ({ sending_application: t.sendingApplication.slice(0, 227), control_id: t.controlId.slice(0, 199) });
+
+async function alreadyApplied(db: Knex, orgId: string, t: Hl7Translation): Promise<boolean> {
+  return (await db('hl7_applied_messages').where({ org_id: orgId, ...controlKeyOf(t) }).first('control_id')) !== undefined;
+}
+
+/** The resident the message names, when it exists (organization-wide, by the matched identifier). */
+async function currentResident(trx: Knex.Transaction, orgId: string, match: BusinessIdentifier): Promise<{ id: string; facility_id: string; active: boolean } | undefined> {
+  const ids = (await trx('resource_identifiers').where({ org_id: orgId, resource_type: 'Patient', system: match.system, value: match.value }).pluck('resource_id')) as string[];
+  if (ids.length !== 1) return undefined;
+  const row = await trx('residents').where({ id: ids[0] }).first('id', 'facility_id', 'active');
+  return row ? { id: row.id as string, facility_id: row.facility_id as string, active: Boolean(row.active) } : undefined;
+}
+
+type Prepared =
+  | { done: Hl7Outcome }
+  | { done?: undefined; message: Hl7Message; translation: Hl7Translation; facility: Hl7Facility; warnings: Hl7Failure[] };
+type Ready = Exclude<Prepared, { done: Hl7Outcome }>;
+
+const refused = (ack: Hl7Message): Hl7Outcome => ({ ack, result: 'refused', events: [] });
+const controlKey = (orgId: string, t: Hl7Translation) => `${orgId}|${t.sendingApplication.slice(0, 227)}|${t.controlId.slice(0, 199)}`;
+const appliedRow = (orgId: string, t: Hl7Translation) => ({ org_id: orgId, ...controlKeyOf(t), applied_at: nowIso() });
+
+/** A message that changes nothing but its resident (ADT without records): it can share a transaction with its neighbours. */
+const residentOnly = (p: Ready) => p.translation.messageType === 'ADT' && p.translation.active !== 'keep' && p.translation.records.length === 0 && p.translation.snapshots.length === 0 && !p.translation.replaces;
+
+/**
+ * Validates the Patient and the records as FHIR R4: a bad record is dropped with a warning, a
+ * bad Patient refuses the message. In this thread: a message holds a few resources, and a hop
+ * to the NDJSON validation worker per message cost a sender that waits for each ACK more than
+ * the validation itself.
+ */
+async function validated(translation: Hl7Translation): Promise<{ translation: Hl7Translation; warnings: Hl7Failure[] } | { refusal: Hl7Failure }> {
+  const resources = [...(translation.patient ? [translation.patient] : []), ...translation.records.map((r) => r.resource)];
+  const issues: Array<ChangeIssue | null> = [];
+  for (const resource of resources) issues.push((await fhirIssues(resource as { resourceType: IngestibleType }))[0] ?? null);
+  let offset = 0;
+  let patientProblem = translation.patientProblem;
+  if (translation.patient) {
+    offset = 1;
+    if (issues[0]) {
+      if (translation.demographics === 'update') return { refusal: failureOf(issues[0]) };
+      patientProblem = failureOf(issues[0]);
+    }
+  }
+  const warnings = [...translation.warnings];
+  const records = translation.records.filter((record, i) => {
+    const issue = issues[offset + i];
+    if (issue) warnings.push(recordWarning(record.at, issue));
+    return !issue;
+  });
+  return { translation: { ...translation, records, ...(patientProblem ? { patientProblem, patient: undefined } : {}) }, warnings };
+}
+
+/** Reads, translates, validates and finds the facility of one message; a refusal is answered here. */
+async function prepare(db: Knex, text: string, facilities: Map<string, Promise<Hl7Facility | undefined>>): Promise<Prepared> {
+  let message: Hl7Message;
+  try {
+    message = readMessage(text);
+  } catch (error) {
+    const failure = error instanceof Hl7Failure ? error : new Hl7Failure('AR', 'segment_sequence', { segment: 'MSH', sequence: 1 }, 'the message could not be read as HL7 v2');
+    return { done: refused(nakWithoutMessage(failure, controlIdGuess(normalized(text)))) };
+  }
+  let translation: Hl7Translation;
+  try {
+    translation = translateMessage(message);
+  } catch (error) {
+    if (!(error instanceof Hl7Failure)) throw error;
+    return { done: refused(ackOf(message, error)) };
+  }
+  if (!facilities.has(translation.facilityCode)) facilities.set(translation.facilityCode, findFacilityByHl7Code(db, translation.facilityCode));
+  const facility = await facilities.get(translation.facilityCode)!;
+  if (!facility) {
+    const [segment, field, comp] = translation.facilityCodeAt === 'PV1-3.4' ? ['PV1', 3, 4] : ['MSH', 4, 1];
+    const failure = new Hl7Failure('AE', 'unknown_key_identifier', { segment: segment as string, sequence: 1, field: field as number, component: comp as number }, `no facility has HL7 code ${JSON.stringify(translation.facilityCode)} (${translation.facilityCodeAt}); the operator sets it with ops facility update FAC --hl7-code CODE`);
+    return { done: refused(ackOf(message, failure)) };
+  }
+  const checked = await validated(translation);
+  if ('refusal' in checked) return { done: refused(ackOf(message, checked.refusal)) };
+  return { message, translation: checked.translation, facility, warnings: checked.warnings };
+}
+
+const internalFailure = () => new Hl7Failure('AE', 'internal_error', undefined, 'the message could not be applied now (nothing was written); send it again');
+
+/** Thrown inside a message's transaction when its control id is recorded already: nothing of it is written. */
+class AlreadyApplied extends Error {}
+
+/** One message in its own transaction: the resident, its records and the control id together. */
+async function applyOne(db: Knex, p: Ready, onError?: (error: Error) => void): Promise<Hl7Outcome> {
+  const { message, translation: t, facility } = p;
+  const orgId = facility.org_id;
+  try {
+    const { events, warnings } = await db.transaction(async (trx) => {
+      // The control id first: a re-sent message stops here, one statement instead of a read
+      // before the transaction; and on SQLite a write first waits for the writer lock as it should.
+      const recorded = await trx('hl7_applied_messages').insert(appliedRow(orgId, t)).onConflict(['org_id', 'sending_application', 'control_id']).ignore().returning('control_id');
+      if (recorded.length === 0) throw new AlreadyApplied();
+      const current = t.active === 'keep' || t.demographics === 'if-new' || t.snapshots.length > 0 ? await currentResident(trx, orgId, t.match) : undefined;
+      // A message that does not admit, discharge or transfer keeps the resident where it is.
+      const facilityId = t.active === 'keep' && current ? current.facility_id : facility.id;
+      const changes: ResourceChange[] = [];
+      if (t.demographics === 'update' || !current) {
+        if (!t.patient) throw t.patientProblem ?? new Hl7Failure('AE', 'required_field_missing', { segment: 'PID', sequence: 1 }, 'PID cannot be read');
+        // A resident not known yet, named by a message that does not admit it, is recorded inactive.
+        const active = t.active === 'keep' ? (current ? current.active : false) : t.active;
+        changes.push({ resource: { ...t.patient, active }, match: { identifier: t.match }, at: 'PID', ...(t.replaces ? { replaces: t.replaces } : {}) });
+      }
+      for (const record of t.records) changes.push({ resource: record.resource, match: { identifier: record.identifier }, at: record.at });
+      if (current) {
+        const listed = new Set(t.records.map((r) => `${r.resource.resourceType}|${r.identifier.system}|${r.identifier.value}`));
+        for (const snapshot of t.snapshots) {
+          for (const resource of await listItemsNoLongerListed(trx, orgId, current.id, snapshot.type, snapshot.system, listed)) {
+            changes.push({ resource: resource.resource, match: { id: resource.id }, at: `${snapshot.type} no longer listed` });
+          }
+        }
+      }
+      const result = await applyChangeSet(trx, { orgId, facilityId, mode: 'batch', actor: HL7_ACTOR, emitEvents: true, changes }, { requestId: `hl7:${t.controlId}`.slice(0, 64), chunkSize: changes.length + 1 });
+      const patientOutcome = changes[0]?.at === 'PID' ? result.outcomes[0] : undefined;
+      if (patientOutcome?.outcome === 'rejected') throw failureOf(patientOutcome.issue);
+      const kept: Hl7Failure[] = [...p.warnings];
+      const events: string[] = [];
+      result.outcomes.forEach((outcome, i) => {
+        if (outcome.outcome === 'rejected') kept.push(recordWarning(changes[i]!.at, outcome.issue));
+        else events.push(...outcome.events);
+      });
+      return { events, warnings: kept };
+    });
+    return { ack: ackOf(message, undefined, warnings), result: 'applied', events };
+  } catch (error) {
+    if (error instanceof AlreadyApplied) return { ack: ackOf(message, undefined, p.warnings), result: 'duplicate', events: [] };
+    if (error instanceof Hl7Failure) return refused(ackOf(message, error));
+    // Another connection applied the same control id first: it is applied, once.
+    if (await alreadyApplied(db, orgId, t).catch(() => false)) return { ack: ackOf(message), result: 'duplicate', events: [] };
+    onError?.(error as Error);
+    return { ack: ackOf(message, internalFailure()), result: 'failed', events: [] };
+  }
+}
+
+/**
+ * Consecutive resident-only messages for one facility, queued on a connection (a sender that
+ * does not wait for each ACK): applied in one transaction as a batch ChangeSet, so each
+ * message still succeeds or fails on its own, in order, with its control id recorded beside it.
+ */
+async function applyRun(db: Knex, run: Ready[], onError?: (error: Error) => void): Promise<Hl7Outcome[]> {
+  const { org_id: orgId, id: facilityId } = run[0]!.facility;
+  try {
+    return await db.transaction(async (trx) => {
+      const stored = (await trx('hl7_applied_messages').where({ org_id: orgId }).whereIn('control_id', run.map((p) => p.translation.controlId.slice(0, 199))).select('sending_application', 'control_id')) as Array<{ sending_application: string; control_id: string }>;
+      const seen = new Set(stored.map((r) => `${orgId}|${r.sending_application}|${r.control_id}`));
+      const todo = run.filter((p) => !seen.has(controlKey(orgId, p.translation)));
+      const result = todo.length
+        ? await applyChangeSet(trx, { orgId, facilityId, mode: 'batch', actor: HL7_ACTOR, emitEvents: true, changes: todo.map((p) => ({ resource: p.translation.patient!, match: { identifier: p.translation.match }, at: 'PID' })) }, { requestId: `hl7:${todo[0]!.translation.controlId}`.slice(0, 64) })
+        : { outcomes: [] };
+      const byKey = new Map(todo.map((p, i) => [controlKey(orgId, p.translation), result.outcomes[i]!]));
+      const applied = todo.filter((p) => byKey.get(controlKey(orgId, p.translation))!.outcome !== 'rejected');
+      for (let i = 0; i < applied.length; i += 200) await trx('hl7_applied_messages').insert(applied.slice(i, i + 200).map((p) => appliedRow(orgId, p.translation)));
+      return run.map((p): Hl7Outcome => {
+        const outcome = byKey.get(controlKey(orgId, p.translation));
+        if (!outcome) return { ack: ackOf(p.message, undefined, p.warnings), result: 'duplicate', events: [] };
+        if (outcome.outcome === 'rejected') return refused(ackOf(p.message, failureOf(outcome.issue)));
+        return { ack: ackOf(p.message, undefined, p.warnings), result: 'applied', events: outcome.events };
+      });
+    });
+  } catch {
+    // Whatever failed the run, each message gets its own chance (and its own answer).
+    const outcomes: Hl7Outcome[] = [];
+    for (const p of run) outcomes.push(await applyOne(db, p, onError));
+    return outcomes;
+  }
+}
+
+/** Messages of one connection, in the order received: each answered, in that order. */
+export async function applyHl7Texts(db: Knex, texts: string[], onError?: (error: Error) => void): Promise<Hl7Outcome[]> {
+  const facilities = new Map<string, Promise<Hl7Facility | undefined>>();
+  const prepared: Prepared[] = [];
+  for (const text of texts) prepared.push(await prepare(db, text, facilities));
+  const outcomes: Hl7Outcome[] = [];
+  let i = 0;
+  while (i < prepared.length) {
+    const p = prepared[i]!;
+    if (p.done) {
+      outcomes.push(p.done);
+      i++;
+      continue;
+    }
+    // A run: resident-only messages of the same facility, no control id twice.
+    const keys = new Set<string>();
+    let j = i;
+    while (j < prepared.length) {
+      const q = prepared[j]!;
+      if (q.done || !residentOnly(q) || q.facility.id !== p.facility.id || keys.has(controlKey(q.facility.org_id, q.translation))) break;
+      keys.add(controlKey(q.facility.org_id, q.translation));
+      j++;
+    }
+    if (j - i <= 1) {
+      outcomes.push(await applyOne(db, p, onError));
+      i++;
+    } else {
+      outcomes.push(...(await applyRun(db, prepared.slice(i, j) as Ready[], onError)));
+      i = j;
+    }
+  }
+  return outcomes;
+}
+
+export async function applyHl7Text(db: Knex, text: string, onError?: (error: Error) => void): Promise<Hl7Outcome> {
+  return (await applyHl7Texts(db, [text], onError))[0]!;
+}
+

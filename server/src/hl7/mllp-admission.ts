@@ -1,0 +1,94 @@
+// Which MLLP connections the listener takes, decided on the TCP connection before a byte is
+// read, so that no one sender (or crowd of senders) can hold every connection:
+//  - the allow-list (MLLP_ALLOWED_SOURCES), when one is set;
+//  - at most MLLP_MAX_CONNECTIONS_PER_SOURCE open connections per source address, so 100 idle
+//    connections from one address take that many and no more;
+//  - at most MLLP_MAX_CONNECTIONS in all, of which MLLP_RESERVED_CONNECTIONS are kept for the
+//    sources in MLLP_RESERVED_SOURCES (the interface engines the operator knows): other
+//    sources together never hold more than the rest, so a flood from many addresses still
+//    leaves the known engines their share.
+import net, { BlockList } from 'node:net';
+
+export type AdmissionRefusal = 'source_not_allowed' | 'source_limit' | 'capacity';
+
+export interface AdmissionLimits {
+  /** Undefined: any source. */
+  allowed: BlockList | undefined;
+  /** Undefined: no reserve. */
+  reserved: BlockList | undefined;
+  maxConnections: number;
+  maxPerSource: number;
+  reservedConnections: number;
+}
+
+export type Admission = { admitted: true; source: string; release(): void } | { admitted: false; source: string; reason: AdmissionRefusal };
+
+/** MLLP_ALLOWED_SOURCES / MLLP_RESERVED_SOURCES: addresses (10.1.2.3, ::1) and networks (10.0.0.0/8) separated by commas. */
+export function sourceList(sources: string[], setting = 'MLLP_ALLOWED_SOURCES'): BlockList | undefined {
+  if (sources.length === 0) return undefined;
+  const list = new BlockList();
+  for (const source of sources) {
+    const [address, prefix] = source.split('/');
+    const type = net.isIPv6(address!) ? 'ipv6' : 'ipv4';
+    if (!net.isIP(address!)) throw new Error(`${setting}: ${JSON.stringify(source)} is not an IP address or network`);
+    if (prefix === undefined) list.addAddress(address!, type);
+    else {
+      const bits = Number(prefix);
+      if (!Number.isInteger(bits) || bits < 0 || bits > (type === 'ipv4' ? 32 : 128)) throw new Error(`${setting}: ${JSON.stringify(source)} has a bad prefix length`);
+      list.addSubnet(address!, bits, type);
+    }
+  }
+  return list;
+}
+
+/** The source as one address: an IPv4 client of a dual-stack socket (::ffff:10.1.2.3) is 10.1.2.3. */
+export function sourceAddress(remote: string | undefined): string {
+  if (!remote) return 'unknown';
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(remote);
+  return mapped ? mapped[1]! : remote.toLowerCase();
+}
+
+export function listed(list: BlockList, source: string): boolean {
+  return net.isIP(source) !== 0 && list.check(source, net.isIPv6(source) ? 'ipv6' : 'ipv4');
+}
+
+export class MllpAdmission {
+  private readonly perSource = new Map<string, number>();
+  private total = 0;
+  /** Connections held by sources outside MLLP_RESERVED_SOURCES. */
+  private unreserved = 0;
+
+  constructor(private readonly limits: AdmissionLimits) {}
+
+  get open(): number {
+    return this.total;
+  }
+
+  admit(remote: string | undefined): Admission {
+    const source = sourceAddress(remote);
+    const { allowed, reserved, maxConnections, maxPerSource, reservedConnections } = this.limits;
+    if (allowed && !listed(allowed, source)) return { admitted: false, source, reason: 'source_not_allowed' };
+    const held = this.perSource.get(source) ?? 0;
+    if (held >= maxPerSource) return { admitted: false, source, reason: 'source_limit' };
+    if (this.total >= maxConnections) return { admitted: false, source, reason: 'capacity' };
+    const isReserved = reserved !== undefined && listed(reserved, source);
+    if (!isReserved && this.unreserved >= maxConnections - reservedConnections) return { admitted: false, source, reason: 'capacity' };
+    this.perSource.set(source, held + 1);
+    this.total++;
+    if (!isReserved) this.unreserved++;
+    let released = false;
+    return {
+      admitted: true,
+      source,
+      release: () => {
+        if (released) return;
+        released = true;
+        const left = (this.perSource.get(source) ?? 1) - 1;
+        if (left === 0) this.perSource.delete(source);
+        else this.perSource.set(source, left);
+        this.total--;
+        if (!isReserved) this.unreserved--;
+      },
+    };
+  }
+}

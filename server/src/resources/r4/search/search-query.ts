@@ -1,0 +1,199 @@
+// The one place the SQL of an R4 search is built: the facility's rows of the type's table,
+// narrowed by each clause over indexed columns (identifiers as (system, value) tokens in
+// resource_identifiers, names normalised in search_strings, codes, statuses and dates in the
+// row's own columns), then by the caller's visibility, then paged by keyset. Never a scan of
+// JSON. Issue 23's access policy (payer-scoped credentials, consent) joins here as
+// `SearchScope.visibility`, so every search, count and page honours it alike.
+import type { Knex } from 'knex';
+import { ApiError } from '../../../errors/api-error.js';
+import type { R4Type } from '../r4-types.js';
+import { LOINC, OBSERVATION_CATEGORY, VITAL_SIGN_CODES } from './search-parameters.js';
+import { uuidsOnly, type Clause, type DateRange, type SearchRequest, type Sort, type TokenValue } from './search-request.js';
+
+export interface SearchScope {
+  orgId: string;
+  facilityId: string;
+  /** A predicate on the searched table's rows that the caller may see (issue 23's access policy). */
+  visibility?: (rows: Knex.QueryBuilder, table: string) => void;
+}
+
+type Where = Knex.QueryBuilder;
+const NOTHING = '1 = 0';
+
+/** The smallest string greater than every string starting with `prefix` (code point order). */
+function successor(prefix: string): string {
+  const chars = Array.from(prefix);
+  const last = chars.pop()!.codePointAt(0)!;
+  return chars.join('') + String.fromCodePoint(last + 1);
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+const DAY = 86_400_000;
+const floorDay = (iso: string) => iso.slice(0, 10);
+const ceilDay = (iso: string) => (iso.slice(10) === 'T00:00:00.000Z' ? iso.slice(0, 10) : new Date(Date.parse(iso.slice(0, 10)) + DAY).toISOString().slice(0, 10));
+
+/**
+ * A date clause's value against a column (FHIR 3.1.1.4.2). An instant column holds a point t;
+ * a day column a whole day d, whose range [d, d+1) is compared with the value's [start, end).
+ */
+function dateCondition(q: Where, column: string, precision: 'day' | 'instant', range: DateRange): void {
+  const { start, end } = range;
+  const day = precision === 'day';
+  const eq = (w: Where) => (day ? w.where(column, '>=', ceilDay(start)).andWhere(column, '<', floorDay(end)) : w.where(column, '>=', start).andWhere(column, '<', end));
+  switch (range.prefix) {
+    case 'eq':
+      q.where(eq);
+      return;
+    case 'ne':
+      q.whereNot(eq);
+      return;
+    case 'gt':
+      q.where(column, '>=', day ? floorDay(end) : end);
+      return;
+    case 'lt':
+      q.where(column, '<', day ? ceilDay(start) : start);
+      return;
+    case 'ge':
+      q.where(column, '>=', day ? floorDay(start) : start);
+      return;
+    case 'le':
+      q.where(column, '<', day ? ceilDay(end) : end);
+      return;
+  }
+}
+
+function tokenCondition(db: Knex, q: Where, clause: Clause & { kind: 'tokens' }, token: TokenValue, r4: R4Type, scope: SearchScope): void {
+  const target = clause.parameter.target;
+  switch (target.kind) {
+    case 'code': {
+      if (target.system !== undefined) {
+        if (token.system !== undefined && token.system !== target.system) return void q.whereRaw(NOTHING);
+      } else if (token.system === '') {
+        return void q.whereRaw(NOTHING); // `|code`: a code without a system; every stored code has one
+      } else if (token.system !== undefined) {
+        q.where(target.systemColumn!, token.system);
+      }
+      if (token.code !== undefined) q.where(target.column, token.code);
+      else q.whereNotNull(target.column);
+      return;
+    }
+    case 'boolean': {
+      if (token.code !== 'true' && token.code !== 'false') throw new ApiError('invalid_parameter', undefined, [{ field: `query.${clause.parameter.name}`, issue: 'must be true or false' }]);
+      const value = token.code === 'true';
+      q.where(target.column, db.client.config.client === 'pg' ? value : Number(value));
+      return;
+    }
+    case 'observationCategory': {
+      const system = token.system === undefined || token.system === OBSERVATION_CATEGORY;
+      const code = token.code === undefined || token.code === 'vital-signs';
+      if (!system || !code) return void q.whereRaw(NOTHING);
+      q.where('code_system', LOINC).whereIn('code', VITAL_SIGN_CODES);
+      return;
+    }
+    case 'identifier': {
+      if (token.system === '') return void q.whereRaw(NOTHING);
+      const identified = db('resource_identifiers').select('resource_id').where({ org_id: scope.orgId, resource_type: r4.type });
+      if (token.system !== undefined) identified.where('system', token.system);
+      if (token.code !== undefined) identified.where('value', token.code);
+      q.whereIn(`${r4.table}.id`, identified);
+      return;
+    }
+    default:
+      throw new Error(`token search on ${target.kind}`);
+  }
+}
+
+function clauseCondition(db: Knex, q: Where, clause: Clause, r4: R4Type, scope: SearchScope): void {
+  const target = clause.parameter.target;
+  switch (clause.kind) {
+    case 'ids':
+      q.whereIn(`${r4.table}.id`, uuidsOnly(clause.ids));
+      return;
+    case 'residents':
+      q.whereIn(`${r4.table}.resident_id`, uuidsOnly(clause.ids));
+      return;
+    case 'tokens':
+      q.where((any) => {
+        for (const token of clause.tokens) any.orWhere((one) => tokenCondition(db, one, clause, token, r4, scope));
+      });
+      return;
+    case 'strings': {
+      if (target.kind !== 'string') throw new Error(`string search on ${target.kind}`);
+      const named = db('search_strings').select('resource_id').where({ org_id: scope.orgId, resource_type: r4.type }).whereIn('param', target.params);
+      named.where((any) => {
+        for (const value of clause.values) {
+          if (clause.modifier === 'exact') any.orWhere('value', value);
+          else if (clause.modifier === 'contains') any.orWhereRaw(`norm like ? escape '\\'`, [`%${escapeLike(value)}%`]);
+          else any.orWhere((prefix) => prefix.where('norm', '>=', value).andWhere('norm', '<', successor(value)));
+        }
+      });
+      q.whereIn(`${r4.table}.id`, named);
+      return;
+    }
+    case 'dates': {
+      const [column, precision] =
+        target.kind === 'lastUpdated' ? ['last_updated', 'instant' as const] : target.kind === 'date' ? [target.column, target.precision] : ['', 'instant' as const];
+      if (column === '') throw new Error(`date search on ${target.kind}`);
+      q.where((any) => {
+        for (const range of clause.ranges) any.orWhere((one) => dateCondition(one, `${r4.table}.${column}`, precision, range));
+      });
+      return;
+    }
+  }
+}
+
+/** The facility's rows of the type matching every clause, as the caller may see them. */
+export function matchingRows(db: Knex, r4: R4Type, scope: SearchScope, clauses: Clause[]): Knex.QueryBuilder {
+  const q = db(r4.table).where(`${r4.table}.facility_id`, scope.facilityId);
+  for (const clause of clauses) q.where((one) => clauseCondition(db, one, clause, r4, scope));
+  scope.visibility?.(q, r4.table);
+  return q;
+}
+
+/** Where a page starts: after the last row of the previous page (its sort value and seq). */
+export interface Position {
+  value?: string;
+  seq: number;
+}
+
+/** The order of a search: its `_sort`, else lastUpdated with `_lastUpdated`, else insertion (seq). */
+export function orderOf(search: SearchRequest): Sort | undefined {
+  if (search.sort) return search.sort;
+  return search.clauses.some((c) => c.parameter.target.kind === 'lastUpdated') ? { column: 'last_updated', descending: false } : undefined;
+}
+
+/**
+ * One page in keyset order: (sort column, seq), both ascending or both descending, strictly
+ * after `after`. seq is unique, so the order is total and a walk never skips or repeats a row.
+ */
+export async function searchPage<Row extends { seq: number }>(
+  db: Knex,
+  r4: R4Type,
+  scope: SearchScope,
+  search: SearchRequest,
+  after: Position | undefined,
+): Promise<{ rows: Row[]; more: boolean }> {
+  const sort = orderOf(search);
+  const q = matchingRows(db, r4, scope, search.clauses).select(`${r4.table}.*`);
+  const seq = `${r4.table}.seq`;
+  const direction = sort?.descending ? 'desc' : 'asc';
+  const beyond = sort?.descending ? '<' : '>';
+  if (after) {
+    if (sort) {
+      const column = `${r4.table}.${sort.column}`;
+      q.where((k) => k.where(column, beyond, after.value ?? '').orWhere((same) => same.where(column, after.value ?? '').andWhere(seq, beyond, after.seq)));
+    } else {
+      q.where(seq, '>', after.seq);
+    }
+  }
+  if (sort) q.orderBy([{ column: `${r4.table}.${sort.column}`, order: direction }, { column: seq, order: direction }]);
+  else q.orderBy(seq);
+  const rows = (await q.limit(search.count + 1)) as Row[];
+  return { rows: rows.slice(0, search.count), more: rows.length > search.count };
+}
+
+export async function countMatches(db: Knex, r4: R4Type, scope: SearchScope, search: SearchRequest): Promise<number> {
+  const row = await matchingRows(db, r4, scope, search.clauses).count({ total: '*' }).first();
+  return Number(row?.total ?? 0);
+}

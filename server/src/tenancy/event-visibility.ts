@@ -1,0 +1,83 @@
+// Which events of the log a caller may read, as one SQL restriction (so pages stay full):
+// its organization, the facilities its credential is granted, and the event types whose
+// read scope its token carries (an event is about a resident, a coverage or a clinical
+// record, and tells what the matching read would). Explicit filters narrow it; asking
+// for what the grant excludes is refused as the resource endpoints refuse it. The
+// credential's access policy (issue 23) adds its restriction here: only events about a
+// resident the credential may see (tenancy/record-visibility.ts), and events about a record
+// carrying a restricted security label only for --sensitive credentials.
+import type { Knex } from 'knex';
+import { ApiError } from '../errors/api-error.js';
+import type { Principal } from '../auth/principal.js';
+import { REALM } from '../auth/bearer-authentication.js';
+import { EVENT_TYPES, type EventType } from '../webhooks/event-types.js';
+import type { RecordFilter } from './record-visibility.js';
+
+/** The read scope an event's type needs: the scope of the record the event is about. */
+export const READ_SCOPE_OF_EVENT_TYPE: Record<EventType, string> = {
+  'resident.admitted': 'residents.read',
+  'resident.discharged': 'residents.read',
+  'resident.transferred': 'residents.read',
+  'resident.merged': 'residents.read',
+  'coverage.updated': 'coverage.read',
+  'clinical.condition.created': 'clinical.read',
+  'clinical.order.created': 'clinical.read',
+};
+
+export interface EventLogFilter {
+  /** Only these types (already known to be event types). */
+  types?: readonly EventType[] | undefined;
+  /** Only this facility. */
+  facilityId?: string | undefined;
+}
+
+/**
+ * Restricts `query` (over `webhook_events`, or an alias of it) to the events `principal` may
+ * read, narrowed by `filter`. Throws 403 when the filter names a facility or a type outside
+ * the grant.
+ */
+export function restrictToVisibleEvents<Q extends Knex.QueryBuilder>(
+  query: Q,
+  principal: Principal,
+  visibility: RecordFilter,
+  filter: EventLogFilter = {},
+  alias = 'webhook_events',
+): Q {
+  const readable = EVENT_TYPES.map((t) => t.event_type).filter((type) => principal.scopes.has(READ_SCOPE_OF_EVENT_TYPE[type]));
+  let types = readable;
+  if (filter.types !== undefined) {
+    const refused = filter.types.filter((type) => !readable.includes(type));
+    if (refused.length > 0) {
+      const scope = [...new Set(refused.map((type) => READ_SCOPE_OF_EVENT_TYPE[type]))].join(' ');
+      throw new ApiError(
+        'insufficient_scope',
+        `Events of type ${refused.join(', ')} need the scope ${scope}, which the access token does not carry.`,
+        [{ field: 'query.types', issue: `requires ${scope}` }],
+        { 'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"` },
+      );
+    }
+    types = readable.filter((type) => filter.types!.includes(type));
+  }
+  let facilities = [...principal.facilityIds];
+  if (filter.facilityId !== undefined) {
+    if (!principal.facilityIds.has(filter.facilityId)) {
+      throw new ApiError('facility_forbidden', undefined, [{ field: 'query.facility_id', issue: 'is not granted to this credential' }]);
+    }
+    facilities = [filter.facilityId];
+  }
+  const column = (name: string) => `${alias}.${name}`;
+  query.where(column('org_id'), principal.orgId);
+  if (types.length === 0 || facilities.length === 0) return query.whereRaw('1 = 0') as Q;
+  query.whereIn(column('facility_id'), facilities);
+  if (types.length < EVENT_TYPES.length) query.whereIn(column('event_type'), types);
+  restrictToVisibleResidents(query, visibility, alias);
+  return query;
+}
+
+/** Events about a resident the policy lets the caller see, and restricted ones only if it may see those. */
+export function restrictToVisibleResidents<Q extends Knex.QueryBuilder>(query: Q, visibility: RecordFilter, alias = 'webhook_events'): Q {
+  if (visibility.isEmpty) return query;
+  if (!visibility.policy.sensitive && visibility.flags.restrictedRecords) query.where(`${alias}.restricted`, 0);
+  const { sql, bindings } = visibility.resident(`${alias}.resident_id`);
+  return query.whereRaw(sql, bindings) as Q;
+}

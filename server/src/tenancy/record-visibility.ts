@@ -1,0 +1,97 @@
+// "May this credential see this resident / record", as ONE SQL restriction joinable to any
+// query over a resident table (residents, coverage, observations, allergies, conditions,
+// service_requests, medication_requests, and whatever table carries a resident_id). Every read
+// path applies it inside its query (lists and reads of /ofctx/, the R4 view and its searches,
+// sync pages and cursors, totals, exports), the event log and webhook deliveries apply its
+// resident form; so pages stay full, keysets stay exact, and a hidden record is not found
+// (404), exactly like an unknown id. A row is visible when:
+//   - it carries no restricted security label, nor does its resident's Patient, unless the
+//     credential is --sensitive;
+//   - no active patient-privacy Consent of its resident denies the credential's purpose now
+//     (a deny without purposes denies every purpose but TREAT);
+//   - for a payer-scoped credential: its resident has a Coverage of one of the payers (by
+//     payor identifier value or display, case-insensitive), and a Coverage row is itself one.
+// Aliases inside the restriction start with `vis_`, so they never clash with the caller's.
+import type { Knex } from 'knex';
+import { nowIso } from '../db/clock.js';
+import type { AccessPolicy } from './access-policy.js';
+
+/** What the organization holds that a policy may hide (organizations' flags, never cleared). */
+export interface OrganizationFlags {
+  restrictedRecords: boolean;
+  consentDenials: boolean;
+}
+
+export interface SqlFragment {
+  sql: string;
+  bindings: Array<string | number>;
+}
+
+/** The restriction a policy puts on one organization's rows, at one instant. */
+export class RecordFilter {
+  constructor(
+    readonly policy: AccessPolicy,
+    readonly flags: OrganizationFlags,
+    /** Consents' periods are compared with this instant. */
+    readonly now: string = nowIso(),
+  ) {}
+
+  /** True when nothing can be hidden: the unfiltered fast paths (facility counters) apply. */
+  get isEmpty(): boolean {
+    return this.policy.payers === null && !this.flags.consentDenials && (this.policy.sensitive || !this.flags.restrictedRecords);
+  }
+
+  /** The restriction on rows of `table` under `alias` (its resident: `id` for residents, else `resident_id`). */
+  rows(table: string, alias: string = table): SqlFragment {
+    const parts: string[] = [];
+    const bindings: Array<string | number> = [];
+    const resident = table === 'residents' ? `${alias}.id` : `${alias}.resident_id`;
+    if (!this.policy.sensitive && this.flags.restrictedRecords) {
+      parts.push(`${alias}.restricted = 0`);
+      if (table !== 'residents') parts.push(`not exists (select 1 from residents vis_r where vis_r.id = ${resident} and vis_r.restricted = 1)`);
+    }
+    if (this.flags.consentDenials) {
+      const everyPurpose = this.policy.purpose === 'TREAT' ? '' : " or vis_c.purposes = '*'";
+      parts.push(
+        `not exists (select 1 from consents vis_c where vis_c.resident_id = ${resident} and vis_c.status = 'active' and vis_c.decision = 'deny'` +
+          ` and vis_c.scope_code = 'patient-privacy' and (vis_c.purposes like ?${everyPurpose})` +
+          ' and (vis_c.period_start is null or vis_c.period_start <= ?) and (vis_c.period_end is null or vis_c.period_end > ?))',
+      );
+      bindings.push(`% ${this.policy.purpose} %`, this.now, this.now);
+    }
+    const payers = this.policy.payers;
+    if (payers !== null) {
+      const marks = payers.map(() => '?').join(', ');
+      const member = (a: string) => `(lower(${a}.payor_name) in (${marks}) or lower(${a}.payor_id) in (${marks}))`;
+      parts.push(table === 'coverage' ? member(alias) : `exists (select 1 from coverage vis_p where vis_p.resident_id = ${resident} and ${member('vis_p')})`);
+      bindings.push(...payers, ...payers);
+    }
+    return { sql: parts.length === 0 ? '1 = 1' : parts.join(' and '), bindings };
+  }
+
+  /** The restriction on a resident id held in `residentColumn` (events, deliveries): that resident is visible. */
+  resident(residentColumn: string): SqlFragment {
+    if (this.isEmpty) return { sql: '1 = 1', bindings: [] };
+    const { sql, bindings } = this.rows('residents', 'vis_e');
+    return { sql: `exists (select 1 from residents vis_e where vis_e.id = ${residentColumn} and ${sql})`, bindings };
+  }
+
+  /** Applies the restriction of `table` rows to a knex query (a no-op when nothing can be hidden). */
+  apply<Q extends Knex.QueryBuilder>(query: Q, table: string, alias: string = table): Q {
+    if (this.isEmpty) return query;
+    const { sql, bindings } = this.rows(table, alias);
+    return query.whereRaw(sql, bindings) as Q;
+  }
+}
+
+/** The organization's flags: what it holds that a policy may hide. */
+export async function organizationFlags(db: Knex, orgId: string): Promise<OrganizationFlags> {
+  const row = (await db('organizations').where({ id: orgId }).first('restricted_records', 'consent_denials')) as { restricted_records?: unknown; consent_denials?: unknown } | undefined;
+  return { restrictedRecords: Number(row?.restricted_records ?? 0) === 1, consentDenials: Number(row?.consent_denials ?? 0) === 1 };
+}
+
+/** The filter of a policy over an organization's rows, now. */
+export async function recordFilterOf(db: Knex, orgId: string, policy: AccessPolicy): Promise<RecordFilter> {
+  const flags = await organizationFlags(db, orgId);
+  return new RecordFilter(policy, flags);
+}

@@ -1,0 +1,115 @@
+// A subscription's deliveries as its owner sees them through the API (the operator's view
+// is delivery-store.ts), and recovery. What is shown of an attempt is when, the status
+// code, how long and a short error class: never an answer's body, a header or a secret.
+// A recovery re-queues deliveries like a redelivery (delivery-store.ts): the same row, so
+// the same body bytes and delivery id, due now with a fresh retry schedule.
+import type { Knex } from 'knex';
+import type { components } from '@ofctx/sdk/contract';
+import { nowIso } from '../db/clock.js';
+import { notifyDeliveriesQueued } from './delivery-wakeup.js';
+import type { EventType } from './event-types.js';
+
+export type WebhookDelivery = components['schemas']['WebhookDelivery'];
+export type PublicDeliveryStatus = components['schemas']['WebhookDeliveryStatus'];
+type AttemptError = components['schemas']['WebhookAttemptError'];
+
+const PUBLIC_ERRORS: ReadonlySet<string> = new Set([
+  'timeout', 'connection_refused', 'connection_reset', 'dns', 'tls', 'network', 'ssrf_refused', 'redirect', 'http_status', 'interrupted', 'internal',
+]);
+
+/** The worker's error classes (delivery-sender.ts) in the contract's words. */
+export function publicAttemptError(errorClass: string | null): AttemptError {
+  if (errorClass === null) return null;
+  if (errorClass === 'ssrf_blocked' || errorClass === 'invalid_url') return 'ssrf_refused';
+  if (errorClass === 'aborted') return 'interrupted';
+  return (PUBLIC_ERRORS.has(errorClass) ? errorClass : 'network') as AttemptError;
+}
+
+/** `sending` (an attempt under way) is still `pending` to the partner. */
+function storedStatuses(status: PublicDeliveryStatus): string[] {
+  return status === 'pending' ? ['pending', 'sending'] : [status];
+}
+
+interface DeliveryRow {
+  id: string;
+  event_id: string;
+  event_type: EventType;
+  facility_id: string;
+  status: string;
+  due_at: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+const COLUMNS = ['d.id', 'd.event_id', 'd.event_type', 'e.facility_id', 'd.status', 'd.due_at', 'd.created_at', 'd.completed_at'];
+
+async function withAttempts(db: Knex, rows: DeliveryRow[]): Promise<WebhookDelivery[]> {
+  const attempts = new Map<string, WebhookDelivery['attempts']>(rows.map((r) => [r.id, []]));
+  if (rows.length > 0) {
+    const found = (await db('webhook_delivery_attempts')
+      .whereIn('delivery_id', rows.map((r) => r.id))
+      .orderBy(['delivery_id', 'attempt'])
+      .select('delivery_id', 'started_at', 'duration_ms', 'response_status', 'error_class')) as Array<Record<string, unknown>>;
+    for (const a of found) {
+      attempts.get(a.delivery_id as string)!.push({
+        at: a.started_at as string,
+        status_code: a.response_status === null ? null : Number(a.response_status),
+        duration_ms: a.duration_ms === null ? null : Number(a.duration_ms),
+        error: publicAttemptError((a.error_class as string | null) ?? null),
+      });
+    }
+  }
+  return rows.map((row) => ({
+    id: row.id,
+    event_id: row.event_id,
+    event_type: row.event_type,
+    facility_id: row.facility_id,
+    status: (row.status === 'sending' ? 'pending' : row.status) as PublicDeliveryStatus,
+    created_at: row.created_at,
+    delivered_at: row.status === 'delivered' ? row.completed_at : null,
+    next_attempt_at: row.status === 'pending' ? row.due_at : null,
+    attempts: attempts.get(row.id)!,
+  }));
+}
+
+function deliveriesOf(db: Knex, subscriptionId: string) {
+  return db('webhook_deliveries as d').join('webhook_events as e', 'e.id', 'd.event_id').where('d.subscription_id', subscriptionId);
+}
+
+/** A page of the subscription's deliveries, newest first. */
+export async function listSubscriptionDeliveries(
+  db: Knex,
+  subscriptionId: string,
+  options: { status?: PublicDeliveryStatus | undefined; page: number; pageSize: number },
+): Promise<{ deliveries: WebhookDelivery[]; total: number }> {
+  const filtered = (q: Knex.QueryBuilder) => (options.status ? q.whereIn('d.status', storedStatuses(options.status)) : q);
+  const [rows, counted] = await Promise.all([
+    filtered(deliveriesOf(db, subscriptionId)).orderBy('d.seq', 'desc').offset((options.page - 1) * options.pageSize).limit(options.pageSize).select(COLUMNS) as Promise<DeliveryRow[]>,
+    filtered(db('webhook_deliveries as d').where('d.subscription_id', subscriptionId)).count({ n: '*' }).first() as Promise<{ n: number | string } | undefined>,
+  ]);
+  return { deliveries: await withAttempts(db, rows), total: Number(counted?.n ?? 0) };
+}
+
+export async function findSubscriptionDelivery(db: Knex, subscriptionId: string, deliveryId: string): Promise<WebhookDelivery | undefined> {
+  const row = (await deliveriesOf(db, subscriptionId).andWhere('d.id', deliveryId).first(COLUMNS)) as DeliveryRow | undefined;
+  return row ? (await withAttempts(db, [row]))[0] : undefined;
+}
+
+/**
+ * Re-queues every failed or cancelled delivery of the subscription created at or after
+ * `since`, in one statement; the caller has checked the subscription is active (and it
+ * is re-checked in the statement). Returns how many.
+ */
+export async function recoverDeliveries(db: Knex, subscriptionId: string, since: string): Promise<number> {
+  return db.transaction(async (trx) => {
+    const active = trx('webhook_subscriptions').where({ id: subscriptionId, status: 'active' }).select('id');
+    const queued = await trx('webhook_deliveries')
+      .where({ subscription_id: subscriptionId })
+      .whereIn('subscription_id', active)
+      .whereIn('status', ['failed', 'cancelled'])
+      .andWhere('created_at', '>=', since)
+      .update({ status: 'pending', due_at: nowIso(), series_start: trx.ref('attempts'), claim_token: null, completed_at: null });
+    if (queued > 0) await notifyDeliveriesQueued(trx);
+    return queued;
+  });
+}

@@ -1,0 +1,111 @@
+// The segment mappers, through translateMessage, on fixtures written from the published
+// layouts (HL7 v2.5.1 chapters 3, 4, 6, 7) and the v2-to-FHIR IG's segment maps: what each
+// field becomes, the list rules (snapshot, explicit null, action codes), and what is dropped
+// with a warning instead of refusing the message.
+import { expect } from 'chai';
+import { readMessage } from '../../src/hl7/message-applier.js';
+import { translateMessage, type Hl7Translation } from '../../src/hl7/message-translator.js';
+import { hl7Message, pidOf, segment } from '../../../test/support/adt-messages.js';
+
+const PV1 = 'PV1|1|I|2W^201^A^MAPLE';
+const translate = (type: string, segments: string[]): Hl7Translation => translateMessage(readMessage(hl7Message(type, 'UNIT-1', segments)), '2026-01-15');
+const adt = (...segments: string[]) => translate('ADT^A08^ADT_A01', [pidOf('U-1'), PV1, ...segments]);
+const resources = (t: Hl7Translation, type: string) => t.records.map((r) => r.resource as Record<string, any>).filter((r) => r.resourceType === type);
+
+describe('HL7 v2 segment mappers', () => {
+  it('IN1/IN2 -> Coverage: payor name and id, policy number, period, COB order, cancelled when the plan ended; the identifier is the plan + policy', () => {
+    const t = adt(segment('IN1', { 1: '2', 2: 'PLAN-A', 3: 'PAYER-9', 4: 'Acme Health', 12: '20240101', 13: '20251231', 22: '3', 36: 'POL-7' }), 'IN2||123-45-6789');
+    const [coverage] = resources(t, 'Coverage');
+    expect(coverage).to.deep.include({ status: 'cancelled', subscriberId: 'POL-7', order: 3, period: { start: '2024-01-01', end: '2025-12-31' } });
+    expect(coverage!.payor).to.deep.equal([{ identifier: { value: 'PAYER-9' }, display: 'Acme Health' }]);
+    expect(t.records[0]!.identifier).to.deep.equal({ system: 'urn:ofctx:hl7v2:coverage:TESTADT:PLAN-A', value: 'POL-7' });
+    // IN1-36 empty: the insured's id (IN1-49), then IN2-6 (Medicare number).
+    expect(resources(adt(segment('IN1', { 1: '1', 4: 'Medicare', 12: '20240101' }), segment('IN2', { 6: 'MBI-1' })), 'Coverage')[0]!.subscriberId).to.equal('MBI-1');
+  });
+
+  it('AL1 -> AllergyIntolerance: category (table 0127), criticality and severity (table 0128), reactions as text, code systems as FHIR URIs', () => {
+    const [allergy] = resources(adt('AL1|1|FA|227493005^Cashew nuts^SCT|MO|Rash~Swelling|20200101'), 'AllergyIntolerance');
+    expect(allergy).to.deep.include({ category: ['food'], criticality: 'low' });
+    expect(allergy!.code.coding).to.deep.equal([{ system: 'http://snomed.info/sct', code: '227493005', display: 'Cashew nuts' }]);
+    expect(allergy!.reaction).to.deep.equal([{ manifestation: [{ text: 'Rash' }, { text: 'Swelling' }], severity: 'moderate' }]);
+    // No coding system: a local code of the sender.
+    expect(resources(adt('AL1|1|DA|00000741^OXYCODONE'), 'AllergyIntolerance')[0]!.code.coding[0].system).to.equal('urn:ofctx:hl7v2:code-system:TESTADT:local');
+  });
+
+  it('IAM action codes decide instead of the snapshot: D turns the allergy inactive, IAM-7 identifies it', () => {
+    const t = adt('IAM|1|DA|70618^Penicillin^RXNORM|SV|Hives|D|ALG-42');
+    const [allergy] = resources(t, 'AllergyIntolerance');
+    expect(allergy!.clinicalStatus.coding[0].code).to.equal('inactive');
+    expect(t.records[0]!.identifier.value).to.equal('ALG-42');
+    expect(t.snapshots).to.deep.equal([]);
+  });
+
+  it('the snapshot rule: segments of a kind state the list; none leaves it; "" empties it; a dropped item or an action code keeps it from being a snapshot', () => {
+    expect(adt('AL1|1|DA|70618^Penicillin^RXNORM').snapshots.map((s) => s.type)).to.deep.equal(['AllergyIntolerance']);
+    expect(adt().snapshots).to.deep.equal([]);
+    const emptied = adt('DG1|1||""');
+    expect(emptied.snapshots.map((s) => s.type)).to.deep.equal(['Condition']);
+    expect(emptied.records).to.deep.equal([]);
+    expect(adt('AL1|1|DA|70618^Penicillin^RXNORM', 'AL1|2|DA').snapshots).to.deep.equal([]);
+    expect(adt('DG1|1||I10^Hypertension^I10C||||||||||||||||||DX-1|A').snapshots).to.deep.equal([]);
+    // Results and orders only add and update.
+    expect(translate('ORU^R01^ORU_R01', [pidOf('U-1'), PV1, 'AL1|1|DA|70618^Penicillin^RXNORM']).snapshots).to.deep.equal([]);
+  });
+
+  it('DG1 -> Condition: code, description, onset in the sender zone, encounter-diagnosis; DG1-20 identifies it', () => {
+    const t = adt('DG1|1||E11.9^Type 2 diabetes^I10C|Diabetes|202401150930|F||||||||||||||DX-7');
+    const [condition] = resources(t, 'Condition');
+    expect(condition).to.deep.include({ onsetDateTime: '2024-01-15T09:30:00+00:00' });
+    expect(condition!.category[0].coding[0].code).to.equal('encounter-diagnosis');
+    expect(condition!.code.coding[0]).to.deep.equal({ system: 'http://hl7.org/fhir/sid/icd-10-cm', code: 'E11.9', display: 'Type 2 diabetes' });
+    expect(t.records[0]!.identifier.value).to.equal('DX-7');
+  });
+
+  it('OBX -> Observation by value type: NM with UCUM, NM without, SN, CWE, TX; status (table 0085); a LOINC alternate first', () => {
+    const t = translate('ORU^R01^ORU_R01', [
+      pidOf('U-1'),
+      PV1,
+      'OBR|1|PL-1|FL-1|24331-1^Lipid panel^LN|||20260115070000',
+      'OBX|1|NM|2093-3^Cholesterol^LN||212|mg/dL^^UCUM|||||F',
+      'OBX|2|NM|X1^Local thing^L||7|things|||||P',
+      'OBX|3|SN|14957-5^Albumin^LN||<^30|mg/L|||||C',
+      'OBX|4|CWE|57718-9^Sample quality^LN||LA12432-3^Acceptable^LN||||||A',
+      'OBX|5|TX|20260^Comment^AEL^18771-6^Reviewer^LN||Line one~Line two||||||X',
+    ]);
+    const [nm, local, sn, cwe, tx] = resources(t, 'Observation');
+    expect(nm).to.deep.include({ status: 'final', valueQuantity: { value: 212, unit: 'mg/dL', system: 'http://unitsofmeasure.org', code: 'mg/dL' }, effectiveDateTime: '2026-01-15T07:00:00+00:00' });
+    expect(local).to.deep.include({ status: 'preliminary', valueString: '7 things' });
+    expect(sn).to.deep.include({ status: 'corrected', valueString: '<30 mg/L' });
+    expect(cwe).to.deep.include({ status: 'amended', valueCodeableConcept: { coding: [{ system: 'http://loinc.org', code: 'LA12432-3', display: 'Acceptable' }], text: 'Acceptable' } });
+    expect(tx).to.deep.include({ status: 'cancelled', valueString: 'Line one\nLine two' });
+    expect(tx!.code.coding[0].system).to.equal('http://loinc.org');
+  });
+
+  it('drops, with a warning naming the segment, an OBX without a code or without a value, and keeps the rest', () => {
+    const t = translate('ORU^R01^ORU_R01', [pidOf('U-1'), PV1, 'OBR|1|PL-1', 'OBX|1|TX|||text||||||F', 'OBX|2|NM|2093-3^Cholesterol^LN||||||||I', 'OBX|3|ST|2093-3^Cholesterol^LN||high||||||F|||20260115']);
+    expect(resources(t, 'Observation')).to.have.length(1);
+    expect(t.warnings.map((w) => w.location?.segment)).to.deep.equal(['OBX', 'OBX']);
+    expect(t.warnings.map((w) => w.location?.sequence)).to.deep.equal([1, 2]);
+  });
+
+  it('ORC+OBR -> ServiceRequest (placer and filler numbers, ORC-5 status); ORC+RXO without RXE -> MedicationRequest; ORC-1 CA cancels', () => {
+    const orm = translate('ORM^O01^ORM_O01', [pidOf('U-1'), PV1, 'ORC|NW|P-1^EHR|F-1^LAB||CM||||202601150800', 'OBR|1|||24725-4^CT Head^LN']);
+    const [request] = resources(orm, 'ServiceRequest');
+    expect(request).to.deep.include({ status: 'completed', intent: 'order', authoredOn: '2026-01-15T08:00:00+00:00' });
+    expect(request!.identifier).to.deep.equal([{ system: 'urn:ofctx:hl7v2:placer-order:EHR', value: 'P-1' }, { system: 'urn:ofctx:hl7v2:filler-order:LAB', value: 'F-1' }]);
+    const cancelled = translate('ORM^O01^ORM_O01', [pidOf('U-1'), PV1, 'ORC|CA|P-1^EHR', 'RXO|00047040230^Ampicillin 250 mg^NDC']);
+    expect(resources(cancelled, 'MedicationRequest')[0]).to.deep.include({ status: 'cancelled' });
+  });
+
+  it('A40: the MRG-1 identifier is the resident to merge; A28/A31 keep the resident as it is', () => {
+    const t = translate('ADT^A40^ADT_A39', [pidOf('U-1'), 'MRG|OLD-1^^^MAPLEMRN&2.16.840.1.113883.19.5&ISO^MR']);
+    expect(t.replaces).to.deep.equal({ system: 'urn:oid:2.16.840.1.113883.19.5', value: 'OLD-1' });
+    expect(t.active).to.equal('keep');
+    for (const event of ['A28', 'A31']) expect(translate(`ADT^${event}^ADT_A05`, [pidOf('U-1')]).active, event).to.equal('keep');
+  });
+
+  it('PID-3 without an assigning authority is namespaced by the sending application and facility', () => {
+    const t = translate('ORU^R01^ORU_R01', ['PID|1||MRN12345||Doe^Jane||19780101|F', PV1]);
+    expect(t.match).to.deep.equal({ system: 'urn:ofctx:hl7v2:sender:TESTADT:OFCTX', value: 'MRN12345' });
+  });
+});

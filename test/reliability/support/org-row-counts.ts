@@ -1,0 +1,32 @@
+// Rows of one organization in every table that has an org_id column, read from the live
+// schema (so tables added later are counted too): the partial-write check of messages that
+// write several resource types. A refused message must leave every count as it was.
+import type { Knex } from 'knex';
+import { isPostgres, rawRows } from '../../../server/src/db/database.js';
+
+async function orgTables(db: Knex): Promise<string[]> {
+  const rows = isPostgres(db)
+    ? rawRows<{ name: string }>(await db.raw(`SELECT table_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'org_id' ORDER BY 1`))
+    : rawRows<{ name: string }>(await db.raw(`SELECT m.name AS name FROM sqlite_master m JOIN pragma_table_info(m.name) c WHERE m.type = 'table' AND c.name = 'org_id' ORDER BY 1`));
+  return rows.map((r) => r.name);
+}
+
+export type RowCounts = Record<string, number>;
+
+export async function orgRowCounts(db: Knex, orgId: string): Promise<RowCounts> {
+  const counts: RowCounts = {};
+  for (const table of await orgTables(db)) {
+    const row = (await db(table).where({ org_id: orgId }).count({ n: '*' }).first()) as { n: number | string };
+    counts[table] = Number(row.n);
+  }
+  return counts;
+}
+
+/** The tables whose count changed, with before and after. */
+export function changedCounts(before: RowCounts, after: RowCounts): Record<string, [number, number]> {
+  const changed: Record<string, [number, number]> = {};
+  for (const table of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if ((before[table] ?? 0) !== (after[table] ?? 0)) changed[table] = [before[table] ?? 0, after[table] ?? 0];
+  }
+  return changed;
+}
