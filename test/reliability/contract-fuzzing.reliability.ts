@@ -220,6 +220,8 @@ describe('contract fuzzing: generated requests never break the service', functio
     const real: Record<string, string> = {
       org_id: fixture.orgA, facility_id: fixture.a1, resident_id: fixture.ids.residents[0]!, coverage_id: fixture.ids.coverage[0]!,
       resource_id: fixture.ids.observations[0]!, id: fixture.subscriptionIds[0]!, event_id: fixture.eventIds[0]!, delivery_id: fixture.deliveryIds[0]!,
+      // No export runs here: a well-formed job id that names none, so only the bad parameter is wrong.
+      job_id: '5e6f7081-92a3-4b45-8d6e-7f8091a2b3c4', file: 'Patient.ndjson',
     };
     const wrong: string[] = [];
     for (const op of contractOperations().filter((o) => o.pathParams.length > 0)) {

@@ -6922,6 +6922,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
@@ -6972,6 +6973,7 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["OperationOutcome"];
                 };
             };
+            400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
