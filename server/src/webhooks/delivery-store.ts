@@ -89,7 +89,9 @@ export async function attemptsOf(db: Knex, deliveryId: string): Promise<AttemptR
 export class RedeliveryRefused extends Error {}
 
 export async function redeliver(db: Knex, id: string): Promise<DeliveryRecord> {
-  await db.transaction(async (trx) => {
+  // The record as this command left it, read before the commit: once committed, a worker may
+  // claim it at once (on PostgreSQL the NOTIFY wakes one), and it would show as sending.
+  return db.transaction(async (trx) => {
     const row = await trx('webhook_deliveries').where({ id }).first('status', 'subscription_id', 'attempts');
     if (!row) throw new RedeliveryRefused(`no delivery ${id}`);
     if (row.status === 'pending' || row.status === 'sending') throw new RedeliveryRefused(`delivery ${id} is already queued (${row.status})`);
@@ -103,6 +105,6 @@ export async function redeliver(db: Knex, id: string): Promise<DeliveryRecord> {
       .whereIn('status', ['delivered', 'failed', 'cancelled'])
       .update({ status: 'pending', due_at: now, series_start: row.attempts, claim_token: null, completed_at: null });
     await notifyDeliveriesQueued(trx);
+    return (await findDelivery(trx, id))!;
   });
-  return (await findDelivery(db, id))!;
 }
