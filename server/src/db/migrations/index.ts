@@ -22,6 +22,7 @@ import * as eligibilityResponses from './020_eligibility_responses.js';
 import * as bulkExports from './021_bulk_exports.js';
 import * as eligibilityResponseLabels from './023_eligibility_response_labels.js';
 import * as payerIndexes from './024_payer_indexes.js';
+import * as searchDrivingIndexes from './025_search_driving_indexes.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -50,4 +51,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['021_bulk_exports', bulkExports],
   ['023_eligibility_response_labels', eligibilityResponseLabels],
   ['024_payer_indexes', payerIndexes],
+  ['025_search_driving_indexes', searchDrivingIndexes],
 ];

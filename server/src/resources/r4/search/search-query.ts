@@ -143,9 +143,23 @@ function clauseCondition(db: Knex, q: Where, clause: Clause, r4: R4Type, scope: 
   }
 }
 
+/** Clauses naming few rows through an index of their own: ids, identifiers, names. */
+function narrowsToFewRows(clause: Clause): boolean {
+  return clause.kind === 'ids' || clause.kind === 'strings' || (clause.kind === 'tokens' && clause.parameter.target.kind === 'identifier');
+}
+
 /** The facility's rows of the type matching every clause, as the caller may see them. */
 export function matchingRows(db: Knex, r4: R4Type, scope: SearchScope, clauses: Clause[]): Knex.QueryBuilder {
-  const q = db(r4.table).where(`${r4.table}.facility_id`, scope.facilityId);
+  const facility = `${r4.table}.facility_id`;
+  // SQLite's planner has no statistics: for `ORDER BY seq LIMIT n` it walks the facility's
+  // (facility_id, seq) index and tests each row against the identifier or name subquery, every
+  // resident of the facility for a single match (5 ms at 20,000 residents, 150 ms at 100,000).
+  // The unary + keeps facility_id off the index choice, so such a search starts from the
+  // subquery's few ids (their unique index) and sorts them. PostgreSQL plans by its statistics.
+  const q =
+    db.client.config.client !== 'pg' && clauses.some(narrowsToFewRows)
+      ? db(r4.table).whereRaw(`+${facility.split('.').map((part) => `"${part}"`).join('.')} = ?`, [scope.facilityId])
+      : db(r4.table).where(facility, scope.facilityId);
   for (const clause of clauses) q.where((one) => clauseCondition(db, one, clause, r4, scope));
   scope.visibility?.(q, r4.table);
   return q;
