@@ -207,6 +207,8 @@ export function readSearch(r4: R4Type, pairs: Array<[string, string]>, strict: b
       unsupported(key, 'is not a known parameter');
       continue;
     }
+    // No stored value holds U+0000, and PostgreSQL's text refuses it (a 500 until the fuzzer found it).
+    if (value.includes('\u0000')) throw invalid(key, 'must not contain the NUL character (U+0000)', `${key} must not contain the NUL character (U+0000).`);
     const clause = clauseOf(parameter, modifier, value);
     if (clause === 'unsupported') {
       unsupported(key, `the modifier :${modifier} is not supported on ${name}`);
