@@ -1,0 +1,43 @@
+// The varying statements of R4 searches: prepared and reused on SQLite, yet never more than
+// a bounded number kept, and each text always answers its own rows, evicted or not.
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import { openDatabase } from '../../src/db/database.js';
+import { preparedStatements } from '../../src/db/prepared-statements.js';
+
+describe('prepared statements whose text varies (allVarying)', function () {
+  this.timeout(30_000);
+  let database: TestDatabase;
+  let db: Knex;
+
+  before(async () => {
+    database = await createTestDatabase();
+    db = openDatabase(database.url);
+    await db.schema.createTable('numbers', (t) => t.integer('n').notNullable());
+    await db('numbers').insert(Array.from({ length: 400 }, (_, n) => ({ n })));
+    await preparedStatements(db).ready();
+  });
+  after(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  it('answers each of more distinct texts than it keeps with its own rows, and again after they are evicted', async () => {
+    const statements = preparedStatements(db);
+    // 300 texts (one more placeholder each time), more than the 256 kept; then all of them again.
+    const textOf = (k: number) => `select n from numbers where n in (${Array.from({ length: k }, () => '?').join(', ')}) order by n`;
+    for (const round of [1, 2]) {
+      for (let k = 1; k <= 300; k++) {
+        const params = Array.from({ length: k }, (_, i) => i + round);
+        const rows = await statements.allVarying(textOf(k), params);
+        expect(rows.map((r) => Number(r.n)), `round ${round}, ${k} values`).to.deep.equal(params);
+      }
+    }
+  });
+
+  it('gives rows as objects named by the statement\'s columns', async () => {
+    const rows = await preparedStatements(db).allVarying('select n, n * 2 as twice from numbers where n = ?', [21]);
+    expect(rows).to.deep.equal([{ n: 21, twice: 42 }]);
+  });
+});
