@@ -130,14 +130,20 @@ async function fetchFilteredPage<Row extends { seq: number }>(
   filter: RecordFilter,
 ): Promise<{ rows: Row[]; page: PageInfo }> {
   const visible = () => filter.apply(db(table).where(scope), table);
+  // The texts vary only with the policy's shape (how many payers...): prepared on SQLite.
+  const statements = preparedStatements(db);
+  const run = async (q: Knex.QueryBuilder): Promise<Row[]> => {
+    const { sql, bindings } = q.toSQL();
+    return (await statements.allVarying(sql, bindings as unknown[])) as Row[];
+  };
   const offset = (page - 1) * pageSize;
   const rowsOfPage = async (): Promise<Row[]> => {
-    if (offset === 0) return (await visible().orderBy('seq').limit(pageSize)) as Row[];
-    const start = await visible().orderBy('seq').offset(offset).first('seq');
+    if (offset === 0) return run(visible().orderBy('seq').limit(pageSize));
+    const [start] = await run(visible().orderBy('seq').offset(offset).limit(1).select('seq'));
     if (!start) return [];
-    return (await visible().andWhere('seq', '>=', start.seq).orderBy('seq').limit(pageSize)) as Row[];
+    return run(visible().andWhere('seq', '>=', start.seq).orderBy('seq').limit(pageSize));
   };
-  const [rows, counted] = await Promise.all([rowsOfPage(), visible().count({ total: '*' }).first()]);
+  const [rows, [counted]] = await Promise.all([rowsOfPage(), run(visible().count({ total: '*' })) as Promise<Array<{ total?: number | string }>>]);
   return { rows, page: { page, page_size: pageSize, total: Number(counted?.total ?? 0) } };
 }
 

@@ -14,6 +14,7 @@
 // Aliases inside the restriction start with `vis_`, so they never clash with the caller's.
 import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
+import { preparedStatements } from '../db/prepared-statements.js';
 import type { AccessPolicy } from './access-policy.js';
 
 /** What the organization holds that a policy may hide (organizations' flags, never cleared). */
@@ -84,9 +85,14 @@ export class RecordFilter {
   }
 }
 
+const FLAGS_SQL = 'select restricted_records, consent_denials from organizations where id = ?';
+
 /** The organization's flags: what it holds that a policy may hide. */
 export async function organizationFlags(db: Knex, orgId: string): Promise<OrganizationFlags> {
-  const row = (await db('organizations').where({ id: orgId }).first('restricted_records', 'consent_denials')) as { restricted_records?: unknown; consent_denials?: unknown } | undefined;
+  // Read at every request that shows records: prepared once, outside a transaction.
+  const row = (
+    db.isTransaction ? await db('organizations').where({ id: orgId }).first('restricted_records', 'consent_denials') : (await preparedStatements(db).all(FLAGS_SQL, [orgId]))[0]
+  ) as { restricted_records?: unknown; consent_denials?: unknown } | undefined;
   return { restrictedRecords: Number(row?.restricted_records ?? 0) === 1, consentDenials: Number(row?.consent_denials ?? 0) === 1 };
 }
 
