@@ -69,6 +69,14 @@ describe('the plan of an R4 search', function () {
     expect(plan).to.match(/search_strings USING COVERING INDEX search_strings_lookup/);
   });
 
+  it('finds Patients by name and birth date from the birth-date index: a day beats a common family name', async () => {
+    const { page, count } = queries([['name', resident.family_name], ['birthdate', resident.birth_date]]);
+    expect((await page).map((r: { id: string }) => r.id)).to.include(resident.id);
+    expect(Number((await count)[0]!.total)).to.be.at.least(1);
+    if (testDatabaseKind !== 'sqlite') return;
+    for (const q of [page, count]) expect((await sqlitePlan(q)).join('\n')).to.match(/SEARCH residents USING INDEX residents_birth_date \(facility_id=\? AND birth_date>\? AND birth_date<\?\)/);
+  });
+
   it('keeps the plain list on the facility index, in insertion order', async () => {
     const { page } = queries([]);
     const rows = (await page) as Array<{ facility_id: string; seq: number }>;
