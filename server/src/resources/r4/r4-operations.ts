@@ -12,7 +12,7 @@ import { conditionalGet, versionTag } from '../../http/conditional-get.js';
 import { readRow, type ResourceRow } from '../resource-rows.js';
 import { authorize } from '../../tenancy/authorize.js';
 import { readSearch, searchPairs, strictHandling } from './search/search-request.js';
-import { countMatches, orderOf, searchPage, type SearchScope } from './search/search-query.js';
+import { countMatches, orderOf, searchPageAndTotal, type SearchScope } from './search/search-query.js';
 import { toR4Patient } from './r4-patient.js';
 import { capabilityStatement } from './capability-statement.js';
 import { R4_TYPES, type R4Type } from './r4-types.js';
@@ -72,12 +72,12 @@ function searchOf(r4: R4Type): OperationHandler {
     const filter = await visibilityOf(app.db, principal);
     const scope: SearchScope = { orgId: params.org_id!, facilityId: params.facility_id!, visibility: (rows, table) => filter.apply(rows, table), hidesNothing: filter.isEmpty };
     const self = { relation: 'self', url: linkOf(base, r4, search.cursor ? [...search.applied, ['_cursor', search.cursor]] : search.applied) };
-    const total = await countMatches(app.db, r4, scope, search);
     if (search.summaryCount) {
+      const total = await countMatches(app.db, r4, scope, search);
       return { body: { resourceType: 'Bundle', type: 'searchset', total, link: [self] }, headers: FHIR_HEADERS, audit: { resourceIds: [] } };
     }
     const cursor = search.cursor === undefined ? undefined : cursorOf(search.cursor, r4, search.fingerprint);
-    const { rows, more } = await searchPage<ResourceRow & Record<string, unknown>>(app.db, r4, scope, search, cursor && { value: cursor.v, seq: cursor.s });
+    const { rows, more, total } = await searchPageAndTotal<ResourceRow & Record<string, unknown>>(app.db, r4, scope, search, cursor && { value: cursor.v, seq: cursor.s });
     const link = [self];
     if (more) {
       const last = rows[rows.length - 1]!;

@@ -206,9 +206,12 @@ export async function searchPage<Row extends { seq: number }>(
   scope: SearchScope,
   search: SearchRequest,
   after: Position | undefined,
+  leading?: Knex.Sql,
 ): Promise<{ rows: Row[]; more: boolean }> {
   const sort = orderOf(search);
-  const q = matchingRows(db, r4, scope, search.clauses).select(`${r4.table}.*`);
+  const q = matchingRows(db, r4, scope, search.clauses);
+  if (leading) q.select(db.raw(`(${leading.sql}) as ${TOTAL_COLUMN}`, leading.bindings as Knex.RawBinding[]));
+  q.select(`${r4.table}.*`);
   const seq = `${r4.table}.seq`;
   const direction = sort?.descending ? 'desc' : 'asc';
   const beyond = sort?.descending ? '<' : '>';
@@ -226,10 +229,41 @@ export async function searchPage<Row extends { seq: number }>(
   return { rows: rows.slice(0, search.count), more: rows.length > search.count };
 }
 
+const TOTAL_COLUMN = 'search_total';
+
+/** Whether the facility's counter holds the total: every row of a counted table, nothing hidden. */
+function countedByTrigger(r4: R4Type, scope: SearchScope, search: SearchRequest): boolean {
+  return search.clauses.length === 0 && scope.hidesNothing === true && (COUNTED_TABLES as readonly string[]).includes(r4.table);
+}
+
+/**
+ * A page and the search's total. The total rides on the page's statement as a scalar
+ * subquery (one statement, one round trip to PostgreSQL, instead of two); only a page with no
+ * row after a cursor counts on its own, and a search without clauses reads the counter.
+ */
+export async function searchPageAndTotal<Row extends { seq: number }>(
+  db: Knex,
+  r4: R4Type,
+  scope: SearchScope,
+  search: SearchRequest,
+  after: Position | undefined,
+): Promise<{ rows: Row[]; more: boolean; total: number }> {
+  if (countedByTrigger(r4, scope, search)) {
+    const total = await countMatches(db, r4, scope, search);
+    return { ...(await searchPage<Row>(db, r4, scope, search, after)), total };
+  }
+  const counting = matchingRows(db, r4, scope, search.clauses).count({ total: '*' }).toSQL();
+  const { rows, more } = await searchPage<Row & { [TOTAL_COLUMN]?: number | string }>(db, r4, scope, search, after, counting);
+  if (rows.length === 0) return { rows, more, total: after ? await countMatches(db, r4, scope, search) : 0 };
+  const total = Number(rows[0]![TOTAL_COLUMN]);
+  for (const row of rows) delete row[TOTAL_COLUMN];
+  return { rows, more, total };
+}
+
 export async function countMatches(db: Knex, r4: R4Type, scope: SearchScope, search: SearchRequest): Promise<number> {
   // Every row of the facility: the count the triggers keep (the spec's lists read it too),
   // instead of counting 10^5 index entries at each plain search.
-  if (search.clauses.length === 0 && scope.hidesNothing && (COUNTED_TABLES as readonly string[]).includes(r4.table)) {
+  if (countedByTrigger(r4, scope, search)) {
     const counted = await rowsOf<{ total: number | string }>(db, db('facility_resource_counts').where({ resource: r4.table, facility_id: scope.facilityId }).select('total').limit(1));
     return Number(counted[0]?.total ?? 0);
   }
