@@ -114,7 +114,7 @@ function tokenCondition(db: Knex, q: Where, clause: Clause & { kind: 'tokens' },
   }
 }
 
-function clauseCondition(db: Knex, q: Where, clause: Clause, r4: R4Type, scope: SearchScope): void {
+function clauseCondition(db: Knex, q: Where, clause: Clause, r4: R4Type, scope: SearchScope, correlate: boolean): void {
   const target = clause.parameter.target;
   switch (clause.kind) {
     case 'ids':
@@ -130,15 +130,21 @@ function clauseCondition(db: Knex, q: Where, clause: Clause, r4: R4Type, scope: 
       return;
     case 'strings': {
       if (target.kind !== 'string') throw new Error(`string search on ${target.kind}`);
-      const named = db('search_strings').select('resource_id').where({ org_id: scope.orgId, resource_type: r4.type }).whereIn('param', target.params);
-      named.where((any) => {
-        for (const value of clause.values) {
-          if (clause.modifier === 'exact') any.orWhere('value', value);
-          else if (clause.modifier === 'contains') any.orWhereRaw(`norm like ? escape '\\'`, [`%${escapeLike(value)}%`]);
-          else any.orWhere((prefix) => prefix.where('norm', '>=', value).andWhere('norm', '<', successor(value)));
-        }
-      });
-      q.whereIn(`${r4.table}.id`, named);
+      const matching = (names: Knex.QueryBuilder) =>
+        names.whereIn('param', target.params).where((any) => {
+          for (const value of clause.values) {
+            if (clause.modifier === 'exact') any.orWhere('value', value);
+            else if (clause.modifier === 'contains') any.orWhereRaw(`norm like ? escape '\\'`, [`%${escapeLike(value)}%`]);
+            else any.orWhere((prefix) => prefix.where('norm', '>=', value).andWhere('norm', '<', successor(value)));
+          }
+        });
+      if (correlate) {
+        // The search starts from another index (a birth date's few rows): probe each row's own
+        // names by its id, rather than gather every name of the prefix (every Smith) first.
+        q.whereExists(matching(db('search_strings').select(db.raw('1')).whereRaw('?? = ??', ['search_strings.resource_id', `${r4.table}.id`])));
+      } else {
+        q.whereIn(`${r4.table}.id`, matching(db('search_strings').select('resource_id').where({ org_id: scope.orgId, resource_type: r4.type })));
+      }
       return;
     }
     case 'dates': {
@@ -175,11 +181,13 @@ export function matchingRows(db: Knex, r4: R4Type, scope: SearchScope, clauses: 
   // The unary + keeps facility_id off the index choice, so such a search starts from the
   // subquery's few ids (their unique index) and sorts them (startsFromClauseIndex says when).
   // PostgreSQL plans by its statistics.
-  const q =
-    db.client.config.client !== 'pg' && startsFromClauseIndex(clauses)
-      ? db(r4.table).whereRaw(`+${facility.split('.').map((part) => `"${part}"`).join('.')} = ?`, [scope.facilityId])
-      : db(r4.table).where(facility, scope.facilityId);
-  for (const clause of clauses) q.where((one) => clauseCondition(db, one, clause, r4, scope));
+  const sqlite = db.client.config.client !== 'pg';
+  const fromClauseIndex = sqlite && startsFromClauseIndex(clauses);
+  const q = fromClauseIndex
+    ? db(r4.table).whereRaw(`+${facility.split('.').map((part) => `"${part}"`).join('.')} = ?`, [scope.facilityId])
+    : db(r4.table).where(facility, scope.facilityId);
+  const correlate = sqlite && !fromClauseIndex;
+  for (const clause of clauses) q.where((one) => clauseCondition(db, one, clause, r4, scope, correlate));
   scope.visibility?.(q, r4.table);
   return q;
 }
