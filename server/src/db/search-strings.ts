@@ -3,6 +3,7 @@
 // index range scan, never a scan of JSON. Written by applyChangeSet with the row, backfilled by
 // migration 015; both build the index rows here, so they cannot disagree.
 import type { Knex } from 'knex';
+import type { InsertBatch } from './insert-batch.js';
 
 /** Lower case without diacritics: `Ñúñez` -> `nunez` (NFD, combining marks removed). */
 export function normalizeText(text: string): string {
@@ -39,9 +40,12 @@ export async function writeResidentSearchStrings(
   trx: Knex | Knex.Transaction,
   rows: Array<{ id: string; org_id: string; family_name: string; given_names: string }>,
   replace: boolean,
+  /** New residents' names join the caller's batch (written with its other inserts). */
+  batch?: InsertBatch,
 ): Promise<void> {
   if (replace) for (let i = 0; i < rows.length; i += 500) await trx('search_strings').whereIn('resource_id', rows.slice(i, i + 500).map((r) => r.id)).delete();
   const index = rows.flatMap(residentSearchStrings);
+  if (batch && !replace) return batch.add('search_strings', index as unknown as Record<string, unknown>[]);
   // Six columns a row: well under both databases' bound-parameter limits, and SQLite's 500 terms.
   for (let i = 0; i < index.length; i += 400) await trx('search_strings').insert(index.slice(i, i + 400));
 }

@@ -51,6 +51,7 @@ import type { BusinessIdentifier, ChangeIssue, ChangeOutcome, ChangeSet, ChangeS
 import { MAPPINGS } from './mapping/index.js';
 import { identifiers as identifiersOf, mapped, object, text, MappingIssue, type Columns, type ResourceMapping } from './mapping/resource-mapping.js';
 import { tickIngestClock } from './ingest-clock.js';
+import { InsertBatch, insertAll } from '../db/insert-batch.js';
 import { writeResidentSearchStrings } from '../db/search-strings.js';
 import { securityColumns } from './security-labels.js';
 
@@ -59,6 +60,12 @@ export interface ApplyOptions {
   requestId?: string;
   /** Changes per transaction in batch mode. */
   chunkSize?: number;
+  /**
+   * The instant the caller's transaction already took from the ingest clock (with its own
+   * first write: tickIngestClockWith); the first chunk uses it instead of ticking again.
+   * Only inside the caller's transaction.
+   */
+  tickedAt?: string;
 }
 
 const DEFAULT_CHUNK = 500;
@@ -159,17 +166,6 @@ function indexIdentifiers(item: Prepared): BusinessIdentifier[] {
     seen.add(key);
     return true;
   });
-}
-
-/**
- * Multi-row INSERTs, as few as the limits allow: bound parameters (SQLite 32,766; PostgreSQL
- * 65,535) and, on SQLite, 500 rows (knex writes them as one compound SELECT, which SQLite
- * caps at 500 terms).
- */
-async function insertAll(trx: Knex.Transaction, table: string, rows: Record<string, unknown>[]): Promise<void> {
-  if (rows.length === 0) return;
-  const perInsert = Math.max(1, Math.min(500, Math.floor(30_000 / Object.keys(rows[0]!).length)));
-  for (let i = 0; i < rows.length; i += perInsert) await trx(table).insert(rows.slice(i, i + perInsert));
 }
 
 /** Patient.link as stored (residents.links), written only by merges. */
@@ -498,7 +494,7 @@ class Chunk {
   }
 
   /** The names residents are searched by (search_strings), for every resident written. */
-  private async writeSearchStrings(): Promise<void> {
+  private async writeSearchStrings(batch: InsertBatch | undefined): Promise<void> {
     const named = new Map<string, { id: string; org_id: string; family_name: string; given_names: string }>();
     const fresh = new Set<string>();
     for (const row of this.writes.inserts.get('residents') ?? []) {
@@ -510,16 +506,22 @@ class Chunk {
       named.set(update.id, { id: update.id, org_id: this.set.orgId, family_name: update.set.family_name as string, given_names: update.set.given_names as string });
     }
     const rows = [...named.values()];
-    await writeResidentSearchStrings(this.trx, rows.filter((r) => fresh.has(r.id)), false);
+    await writeResidentSearchStrings(this.trx, rows.filter((r) => fresh.has(r.id)), false, batch);
     await writeResidentSearchStrings(this.trx, rows.filter((r) => !fresh.has(r.id)), true);
   }
 
   async flush(actor: string, requestId: string | undefined): Promise<void> {
     const { trx, writes } = this;
+    // A chunk that only adds rows (a new resident and its records, new records) writes them
+    // all in one statement on PostgreSQL (db/insert-batch.ts), its event with them. One that
+    // updates, moves, merges or touches rows writes each insert first, as those statements
+    // must see the new rows.
+    const batch = writes.updates.length === 0 && writes.moves.length === 0 && writes.merges.length === 0 && writes.touches.size === 0 ? new InsertBatch(trx) : undefined;
+    const insert = (table: string, rows: Record<string, unknown>[]) => (batch ? batch.add(table, rows) : insertAll(trx, table, rows));
     // Residents first: the other rows reference them.
     const tables = [...writes.inserts.keys()].sort((a, b) => Number(b === 'residents') - Number(a === 'residents'));
     for (const table of tables) {
-      await insertAll(trx, table, writes.inserts.get(table)!);
+      await insert(table, writes.inserts.get(table)!);
     }
     for (const update of writes.updates) {
       const written = await trx(update.table).where(update.from === undefined ? { id: update.id } : { id: update.id, version_id: update.from }).update(update.set);
@@ -560,8 +562,8 @@ class Chunk {
     const reindexed = writes.reindex.filter((r) => writes.updates.some((u) => u.id === r.id)).map((r) => r.id);
     for (let i = 0; i < reindexed.length; i += 500) await trx('resource_identifiers').whereIn('resource_id', reindexed.slice(i, i + 500)).delete();
     const index = writes.reindex.flatMap((r) => r.identifiers.map((identifier) => ({ org_id: this.set.orgId, resource_type: r.type, system: identifier.system, value: identifier.value, resource_id: r.id })));
-    await insertAll(trx, 'resource_identifiers', index);
-    await this.writeSearchStrings();
+    await insert('resource_identifiers', index);
+    await this.writeSearchStrings(batch);
     const audit = writes.audit.map((a) => ({
       at: this.now,
       actor,
@@ -573,8 +575,9 @@ class Chunk {
       outcome: a.outcome,
       version_id: a.versionId,
     }));
-    await insertAll(trx, 'ingest_writes', audit);
-    await queueEvents(trx, writes.events);
+    await insert('ingest_writes', audit);
+    await queueEvents(trx, writes.events, batch);
+    await batch?.flush();
   }
 }
 
@@ -585,7 +588,7 @@ async function applyChunk(db: Knex, set: ChangeSet, items: Prepared[], allOrNoth
   const inCallersTransaction = (db as Knex.Transaction).isTransaction === true;
   const run = <T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> => (inCallersTransaction ? work(db as Knex.Transaction) : db.transaction(work));
   return run(async (trx) => {
-    const now = await tickIngestClock(trx, set.orgId);
+    const now = inCallersTransaction && options.tickedAt !== undefined ? options.tickedAt : await tickIngestClock(trx, set.orgId);
     const chunk = new Chunk(trx, set, now);
     await chunk.load(items);
     // Patients first, so the other resources of the chunk can reference them.
@@ -621,7 +624,8 @@ export async function applyChangeSet(db: Knex, changeSet: ChangeSet, options: Ap
   const size = changeSet.mode === 'transaction' ? Math.max(prepared.length, 1) : (options.chunkSize ?? DEFAULT_CHUNK);
   for (let start = 0; start < prepared.length; start += size) {
     const chunk = prepared.slice(start, start + size);
-    for (const [index, outcome] of await applyChunk(db, changeSet, chunk, changeSet.mode === 'transaction', options)) outcomes[index] = outcome;
+    const chunkOptions = start === 0 ? options : { ...options, tickedAt: undefined };
+    for (const [index, outcome] of await applyChunk(db, changeSet, chunk, changeSet.mode === 'transaction', chunkOptions)) outcomes[index] = outcome;
   }
   const result: ChangeSetResult = { outcomes, created: 0, updated: 0, unchanged: 0, rejected: 0, events: 0, committed: true };
   for (const outcome of outcomes) {

@@ -32,6 +32,17 @@ export async function notifyDeliveriesQueued(db: Knex | Knex.Transaction): Promi
   else for (const wake of sqliteWorkers) setImmediate(wake);
 }
 
+/** Runs an insert of deliveries and their wake-up: on PostgreSQL as one statement (a data-modifying CTE and the NOTIFY), one round trip instead of two. */
+export async function insertAndNotifyDeliveriesQueued(trx: Knex.Transaction, insert: Knex.QueryBuilder): Promise<void> {
+  if (!isPostgres(trx as unknown as Knex)) {
+    await insert;
+    await notifyDeliveriesQueued(trx);
+    return;
+  }
+  const { sql, bindings } = insert.toSQL();
+  await trx.raw(`with queued as (${sql}) select pg_notify(?, ?)`, [...bindings, DELIVERY_CHANNEL, ''] as Knex.RawBinding[]);
+}
+
 export class PostgresWakeupListener {
   private client: pg.Client | undefined;
   private stopped = false;

@@ -10,14 +10,15 @@ import { isUuid, timeOrderedUuid } from '../db/uuid.js';
 import { isPostgres } from '../db/database.js';
 import { isEventType, type EventType } from './event-types.js';
 import { serializeDeliveryBody, type OrderType } from './event-envelope.js';
-import { notifyDeliveriesQueued } from './delivery-wakeup.js';
+import { insertAndNotifyDeliveriesQueued } from './delivery-wakeup.js';
+import type { InsertBatch } from '../db/insert-batch.js';
 import { lockOrganizationWrites } from '../ingest/ingest-clock.js';
 import type { SubscriptionRow } from './subscriptions.js';
 import { policyOfRow } from '../tenancy/access-policy.js';
-import { organizationFlags, RecordFilter, type OrganizationFlags } from '../tenancy/record-visibility.js';
+import { RecordFilter, type OrganizationFlags } from '../tenancy/record-visibility.js';
 
 /** A matching subscription, with its registering credential's access policy columns. */
-type MatchedSubscription = SubscriptionRow & { purpose: string; payers: string | null; sensitive: number };
+type MatchedSubscription = SubscriptionRow & { purpose: string; payers: string | null; sensitive: number; org_restricted_records: unknown; org_consent_denials: unknown };
 
 export interface EventInput {
   orgId: string;
@@ -75,7 +76,9 @@ async function matchingSubscriptions(trx: Knex.Transaction, orgId: string, facil
       // deliveries), or this waits for the ending and no longer matches it.
       if (isPostgres(trx)) q.forShare('s');
     })
-    .select('s.*', 'c.purpose', 'c.payers', 'c.sensitive')) as MatchedSubscription[];
+    // The organization's flags ride along (one statement instead of two per event type).
+    .join('organizations as o', 'o.id', 's.org_id')
+    .select('s.*', 'c.purpose', 'c.payers', 'c.sensitive', 'o.restricted_records as org_restricted_records', 'o.consent_denials as org_consent_denials')) as MatchedSubscription[];
   return rows.filter((row) => (JSON.parse(row.event_types) as string[]).includes(type));
 }
 
@@ -134,7 +137,7 @@ async function visibleTo(trx: Knex.Transaction, subscription: MatchedSubscriptio
  * change and its event stay one: applyChangeSet calls it in the transaction that writes the
  * rows. Returns, per event, its id and how many deliveries were queued.
  */
-export async function queueEvents(trx: Knex.Transaction, events: readonly QueuedEvent[]): Promise<EmittedEvent[]> {
+export async function queueEvents(trx: Knex.Transaction, events: readonly QueuedEvent[], batch?: InsertBatch): Promise<EmittedEvent[]> {
   if (events.length === 0) return [];
   const createdAt = nowIso();
   const eventRows = events.map((event) => ({
@@ -154,7 +157,14 @@ export async function queueEvents(trx: Knex.Transaction, events: readonly Queued
   // cannot wait for another process's writer lock (its snapshot would be stale, SQLITE_BUSY
   // at once); writing first makes it wait out the busy timeout like any writer.
   // Rows per statement stay under SQLite's bound-parameter limit.
-  for (let i = 0; i < eventRows.length; i += 100) await trx('webhook_events').insert(eventRows.slice(i, i + 100));
+  // With the caller's batch (applyChangeSet), the event rows go with its other inserts: one
+  // statement on PostgreSQL.
+  if (batch) {
+    batch.add('webhook_events', eventRows);
+    await batch.flush();
+  } else {
+    for (let i = 0; i < eventRows.length; i += 100) await trx('webhook_events').insert(eventRows.slice(i, i + 100));
+  }
   // One subscription query per (facility, type), whatever the number of events.
   const subscriptionsOf = new Map<string, Promise<MatchedSubscription[]>>();
   const flagsOf = new Map<string, OrganizationFlags>();
@@ -165,7 +175,10 @@ export async function queueEvents(trx: Knex.Transaction, events: readonly Queued
     const key = `${event.orgId}|${event.facilityId}|${event.type}`;
     if (!subscriptionsOf.has(key)) subscriptionsOf.set(key, matchingSubscriptions(trx, event.orgId, event.facilityId, event.type));
     const matched = await subscriptionsOf.get(key)!;
-    if (matched.length > 0 && !flagsOf.has(event.orgId)) flagsOf.set(event.orgId, await organizationFlags(trx, event.orgId));
+    if (matched.length > 0 && !flagsOf.has(event.orgId)) {
+      // As this transaction sees them (an organization's flags are set in the transaction that writes what they flag).
+      flagsOf.set(event.orgId, { restrictedRecords: Number(matched[0]!.org_restricted_records ?? 0) === 1, consentDenials: Number(matched[0]!.org_consent_denials ?? 0) === 1 });
+    }
     const subscriptions: MatchedSubscription[] = [];
     for (const subscription of matched) if (await visibleTo(trx, subscription, flagsOf.get(event.orgId)!, event, seen)) subscriptions.push(subscription);
     const eventId = eventRows[index]!.id;
@@ -198,8 +211,12 @@ export async function queueEvents(trx: Knex.Transaction, events: readonly Queued
     }
     emitted.push({ event_id: eventId, deliveries: subscriptions.length });
   }
-  for (let i = 0; i < deliveryRows.length; i += 50) await trx('webhook_deliveries').insert(deliveryRows.slice(i, i + 50));
-  if (deliveryRows.length > 0) await notifyDeliveriesQueued(trx);
+  for (let i = 0; i < deliveryRows.length; i += 50) {
+    const rows = deliveryRows.slice(i, i + 50);
+    // The last insert carries the wake-up (on PostgreSQL one statement, not two).
+    if (i + 50 >= deliveryRows.length) await insertAndNotifyDeliveriesQueued(trx, trx('webhook_deliveries').insert(rows));
+    else await trx('webhook_deliveries').insert(rows);
+  }
   return emitted;
 }
 

@@ -1,0 +1,49 @@
+// Inserts gathered while a transaction works out its writes, then written together. On
+// PostgreSQL every statement is a round trip (about 0.3 ms on this machine), and applying one
+// new resident wrote five in a row (the resident, its identifiers, its names, its ingest
+// audit, its event): a sender that waits for each HL7 ACK waited for each of them. Gathered,
+// they are one statement of data-modifying CTEs (`with w0 as (insert ...), ... insert ...`):
+// PostgreSQL runs every part exactly once, in one snapshot, and checks foreign keys at the
+// end of the statement, so rows may reference rows of an earlier part. On SQLite (in the
+// process, no round trip) each insert runs as before, in the order added.
+import type { Knex } from 'knex';
+import { isPostgres } from './database.js';
+
+/** Bound parameters in one statement: well under PostgreSQL's 65,535. */
+const MAX_PARAMETERS = 30_000;
+
+/**
+ * Multi-row INSERTs, as few as the limits allow: bound parameters (SQLite 32,766; PostgreSQL
+ * 65,535) and, on SQLite, 500 rows (knex writes them as one compound SELECT, which SQLite
+ * caps at 500 terms).
+ */
+export async function insertAll(trx: Knex | Knex.Transaction, table: string, rows: Record<string, unknown>[]): Promise<void> {
+  if (rows.length === 0) return;
+  const perInsert = Math.max(1, Math.min(500, Math.floor(MAX_PARAMETERS / Object.keys(rows[0]!).length)));
+  for (let i = 0; i < rows.length; i += perInsert) await trx(table).insert(rows.slice(i, i + perInsert));
+}
+
+export class InsertBatch {
+  private pending: Array<{ table: string; rows: Record<string, unknown>[] }> = [];
+
+  constructor(private readonly trx: Knex.Transaction) {}
+
+  add(table: string, rows: Record<string, unknown>[]): void {
+    if (rows.length > 0) this.pending.push({ table, rows });
+  }
+
+  /** Writes what was added, in that order (one statement on PostgreSQL when it fits). */
+  async flush(): Promise<void> {
+    const pending = this.pending;
+    this.pending = [];
+    const parameters = pending.reduce((n, p) => n + p.rows.length * Object.keys(p.rows[0]!).length, 0);
+    if (!isPostgres(this.trx as unknown as Knex) || pending.length < 2 || parameters > MAX_PARAMETERS) {
+      for (const { table, rows } of pending) await insertAll(this.trx, table, rows);
+      return;
+    }
+    const statements = pending.map(({ table, rows }) => this.trx(table).insert(rows).toSQL());
+    const last = statements.pop()!;
+    const ctes = statements.map((statement, i) => `w${i} as (${statement.sql})`).join(', ');
+    await this.trx.raw(`with ${ctes} ${last.sql}`, [...statements.flatMap((s) => s.bindings), ...last.bindings] as Knex.RawBinding[]);
+  }
+}

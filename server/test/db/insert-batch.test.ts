@@ -1,0 +1,91 @@
+// The inserts of one transaction gathered and written together: on PostgreSQL one statement
+// (data-modifying CTEs), whose rows may reference rows of an earlier part; on SQLite one
+// insert after the other, in the order added. Either way, the same rows land, or none.
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../../../test/support/database.js';
+import { openDatabase } from '../../src/db/database.js';
+import { InsertBatch } from '../../src/db/insert-batch.js';
+
+describe('an insert batch', function () {
+  this.timeout(30_000);
+  let database: TestDatabase;
+  let db: Knex;
+
+  before(async () => {
+    database = await createTestDatabase();
+    db = openDatabase(database.url);
+    await db.schema.createTable('parents', (t) => {
+      t.string('id', 8).primary();
+    });
+    await db.schema.createTable('children', (t) => {
+      t.string('id', 8).primary();
+      t.string('parent_id', 8).notNullable().references('id').inTable('parents');
+      t.integer('n');
+    });
+  });
+  after(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+  afterEach(async () => {
+    await db('children').delete();
+    await db('parents').delete();
+  });
+
+  /** The statements a piece of work sends, as knex reports them. */
+  async function statementsOf(work: () => Promise<void>): Promise<string[]> {
+    const sent: string[] = [];
+    const listener = (query: { sql: string }) => sent.push(query.sql);
+    db.on('query', listener);
+    try {
+      await work();
+    } finally {
+      db.removeListener('query', listener);
+    }
+    return sent.filter((sql) => !/^(BEGIN|COMMIT|ROLLBACK)/i.test(sql));
+  }
+
+  it('writes every table added, children referencing parents of the same batch, in one statement on PostgreSQL', async () => {
+    const sent = await statementsOf(() =>
+      db.transaction(async (trx) => {
+        const batch = new InsertBatch(trx);
+        batch.add('parents', [{ id: 'p1' }, { id: 'p2' }]);
+        batch.add('children', [{ id: 'c1', parent_id: 'p1', n: 1 }, { id: 'c2', parent_id: 'p2', n: 2 }]);
+        batch.add('children', []);
+        await batch.flush();
+      }),
+    );
+    expect(await db('children').orderBy('id').select('id', 'parent_id', 'n')).to.deep.equal([
+      { id: 'c1', parent_id: 'p1', n: 1 },
+      { id: 'c2', parent_id: 'p2', n: 2 },
+    ]);
+    expect(sent).to.have.length(testDatabaseKind === 'postgres' ? 1 : 2);
+  });
+
+  it('writes nothing when a part is refused: the transaction fails whole', async () => {
+    const attempt = db.transaction(async (trx) => {
+      const batch = new InsertBatch(trx);
+      batch.add('parents', [{ id: 'p1' }]);
+      batch.add('children', [{ id: 'c1', parent_id: 'p1' }, { id: 'c1', parent_id: 'p1' }]);
+      await batch.flush();
+    });
+    let failed = false;
+    await attempt.catch(() => (failed = true));
+    expect(failed).to.equal(true);
+    expect(Number((await db('parents').count({ n: '*' }))[0]!.n)).to.equal(0);
+  });
+
+  it('splits what is too large for one statement, and flushes only once what was added', async () => {
+    const parents = Array.from({ length: 40_000 }, (_, i) => ({ id: `p${i}` }));
+    await db.transaction(async (trx) => {
+      const batch = new InsertBatch(trx);
+      batch.add('parents', parents);
+      batch.add('children', [{ id: 'c1', parent_id: 'p39999', n: 7 }]);
+      await batch.flush();
+      await batch.flush();
+    });
+    expect(Number((await db('parents').count({ n: '*' }))[0]!.n)).to.equal(40_000);
+    expect(Number((await db('children').count({ n: '*' }))[0]!.n)).to.equal(1);
+  });
+});
