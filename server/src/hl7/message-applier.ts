@@ -11,6 +11,8 @@ import type { BusinessIdentifier, ChangeIssue, IngestibleType, ResourceChange } 
 import { fhirIssues } from '../ingest/fhir-validator.js';
 import { findFacilityByHl7Code, type Hl7Facility } from '../organizations/organizations.js';
 import { nowIso } from '../db/clock.js';
+import { isPostgres } from '../db/database.js';
+import { tickIngestClockWith } from '../ingest/ingest-clock.js';
 import { translateMessage, type Hl7Translation } from './message-translator.js';
 import { ackOf, nakWithoutMessage } from './hl7-ack.js';
 import { Hl7Failure } from './hl7-failure.js';
@@ -168,8 +170,14 @@ async function applyOne(db: Knex, p: Ready, onError?: (error: Error) => void): P
     const { events, warnings } = await db.transaction(async (trx) => {
       // The control id first: a re-sent message stops here, one statement instead of a read
       // before the transaction; and on SQLite a write first waits for the writer lock as it should.
-      const recorded = await trx('hl7_applied_messages').insert(appliedRow(orgId, t)).onConflict(['org_id', 'sending_application', 'control_id']).ignore().returning('control_id');
-      if (recorded.length === 0) throw new AlreadyApplied();
+      // On PostgreSQL it rides with the ingest clock's tick (one round trip for both).
+      const recording = trx('hl7_applied_messages').insert(appliedRow(orgId, t)).onConflict(['org_id', 'sending_application', 'control_id']).ignore().returning('control_id');
+      let tickedAt: string | undefined;
+      if (isPostgres(db)) {
+        const ticked = await tickIngestClockWith(trx, orgId, recording.toSQL());
+        if (ticked.firstRows === 0) throw new AlreadyApplied();
+        tickedAt = ticked.instant;
+      } else if ((await recording).length === 0) throw new AlreadyApplied();
       const current = t.active === 'keep' || t.demographics === 'if-new' || t.snapshots.length > 0 ? await currentResident(trx, orgId, t.match) : undefined;
       // A message that does not admit, discharge or transfer keeps the resident where it is.
       const facilityId = t.active === 'keep' && current ? current.facility_id : facility.id;
@@ -189,7 +197,7 @@ async function applyOne(db: Knex, p: Ready, onError?: (error: Error) => void): P
           }
         }
       }
-      const result = await applyChangeSet(trx, { orgId, facilityId, mode: 'batch', actor: HL7_ACTOR, emitEvents: true, changes }, { requestId: `hl7:${t.controlId}`.slice(0, 64), chunkSize: changes.length + 1 });
+      const result = await applyChangeSet(trx, { orgId, facilityId, mode: 'batch', actor: HL7_ACTOR, emitEvents: true, changes }, { requestId: `hl7:${t.controlId}`.slice(0, 64), chunkSize: changes.length + 1, ...(tickedAt ? { tickedAt } : {}) });
       const patientOutcome = changes[0]?.at === 'PID' ? result.outcomes[0] : undefined;
       if (patientOutcome?.outcome === 'rejected') throw failureOf(patientOutcome.issue);
       const kept: Hl7Failure[] = [...p.warnings];

@@ -72,6 +72,20 @@ const TICK_PG = `INSERT INTO ingest_clock (org_id, last_updated) VALUES (?, ?) O
   ELSE to_char((ingest_clock.last_updated::timestamptz + interval '1 millisecond') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END
   RETURNING last_updated`;
 
+/**
+ * PostgreSQL: a data-modifying statement of the caller (the HL7 control id's insert) and the
+ * tick in one statement, one round trip fewer per message; answers the instant and how many
+ * rows the caller's statement returned. The tick stands even when that statement wrote
+ * nothing: the caller then rolls its transaction back.
+ */
+export async function tickIngestClockWith(trx: Knex.Transaction, orgId: string, first: Knex.Sql): Promise<{ instant: string; firstRows: number }> {
+  remember(trx, orgId);
+  const rows = rawRows<{ last_updated: string; first_rows: number | string }>(
+    await trx.raw(`WITH first AS (${first.sql}) ${TICK_PG}, (SELECT count(*) FROM first) AS first_rows`, [...first.bindings, orgId, nowIso()] as Knex.RawBinding[]),
+  );
+  return { instant: rows[0]!.last_updated, firstRows: Number(rows[0]!.first_rows) };
+}
+
 export async function tickIngestClock(trx: Knex.Transaction, orgId: string, now: number = Date.now()): Promise<string> {
   remember(trx, orgId);
   if (isPostgres(trx)) return rawRows<{ last_updated: string }>(await trx.raw(TICK_PG, [orgId, nowIso(now)]))[0]!.last_updated;
