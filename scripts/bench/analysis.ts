@@ -125,6 +125,46 @@ function startupAnalysis(results: BenchResults): string[] {
   ];
 }
 
+function feedsAnalysis(results: BenchResults): string[] {
+  const runs = results.feeds?.result.runs ?? [];
+  if (runs.length === 0) return [];
+  const of = (database: string) => runs.find((r) => r.database === database);
+  const line = (database: string) => {
+    const r = of(database);
+    return r ? `${database} ${count(r.adt.messagesPerSecond)}/s (${ratio(r.adt.messagesPerSecond, r.adt.baselinePerSecond)} of its plain one-resident transactions, ${count(r.adt.baselinePerSecond)}/s)` : '';
+  };
+  return [
+    '### One HL7 sender waiting for each ACK: round trips, not work',
+    '',
+    `This run: ${[line('SQLite'), line('PostgreSQL')].filter(Boolean).join('; ')}; targets 400/s and 250/s (issues 22, 26). A sender that waits for each ACK pays the latency of every statement of its message in turn, so on PostgreSQL the count of round trips is the figure that matters. One ADT^A01 of a new resident with one subscriber sent 15 statements counting BEGIN and COMMIT (investigation, 2026-11-25, knex's query events): the facility lookup, the control id, the clock tick, the identifier match, then the resident, its identifiers, its names, its ingest audit rows and its event one INSERT each, the subscriptions, the organization's flags, the deliveries and the NOTIFY. It now sends 8, BEGIN and COMMIT included: the facility by a prepared statement; the control id in the clock tick's statement (\`tickIngestClockWith\`, \`server/src/ingest/ingest-clock.ts\`); the match; one statement of data-modifying CTEs for every insert of a chunk that only adds rows, its event included (\`server/src/db/insert-batch.ts\`); the subscriptions with the organization's flags; the deliveries with their NOTIFY (\`insertAndNotifyDeliveriesQueued\`). In-process, one message after the other on PostgreSQL, that took 156 to 193 messages/s in back-to-back runs (investigation, 2026-11-25). Figures over MLLP move by 20-30% between runs on this machine (SQLite's unchanged path measured 332-433/s the same hour).`,
+    '',
+    'What is left on PostgreSQL: BEGIN and COMMIT are round trips of their own (a commit is also a WAL flush), and the identifier match must read before the writes. Sending the whole message as one statement (a server-side function taking the change set) would leave two round trips; a connection\'s queued messages already share one transaction (1,400-1,700 messages/s with 64 in flight).',
+  ];
+}
+
+function searchAnalysis(results: BenchResults): string[] {
+  const runs = results.search?.result.runs ?? [];
+  if (runs.length === 0) return [];
+  return [
+    '### R4 searches: plans first, then the cost of the R4 path',
+    '',
+    'At 100,000 residents the searches were first measured (2026-11-25, before issue 27\'s plans) at 6 (SQLite) and 37 (PostgreSQL) requests/s by identifier and 19 and 36 by name + birth date, against about 200 and 67 for the plain Patient page: SQLite, without statistics, walked the facility\'s `(facility_id, seq)` index for `ORDER BY seq LIMIT n` and tested every resident against the identifier or name subquery, and the identifier index had no `value` column. Now (`server/src/resources/r4/search/search-query.ts`, migration 025): the identifier and name indexes cover their subqueries; on SQLite a search by identifier, id or name starts from that index (the unary `+` keeps `facility_id` off the index choice) unless a birth date names a day, in which case each of that day\'s residents has its own names probed through `(resource_id, param, norm)`; the total rides on the page\'s statement as a scalar subquery; the statements run prepared from a bounded cache (`allVarying`); a search without clauses reads the facility\'s counter. Tests check the SQLite plans (`server/test/resources/r4/search/search-query.test.ts`).',
+    '',
+    'What is left to reach 1.5x of the coverage list\'s p50 and p99 everywhere: the rest is the R4 path itself. Profiled on SQLite at 20,000 residents (investigation, 2026-11-25), an Observation search spends about 75 µs in SQLite for the page and its total, 74 µs building and compiling the two statements with knex and 20 µs reading the search, on top of what the coverage list also pays; the coverage list\'s statements are written by hand and prepared once. Writing the search SQL without knex (the clauses are few shapes) is the next step; the R4 rendering and the larger Bundle come after.',
+  ];
+}
+
+function policyAnalysis(results: BenchResults): string[] {
+  const runs = results.policy?.result.runs ?? [];
+  if (runs.length === 0) return [];
+  const line = runs.map((r) => `${r.database} ${ratio(r.payerScoped.requestsPerSecond, r.unrestricted.requestsPerSecond)}`).join(', ');
+  return [
+    '### A --payer credential\'s list: a total counted per request',
+    '',
+    `This run: ${line} of the unrestricted list (target 0.9, issue 23). The unrestricted list reads its total from the facility's counter (kept by triggers) and its page with one prepared statement; a payer-scoped list must count the Coverages of its payers and walk the facility's rows in order until its page is full. Profiled on SQLite with 2,000 residents (investigation, 2026-11-25): the page and its total take 31% of the request's CPU, about half each; the count reads every Coverage's index entry of the facility (migration 024's covering index) because \`lower(payor_name) in (...) or lower(payor_id) in (...)\` cannot seek. Done already: the filtered page and its total run prepared (\`allVarying\`), and the organization's flags are one prepared statement. The fix proposed: per-(facility, payor name, payor id) counters kept by triggers, as the facility's counters are, so a payer's total is a sum over its few keys; and an index per payer column leading the page's walk. PostgreSQL meets the target.`,
+  ];
+}
+
 export function analysis(results: BenchResults): string {
   return [
     '## Analysis',
@@ -140,5 +180,11 @@ export function analysis(results: BenchResults): string {
     ...verifierAnalysis(results),
     '',
     ...startupAnalysis(results),
+    '',
+    ...feedsAnalysis(results),
+    '',
+    ...searchAnalysis(results),
+    '',
+    ...policyAnalysis(results),
   ].join('\n');
 }

@@ -474,7 +474,7 @@ export function renderReport(results: BenchResults): { markdown: string; summary
     '',
     '```sh',
     'npm ci',
-    'npm run bench                                   # everything, about 10 minutes (the first run also seeds 10^6 observations, ~3-4 min, cached in .bench/)',
+    'npm run bench                                   # everything, about 45 minutes (the search benchmark alone writes 10^5 residents and 1.2 x 10^6 Observations per database through ingestion; the first run also seeds 10^6 observations for growth, cached in .bench/)',
     'BENCH_ONLY=list,verifier npm run bench          # a subset: list, growth, delivery, verifier, startup, ingest, feeds, export, search, policy',
     'BENCH_ONLY=report npm run bench                # measure nothing: write this page again from the stored figures (.bench/results.json)',
     'BENCH_DURATION=4 npm run bench                  # seconds per measured load (default 8)',
