@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import type { Knex } from 'knex';
+import { openDatabase } from '../../server/src/db/database.js';
 
 export interface TestDatabase {
   url: string;
@@ -44,4 +46,24 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A fresh database opened with knex for the enclosing mocha suite (no migrations): opened in
+ * `before`, closed and dropped in `after`. Call it in the `describe` body; `setUp` runs once
+ * the database is open. The returned function gives the knex instance.
+ */
+export function freshKnexForSuite(setUp?: (db: Knex) => Promise<void>): () => Knex {
+  let database: TestDatabase | undefined;
+  let db: Knex | undefined;
+  before(async () => {
+    database = await createTestDatabase();
+    db = openDatabase(database.url);
+    await setUp?.(db);
+  });
+  after(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+  return () => db!;
 }

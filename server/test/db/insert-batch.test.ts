@@ -3,18 +3,12 @@
 // insert after the other, in the order added. Either way, the same rows land, or none.
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../../../test/support/database.js';
-import { openDatabase } from '../../src/db/database.js';
+import { freshKnexForSuite, testDatabaseKind } from '../../../test/support/database.js';
 import { InsertBatch } from '../../src/db/insert-batch.js';
 
 describe('an insert batch', function () {
   this.timeout(30_000);
-  let database: TestDatabase;
-  let db: Knex;
-
-  before(async () => {
-    database = await createTestDatabase();
-    db = openDatabase(database.url);
+  const knex = freshKnexForSuite(async (db) => {
     await db.schema.createTable('parents', (t) => {
       t.string('id', 8).primary();
     });
@@ -24,10 +18,8 @@ describe('an insert batch', function () {
       t.integer('n');
     });
   });
-  after(async () => {
-    await db?.destroy();
-    await database?.drop();
-  });
+  let db: Knex;
+  beforeEach(() => (db = knex()));
   afterEach(async () => {
     await db('children').delete();
     await db('parents').delete();

@@ -1,30 +1,19 @@
 // The varying statements of R4 searches: prepared and reused on SQLite, yet never more than
 // a bounded number kept, and each text always answers its own rows, evicted or not.
 import { expect } from 'chai';
-import type { Knex } from 'knex';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
-import { openDatabase } from '../../src/db/database.js';
+import { freshKnexForSuite } from '../../../test/support/database.js';
 import { preparedStatements } from '../../src/db/prepared-statements.js';
 
 describe('prepared statements whose text varies (allVarying)', function () {
   this.timeout(30_000);
-  let database: TestDatabase;
-  let db: Knex;
-
-  before(async () => {
-    database = await createTestDatabase();
-    db = openDatabase(database.url);
+  const knex = freshKnexForSuite(async (db) => {
     await db.schema.createTable('numbers', (t) => t.integer('n').notNullable());
     await db('numbers').insert(Array.from({ length: 400 }, (_, n) => ({ n })));
     await preparedStatements(db).ready();
   });
-  after(async () => {
-    await db?.destroy();
-    await database?.drop();
-  });
 
   it('answers each of more distinct texts than it keeps with its own rows, and again after they are evicted', async () => {
-    const statements = preparedStatements(db);
+    const statements = preparedStatements(knex());
     // 300 texts (one more placeholder each time), more than the 256 kept; then all of them again.
     const textOf = (k: number) => `select n from numbers where n in (${Array.from({ length: k }, () => '?').join(', ')}) order by n`;
     for (const round of [1, 2]) {
@@ -37,7 +26,7 @@ describe('prepared statements whose text varies (allVarying)', function () {
   });
 
   it('gives rows as objects named by the statement\'s columns', async () => {
-    const rows = await preparedStatements(db).allVarying('select n, n * 2 as twice from numbers where n = ?', [21]);
+    const rows = await preparedStatements(knex()).allVarying('select n, n * 2 as twice from numbers where n = ?', [21]);
     expect(rows).to.deep.equal([{ n: 21, twice: 42 }]);
   });
 });
