@@ -5,7 +5,8 @@
 // they are one statement of data-modifying CTEs (`with w0 as (insert ...), ... insert ...`):
 // PostgreSQL runs every part exactly once, in one snapshot, and checks foreign keys at the
 // end of the statement, so rows may reference rows of an earlier part. On SQLite (in the
-// process, no round trip) each insert runs as before, in the order added.
+// process, no round trip) each insert runs in the order added, on the transaction's own
+// connection as a statement prepared once (knex prepared each again: five per HL7 message).
 import type { Knex } from 'knex';
 import { isPostgres } from './database.js';
 
@@ -23,6 +24,33 @@ export async function insertAll(trx: Knex | Knex.Transaction, table: string, row
   for (let i = 0; i < rows.length; i += perInsert) await trx(table).insert(rows.slice(i, i + perInsert));
 }
 
+interface SqliteStatement {
+  run(...params: unknown[]): unknown;
+}
+interface SqliteConnection {
+  prepare(sql: string): SqliteStatement;
+}
+
+/** Statements prepared on each SQLite connection, the most recently used last (at most 128 kept). */
+const preparedOn = new WeakMap<object, Map<string, SqliteStatement>>();
+const KEPT_STATEMENTS = 128;
+
+function preparedStatement(connection: SqliteConnection, sql: string): SqliteStatement {
+  let statements = preparedOn.get(connection);
+  if (!statements) preparedOn.set(connection, (statements = new Map()));
+  let statement = statements.get(sql);
+  if (statement) statements.delete(sql);
+  else {
+    statement = connection.prepare(sql);
+    if (statements.size >= KEPT_STATEMENTS) statements.delete(statements.keys().next().value!);
+  }
+  statements.set(sql, statement);
+  return statement;
+}
+
+/** A value as better-sqlite3 binds it (knex's own conversion: dates as milliseconds, booleans as 0/1). */
+const sqliteValue = (value: unknown) => (value instanceof Date ? value.valueOf() : typeof value === 'boolean' ? Number(value) : value);
+
 export class InsertBatch {
   private pending: Array<{ table: string; rows: Record<string, unknown>[] }> = [];
 
@@ -36,8 +64,21 @@ export class InsertBatch {
   async flush(): Promise<void> {
     const pending = this.pending;
     this.pending = [];
+    if (pending.length === 0) return;
+    if (!isPostgres(this.trx as unknown as Knex)) {
+      // The transaction's connection (knex hands it to its transaction alone).
+      const connection = (await this.trx.client.acquireConnection()) as SqliteConnection;
+      for (const { table, rows } of pending) {
+        const perInsert = Math.max(1, Math.min(500, Math.floor(MAX_PARAMETERS / Object.keys(rows[0]!).length)));
+        for (let i = 0; i < rows.length; i += perInsert) {
+          const { sql, bindings } = this.trx(table).insert(rows.slice(i, i + perInsert)).toSQL();
+          preparedStatement(connection, sql).run(...bindings.map(sqliteValue));
+        }
+      }
+      return;
+    }
     const parameters = pending.reduce((n, p) => n + p.rows.length * Object.keys(p.rows[0]!).length, 0);
-    if (!isPostgres(this.trx as unknown as Knex) || pending.length < 2 || parameters > MAX_PARAMETERS) {
+    if (pending.length < 2 || parameters > MAX_PARAMETERS) {
       for (const { table, rows } of pending) await insertAll(this.trx, table, rows);
       return;
     }

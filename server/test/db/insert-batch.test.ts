@@ -1,6 +1,7 @@
 // The inserts of one transaction gathered and written together: on PostgreSQL one statement
 // (data-modifying CTEs), whose rows may reference rows of an earlier part; on SQLite one
-// insert after the other, in the order added. Either way, the same rows land, or none.
+// insert after the other, in the order added, each prepared once on the transaction's
+// connection. Either way, the same rows land, or none.
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { freshKnexForSuite, testDatabaseKind } from '../../../test/support/database.js';
@@ -52,7 +53,8 @@ describe('an insert batch', function () {
       { id: 'c1', parent_id: 'p1', n: 1 },
       { id: 'c2', parent_id: 'p2', n: 2 },
     ]);
-    expect(sent).to.have.length(testDatabaseKind === 'postgres' ? 1 : 2);
+    // On SQLite the inserts run prepared on the transaction's connection, not through knex.
+    expect(sent).to.have.length(testDatabaseKind === 'postgres' ? 1 : 0);
   });
 
   it('writes nothing when a part is refused: the transaction fails whole', async () => {
