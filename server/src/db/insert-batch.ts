@@ -60,8 +60,26 @@ export class InsertBatch {
     if (rows.length > 0) this.pending.push({ table, rows });
   }
 
-  /** Writes what was added, in that order (one statement on PostgreSQL when it fits). */
-  async flush(): Promise<void> {
+  /**
+   * Writes what was added, in that order (one statement on PostgreSQL when it fits). A
+   * `then` query (a read that needs none of these rows) runs after them, on PostgreSQL as the
+   * same statement's primary query: its rows are returned.
+   */
+  async flush(then?: Knex.QueryBuilder): Promise<unknown[] | undefined> {
+    await this.writePending(then);
+    if (!then) return undefined;
+    if (this.thenRows) {
+      const rows = this.thenRows;
+      this.thenRows = undefined;
+      return rows;
+    }
+    return (await then) as unknown[];
+  }
+
+  /** Rows of the `then` query when it ran with the inserts. */
+  private thenRows: unknown[] | undefined;
+
+  private async writePending(then: Knex.QueryBuilder | undefined): Promise<void> {
     const pending = this.pending;
     this.pending = [];
     if (pending.length === 0) return;
@@ -78,13 +96,14 @@ export class InsertBatch {
       return;
     }
     const parameters = pending.reduce((n, p) => n + p.rows.length * Object.keys(p.rows[0]!).length, 0);
-    if (pending.length < 2 || parameters > MAX_PARAMETERS) {
+    if (pending.length + (then ? 1 : 0) < 2 || parameters > MAX_PARAMETERS) {
       for (const { table, rows } of pending) await insertAll(this.trx, table, rows);
       return;
     }
-    const statements = pending.map(({ table, rows }) => this.trx(table).insert(rows).toSQL());
-    const last = statements.pop()!;
-    const ctes = statements.map((statement, i) => `w${i} as (${statement.sql})`).join(', ');
-    await this.trx.raw(`with ${ctes} ${last.sql}`, [...statements.flatMap((s) => s.bindings), ...last.bindings] as Knex.RawBinding[]);
+    const inserts = pending.map(({ table, rows }) => this.trx(table).insert(rows).toSQL());
+    const primary = then ? then.toSQL() : inserts.pop()!;
+    const ctes = inserts.map((statement, i) => `w${i} as (${statement.sql})`).join(', ');
+    const result = await this.trx.raw(`with ${ctes} ${primary.sql}`, [...inserts.flatMap((s) => s.bindings), ...primary.bindings] as Knex.RawBinding[]);
+    if (then) this.thenRows = (result as { rows: unknown[] }).rows;
   }
 }

@@ -63,8 +63,8 @@ function validated(input: EventInput): EventInput & { type: EventType; occurredA
  * credential is still active and still granted the facility. Whether that credential may
  * see the event's resident is checked per event (visibleTo below).
  */
-async function matchingSubscriptions(trx: Knex.Transaction, orgId: string, facilityId: string, type: EventType): Promise<MatchedSubscription[]> {
-  const rows = (await trx('webhook_subscriptions as s')
+function subscriptionsQuery(trx: Knex.Transaction, orgId: string, facilityId: string): Knex.QueryBuilder {
+  return trx('webhook_subscriptions as s')
     .join('clients as c', 'c.id', 's.client_pk')
     .join('client_facilities as g', function () {
       this.on('g.client_pk', '=', 's.client_pk').andOn('g.facility_id', '=', trx.raw('?', [facilityId]));
@@ -78,8 +78,13 @@ async function matchingSubscriptions(trx: Knex.Transaction, orgId: string, facil
     })
     // The organization's flags ride along (one statement instead of two per event type).
     .join('organizations as o', 'o.id', 's.org_id')
-    .select('s.*', 'c.purpose', 'c.payers', 'c.sensitive', 'o.restricted_records as org_restricted_records', 'o.consent_denials as org_consent_denials')) as MatchedSubscription[];
-  return rows.filter((row) => (JSON.parse(row.event_types) as string[]).includes(type));
+    .select('s.*', 'c.purpose', 'c.payers', 'c.sensitive', 'o.restricted_records as org_restricted_records', 'o.consent_denials as org_consent_denials');
+}
+
+const listingType = (rows: MatchedSubscription[], type: EventType) => rows.filter((row) => (JSON.parse(row.event_types) as string[]).includes(type));
+
+async function matchingSubscriptions(trx: Knex.Transaction, orgId: string, facilityId: string, type: EventType): Promise<MatchedSubscription[]> {
+  return listingType((await subscriptionsQuery(trx, orgId, facilityId)) as MatchedSubscription[], type);
 }
 
 /**
@@ -159,20 +164,28 @@ export async function queueEvents(trx: Knex.Transaction, events: readonly Queued
   // Rows per statement stay under SQLite's bound-parameter limit.
   // With the caller's batch (applyChangeSet), the event rows go with its other inserts: one
   // statement on PostgreSQL.
+  // One subscription query per (facility, type), whatever the number of events.
+  const subscriptionsOf = new Map<string, Promise<MatchedSubscription[]>>();
+  const keyOf = (event: QueuedEvent) => `${event.orgId}|${event.facilityId}|${event.type}`;
   if (batch) {
     batch.add('webhook_events', eventRows);
-    await batch.flush();
+    const first = events[0]!;
+    if (events.every((event) => keyOf(event) === keyOf(first))) {
+      // The subscriptions' query is the batch's last part: its inserts and this read, one statement on PostgreSQL.
+      const rows = (await batch.flush(subscriptionsQuery(trx, first.orgId, first.facilityId))) as MatchedSubscription[];
+      subscriptionsOf.set(keyOf(first), Promise.resolve(listingType(rows, first.type)));
+    } else {
+      await batch.flush();
+    }
   } else {
     for (let i = 0; i < eventRows.length; i += 100) await trx('webhook_events').insert(eventRows.slice(i, i + 100));
   }
-  // One subscription query per (facility, type), whatever the number of events.
-  const subscriptionsOf = new Map<string, Promise<MatchedSubscription[]>>();
   const flagsOf = new Map<string, OrganizationFlags>();
   const seen = new Map<string, boolean>();
   const emitted: EmittedEvent[] = [];
   const deliveryRows: Record<string, unknown>[] = [];
   for (const [index, event] of events.entries()) {
-    const key = `${event.orgId}|${event.facilityId}|${event.type}`;
+    const key = keyOf(event);
     if (!subscriptionsOf.has(key)) subscriptionsOf.set(key, matchingSubscriptions(trx, event.orgId, event.facilityId, event.type));
     const matched = await subscriptionsOf.get(key)!;
     if (matched.length > 0 && !flagsOf.has(event.orgId)) {

@@ -57,6 +57,22 @@ describe('an insert batch', function () {
     expect(sent).to.have.length(testDatabaseKind === 'postgres' ? 1 : 0);
   });
 
+  it('runs a read after the inserts and returns its rows: on PostgreSQL as the same statement', async () => {
+    await db('parents').insert({ id: 'old' });
+    let read: unknown[] | undefined;
+    const sent = await statementsOf(() =>
+      db.transaction(async (trx) => {
+        const batch = new InsertBatch(trx);
+        batch.add('parents', [{ id: 'p1' }]);
+        batch.add('children', [{ id: 'c1', parent_id: 'p1', n: 1 }]);
+        read = await batch.flush(trx('parents').where({ id: 'old' }).select('id'));
+      }),
+    );
+    expect(read).to.deep.equal([{ id: 'old' }]);
+    expect(await db('children').pluck('id')).to.deep.equal(['c1']);
+    expect(sent).to.have.length(1); // PostgreSQL: the one statement; SQLite: the read (the inserts run prepared)
+  });
+
   it('writes nothing when a part is refused: the transaction fails whole', async () => {
     const attempt = db.transaction(async (trx) => {
       const batch = new InsertBatch(trx);
