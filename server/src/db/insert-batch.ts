@@ -9,18 +9,24 @@
 // connection as a statement prepared once (knex prepared each again: five per HL7 message).
 import type { Knex } from 'knex';
 import { isPostgres } from './database.js';
+import { recentlyUsed } from './recently-used.js';
 
 /** Bound parameters in one statement: well under PostgreSQL's 65,535. */
 const MAX_PARAMETERS = 30_000;
 
+type Rows = ReadonlyArray<object>;
+
 /**
- * Multi-row INSERTs, as few as the limits allow: bound parameters (SQLite 32,766; PostgreSQL
- * 65,535) and, on SQLite, 500 rows (knex writes them as one compound SELECT, which SQLite
- * caps at 500 terms).
+ * Rows per multi-row INSERT, as many as the limits allow: bound parameters (SQLite 32,766;
+ * PostgreSQL 65,535) and, on SQLite, 500 rows (knex writes them as one compound SELECT, which
+ * SQLite caps at 500 terms).
  */
-export async function insertAll(trx: Knex | Knex.Transaction, table: string, rows: Record<string, unknown>[]): Promise<void> {
+const rowsPerInsert = (rows: Rows) => Math.max(1, Math.min(500, Math.floor(MAX_PARAMETERS / Object.keys(rows[0]!).length)));
+
+/** Multi-row INSERTs through knex, as few as the limits allow. */
+export async function insertAll(trx: Knex | Knex.Transaction, table: string, rows: Rows): Promise<void> {
   if (rows.length === 0) return;
-  const perInsert = Math.max(1, Math.min(500, Math.floor(MAX_PARAMETERS / Object.keys(rows[0]!).length)));
+  const perInsert = rowsPerInsert(rows);
   for (let i = 0; i < rows.length; i += perInsert) await trx(table).insert(rows.slice(i, i + perInsert));
 }
 
@@ -31,32 +37,25 @@ interface SqliteConnection {
   prepare(sql: string): SqliteStatement;
 }
 
-/** Statements prepared on each SQLite connection, the most recently used last (at most 128 kept). */
+/** Statements prepared on each SQLite connection (at most 128 kept per connection). */
 const preparedOn = new WeakMap<object, Map<string, SqliteStatement>>();
 const KEPT_STATEMENTS = 128;
 
 function preparedStatement(connection: SqliteConnection, sql: string): SqliteStatement {
   let statements = preparedOn.get(connection);
   if (!statements) preparedOn.set(connection, (statements = new Map()));
-  let statement = statements.get(sql);
-  if (statement) statements.delete(sql);
-  else {
-    statement = connection.prepare(sql);
-    if (statements.size >= KEPT_STATEMENTS) statements.delete(statements.keys().next().value!);
-  }
-  statements.set(sql, statement);
-  return statement;
+  return recentlyUsed(statements, sql, KEPT_STATEMENTS, () => connection.prepare(sql));
 }
 
 /** A value as better-sqlite3 binds it (knex's own conversion: dates as milliseconds, booleans as 0/1). */
 const sqliteValue = (value: unknown) => (value instanceof Date ? value.valueOf() : typeof value === 'boolean' ? Number(value) : value);
 
 export class InsertBatch {
-  private pending: Array<{ table: string; rows: Record<string, unknown>[] }> = [];
+  private pending: Array<{ table: string; rows: Rows }> = [];
 
   constructor(private readonly trx: Knex.Transaction) {}
 
-  add(table: string, rows: Record<string, unknown>[]): void {
+  add(table: string, rows: Rows): void {
     if (rows.length > 0) this.pending.push({ table, rows });
   }
 
@@ -66,44 +65,35 @@ export class InsertBatch {
    * same statement's primary query: its rows are returned.
    */
   async flush(then?: Knex.QueryBuilder): Promise<unknown[] | undefined> {
-    await this.writePending(then);
-    if (!then) return undefined;
-    if (this.thenRows) {
-      const rows = this.thenRows;
-      this.thenRows = undefined;
-      return rows;
-    }
-    return (await then) as unknown[];
-  }
-
-  /** Rows of the `then` query when it ran with the inserts. */
-  private thenRows: unknown[] | undefined;
-
-  private async writePending(then: Knex.QueryBuilder | undefined): Promise<void> {
     const pending = this.pending;
     this.pending = [];
-    if (pending.length === 0) return;
+    const rows = pending.length > 0 ? await this.write(pending, then) : undefined;
+    return rows ?? (then ? ((await then) as unknown[]) : undefined);
+  }
+
+  /** Writes `pending`; the rows of `then` when they came with the write, else undefined. */
+  private async write(pending: Array<{ table: string; rows: Rows }>, then: Knex.QueryBuilder | undefined): Promise<unknown[] | undefined> {
     if (!isPostgres(this.trx as unknown as Knex)) {
       // The transaction's connection (knex hands it to its transaction alone).
       const connection = (await this.trx.client.acquireConnection()) as SqliteConnection;
       for (const { table, rows } of pending) {
-        const perInsert = Math.max(1, Math.min(500, Math.floor(MAX_PARAMETERS / Object.keys(rows[0]!).length)));
+        const perInsert = rowsPerInsert(rows);
         for (let i = 0; i < rows.length; i += perInsert) {
           const { sql, bindings } = this.trx(table).insert(rows.slice(i, i + perInsert)).toSQL();
           preparedStatement(connection, sql).run(...bindings.map(sqliteValue));
         }
       }
-      return;
+      return undefined;
     }
     const parameters = pending.reduce((n, p) => n + p.rows.length * Object.keys(p.rows[0]!).length, 0);
     if (pending.length + (then ? 1 : 0) < 2 || parameters > MAX_PARAMETERS) {
       for (const { table, rows } of pending) await insertAll(this.trx, table, rows);
-      return;
+      return undefined;
     }
     const inserts = pending.map(({ table, rows }) => this.trx(table).insert(rows).toSQL());
     const primary = then ? then.toSQL() : inserts.pop()!;
     const ctes = inserts.map((statement, i) => `w${i} as (${statement.sql})`).join(', ');
-    const result = await this.trx.raw(`with ${ctes} ${primary.sql}`, [...inserts.flatMap((s) => s.bindings), ...primary.bindings] as Knex.RawBinding[]);
-    if (then) this.thenRows = (result as { rows: unknown[] }).rows;
+    const result = (await this.trx.raw(`with ${ctes} ${primary.sql}`, [...inserts.flatMap((s) => s.bindings), ...primary.bindings] as Knex.RawBinding[])) as { rows: unknown[] };
+    return then ? result.rows : undefined;
   }
 }

@@ -11,6 +11,7 @@
 // prepares once per connection.
 import type { Knex } from 'knex';
 import { isPostgres } from './database.js';
+import { recentlyUsed } from './recently-used.js';
 import { inPgTransaction, onPgConnection, type PgSession } from './pooled-connection.js';
 
 export type Row = Record<string, unknown>;
@@ -81,7 +82,7 @@ export class PreparedStatements {
   private sqlite: SqliteConnection | undefined;
   private readonly sqliteStatements = new Map<string, SqliteStatement>();
   private readonly sqliteReaders = new Map<string, SqliteReader>();
-  /** Insertion order is recency: allVarying moves a hit to the end and evicts from the front. */
+  /** The statements of allVarying, the most recently used last (recently-used.ts). */
   private readonly varyingReaders = new Map<string, SqliteReader>();
   private readonly pgNames = new Map<string, PgStatement>();
   private readonly postgres: boolean;
@@ -118,18 +119,20 @@ export class PreparedStatements {
   async allVarying(sql: string, params: unknown[]): Promise<Row[]> {
     const connection = this.usableSqlite();
     if (connection) {
-      let reader = this.varyingReaders.get(sql);
-      if (reader) this.varyingReaders.delete(sql);
-      else {
+      const reader = recentlyUsed(this.varyingReaders, sql, VARYING_STATEMENTS, () => {
         const statement = connection.prepare(sql).raw(true);
-        reader = { statement, columns: statement.columns().map((column) => column.name) };
-        if (this.varyingReaders.size >= VARYING_STATEMENTS) this.varyingReaders.delete(this.varyingReaders.keys().next().value!);
-      }
-      this.varyingReaders.set(sql, reader); // the most recently used last
+        return { statement, columns: statement.columns().map((column) => column.name) };
+      });
       return objectsOf({ columns: reader.columns, arrays: reader.statement.all(...params) as unknown[][] });
     }
     const result = (await this.db.raw(sql, params as Knex.RawBinding[])) as Row[] | { rows: Row[] };
     return Array.isArray(result) ? result : result.rows;
+  }
+
+  /** The rows of a query built with knex, run as allVarying runs its SQL. */
+  async allOfQuery(query: Knex.QueryBuilder): Promise<Row[]> {
+    const { sql, bindings } = query.toSQL();
+    return this.allVarying(sql, bindings as unknown[]);
   }
 
   /**

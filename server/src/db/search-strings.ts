@@ -45,7 +45,7 @@ export async function writeResidentSearchStrings(
 ): Promise<void> {
   if (replace) for (let i = 0; i < rows.length; i += 500) await trx('search_strings').whereIn('resource_id', rows.slice(i, i + 500).map((r) => r.id)).delete();
   const index = rows.flatMap(residentSearchStrings);
-  if (batch && !replace) return batch.add('search_strings', index as unknown as Record<string, unknown>[]);
+  if (batch && !replace) return batch.add('search_strings', index);
   // Six columns a row: well under both databases' bound-parameter limits, and SQLite's 500 terms.
   for (let i = 0; i < index.length; i += 400) await trx('search_strings').insert(index.slice(i, i + 400));
 }

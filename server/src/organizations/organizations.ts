@@ -87,10 +87,12 @@ export async function setFacilityHl7Code(db: Knex, facilityId: string, code: str
   });
 }
 
-/** The facility an HL7 code names, with its organization. */
 const FACILITY_BY_HL7_CODE = 'select id, org_id, name, hl7_code from facilities where hl7_code = ? limit 1';
 
-/** Read for every HL7 message (outside its transaction): a prepared statement, not knex's build and prepare each time. */
+/**
+ * The facility an HL7 code names, with its organization. Read for every HL7 message, outside
+ * its transaction: a prepared statement, not knex's build and prepare each time.
+ */
 export async function findFacilityByHl7Code(db: Knex, code: string): Promise<Hl7Facility | undefined> {
   if (db.isTransaction) return db('facilities').where({ hl7_code: code }).first('id', 'org_id', 'name', 'hl7_code');
   return (await preparedStatements(db).all(FACILITY_BY_HL7_CODE, [code]))[0] as Hl7Facility | undefined;

@@ -132,10 +132,7 @@ async function fetchFilteredPage<Row extends { seq: number }>(
   const visible = () => filter.apply(db(table).where(scope), table);
   // The texts vary only with the policy's shape (how many payers...): prepared on SQLite.
   const statements = preparedStatements(db);
-  const run = async (q: Knex.QueryBuilder): Promise<Row[]> => {
-    const { sql, bindings } = q.toSQL();
-    return (await statements.allVarying(sql, bindings as unknown[])) as Row[];
-  };
+  const run = async (q: Knex.QueryBuilder) => (await statements.allOfQuery(q)) as Row[];
   const offset = (page - 1) * pageSize;
   const rowsOfPage = async (): Promise<Row[]> => {
     if (offset === 0) return run(visible().orderBy('seq').limit(pageSize));

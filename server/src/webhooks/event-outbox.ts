@@ -11,7 +11,7 @@ import { isPostgres } from '../db/database.js';
 import { isEventType, type EventType } from './event-types.js';
 import { serializeDeliveryBody, type OrderType } from './event-envelope.js';
 import { insertAndNotifyDeliveriesQueued } from './delivery-wakeup.js';
-import type { InsertBatch } from '../db/insert-batch.js';
+import { insertAll, type InsertBatch } from '../db/insert-batch.js';
 import { lockOrganizationWrites } from '../ingest/ingest-clock.js';
 import type { SubscriptionRow } from './subscriptions.js';
 import { policyOfRow } from '../tenancy/access-policy.js';
@@ -160,25 +160,20 @@ export async function queueEvents(trx: Knex.Transaction, events: readonly Queued
   await lockEventLogs(trx, events);
   // The event rows go first: on SQLite a transaction that reads before its first write
   // cannot wait for another process's writer lock (its snapshot would be stale, SQLITE_BUSY
-  // at once); writing first makes it wait out the busy timeout like any writer.
-  // Rows per statement stay under SQLite's bound-parameter limit.
-  // With the caller's batch (applyChangeSet), the event rows go with its other inserts: one
-  // statement on PostgreSQL.
-  // One subscription query per (facility, type), whatever the number of events.
+  // at once); writing first makes it wait out the busy timeout like any writer. With the
+  // caller's batch (applyChangeSet) they go with its other inserts, and when the events share
+  // one (facility, type), that one subscription query is the batch's primary query: one
+  // statement on PostgreSQL. Otherwise, one subscription query per (facility, type), whatever
+  // the number of events.
   const subscriptionsOf = new Map<string, Promise<MatchedSubscription[]>>();
   const keyOf = (event: QueuedEvent) => `${event.orgId}|${event.facilityId}|${event.type}`;
-  if (batch) {
+  const first = events[0]!;
+  if (!batch) await insertAll(trx, 'webhook_events', eventRows);
+  else {
     batch.add('webhook_events', eventRows);
-    const first = events[0]!;
-    if (events.every((event) => keyOf(event) === keyOf(first))) {
-      // The subscriptions' query is the batch's last part: its inserts and this read, one statement on PostgreSQL.
-      const rows = (await batch.flush(subscriptionsQuery(trx, first.orgId, first.facilityId))) as MatchedSubscription[];
-      subscriptionsOf.set(keyOf(first), Promise.resolve(listingType(rows, first.type)));
-    } else {
-      await batch.flush();
-    }
-  } else {
-    for (let i = 0; i < eventRows.length; i += 100) await trx('webhook_events').insert(eventRows.slice(i, i + 100));
+    const oneKey = events.every((event) => keyOf(event) === keyOf(first));
+    const rows = await batch.flush(oneKey ? subscriptionsQuery(trx, first.orgId, first.facilityId) : undefined);
+    if (oneKey) subscriptionsOf.set(keyOf(first), Promise.resolve(listingType(rows as MatchedSubscription[], first.type)));
   }
   const flagsOf = new Map<string, OrganizationFlags>();
   const seen = new Map<string, boolean>();

@@ -23,8 +23,7 @@ export interface SearchScope {
 
 /** A built search statement, run prepared (SQLite) through the varying-statement cache. */
 async function rowsOf<Row>(db: Knex, q: Knex.QueryBuilder): Promise<Row[]> {
-  const { sql, bindings } = q.toSQL();
-  return (await preparedStatements(db).allVarying(sql, bindings as unknown[])) as Row[];
+  return (await preparedStatements(db).allOfQuery(q)) as Row[];
 }
 
 type Where = Knex.QueryBuilder;
