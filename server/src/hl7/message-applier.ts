@@ -10,6 +10,8 @@ import { applyChangeSet } from '../ingest/apply-change-set.js';
 import type { BusinessIdentifier, ChangeIssue, IngestibleType, ResourceChange } from '../ingest/change-set.js';
 import { fhirIssues } from '../ingest/fhir-validator.js';
 import { findFacilityByHl7Code, type Hl7Facility } from '../organizations/organizations.js';
+import { facilityNamedBy, forgetFacilityCode, stillNamedBy, type NamedFacility } from './remembered-facilities.js';
+import { subscriptionsQuery, type MatchedSubscription } from '../webhooks/event-outbox.js';
 import { nowIso } from '../db/clock.js';
 import { isPostgres } from '../db/database.js';
 import { tickIngestClockWith } from '../ingest/ingest-clock.js';
@@ -91,7 +93,7 @@ async function currentResident(trx: Knex.Transaction, orgId: string, match: Busi
 
 type Prepared =
   | { done: Hl7Outcome }
-  | { done?: undefined; message: Hl7Message; translation: Hl7Translation; facility: Hl7Facility; warnings: Hl7Failure[] };
+  | { done?: undefined; message: Hl7Message; translation: Hl7Translation; facility: Hl7Facility; warnings: Hl7Failure[]; remembered: boolean };
 type Ready = Exclude<Prepared, { done: Hl7Outcome }>;
 
 const refused = (ack: Hl7Message): Hl7Outcome => ({ ack, result: 'refused', events: [] });
@@ -129,8 +131,15 @@ async function validated(translation: Hl7Translation): Promise<{ translation: Hl
   return { translation: { ...translation, records, ...(patientProblem ? { patientProblem, patient: undefined } : {}) }, warnings };
 }
 
+/** The refusal of a message whose facility code names no facility. */
+function unknownFacility(message: Hl7Message, translation: Hl7Translation): Hl7Outcome {
+  const [segment, field, comp] = translation.facilityCodeAt === 'PV1-3.4' ? ['PV1', 3, 4] : ['MSH', 4, 1];
+  const failure = new Hl7Failure('AE', 'unknown_key_identifier', { segment: segment as string, sequence: 1, field: field as number, component: comp as number }, `no facility has HL7 code ${JSON.stringify(translation.facilityCode)} (${translation.facilityCodeAt}); the operator sets it with ops facility update FAC --hl7-code CODE`);
+  return refused(ackOf(message, failure));
+}
+
 /** Reads, translates, validates and finds the facility of one message; a refusal is answered here. */
-async function prepare(db: Knex, text: string, facilities: Map<string, Promise<Hl7Facility | undefined>>): Promise<Prepared> {
+async function prepare(db: Knex, text: string, facilities: Map<string, Promise<NamedFacility | undefined>>): Promise<Prepared> {
   let message: Hl7Message;
   try {
     message = readMessage(text);
@@ -145,22 +154,21 @@ async function prepare(db: Knex, text: string, facilities: Map<string, Promise<H
     if (!(error instanceof Hl7Failure)) throw error;
     return { done: refused(ackOf(message, error)) };
   }
-  if (!facilities.has(translation.facilityCode)) facilities.set(translation.facilityCode, findFacilityByHl7Code(db, translation.facilityCode));
-  const facility = await facilities.get(translation.facilityCode)!;
-  if (!facility) {
-    const [segment, field, comp] = translation.facilityCodeAt === 'PV1-3.4' ? ['PV1', 3, 4] : ['MSH', 4, 1];
-    const failure = new Hl7Failure('AE', 'unknown_key_identifier', { segment: segment as string, sequence: 1, field: field as number, component: comp as number }, `no facility has HL7 code ${JSON.stringify(translation.facilityCode)} (${translation.facilityCodeAt}); the operator sets it with ops facility update FAC --hl7-code CODE`);
-    return { done: refused(ackOf(message, failure)) };
-  }
+  if (!facilities.has(translation.facilityCode)) facilities.set(translation.facilityCode, facilityNamedBy(db, translation.facilityCode));
+  const named = await facilities.get(translation.facilityCode)!;
+  if (!named) return { done: unknownFacility(message, translation) };
   const checked = await validated(translation);
   if ('refusal' in checked) return { done: refused(ackOf(message, checked.refusal)) };
-  return { message, translation: checked.translation, facility, warnings: checked.warnings };
+  return { message, translation: checked.translation, facility: named.facility, remembered: named.remembered, warnings: checked.warnings };
 }
 
 const internalFailure = () => new Hl7Failure('AE', 'internal_error', undefined, 'the message could not be applied now (nothing was written); send it again');
 
 /** Thrown inside a message's transaction when its control id is recorded already: nothing of it is written. */
 class AlreadyApplied extends Error {}
+
+/** Thrown inside a message's transaction when its remembered facility no longer has its code: nothing of it is written. */
+class FacilityCodeMoved extends Error {}
 
 /** One message in its own transaction: the resident, its records and the control id together. */
 async function applyOne(db: Knex, p: Ready, onError?: (error: Error) => void): Promise<Hl7Outcome> {
@@ -173,10 +181,18 @@ async function applyOne(db: Knex, p: Ready, onError?: (error: Error) => void): P
       // On PostgreSQL it rides with the ingest clock's tick (one round trip for both).
       const recording = trx('hl7_applied_messages').insert(appliedRow(orgId, t)).onConflict(['org_id', 'sending_application', 'control_id']).ignore().returning('control_id');
       let tickedAt: string | undefined;
+      let subscriptions: MatchedSubscription[] | undefined;
       if (isPostgres(db)) {
-        const ticked = await tickIngestClockWith(trx, orgId, recording.toSQL());
+        // The facility's subscriptions ride along when the message cannot move the resident
+        // elsewhere; a remembered facility is checked here (remembered-facilities.ts).
+        const reads: Record<string, Knex.Sql> = {};
+        if (t.active !== 'keep') reads.subscriptions = subscriptionsQuery(trx, orgId, facility.id).toSQL();
+        if (p.remembered) reads.facility = stillNamedBy(trx, facility, t.facilityCode).toSQL();
+        const ticked = await tickIngestClockWith(trx, orgId, { first: recording.toSQL(), reads });
+        if (p.remembered && ticked.reads.facility!.length === 0) throw new FacilityCodeMoved();
         if (ticked.firstRows === 0) throw new AlreadyApplied();
         tickedAt = ticked.instant;
+        subscriptions = ticked.reads.subscriptions as MatchedSubscription[] | undefined;
       } else if ((await recording).length === 0) throw new AlreadyApplied();
       const current = t.active === 'keep' || t.demographics === 'if-new' || t.snapshots.length > 0 ? await currentResident(trx, orgId, t.match) : undefined;
       // A message that does not admit, discharge or transfer keeps the resident where it is.
@@ -197,7 +213,12 @@ async function applyOne(db: Knex, p: Ready, onError?: (error: Error) => void): P
           }
         }
       }
-      const result = await applyChangeSet(trx, { orgId, facilityId, mode: 'batch', actor: HL7_ACTOR, emitEvents: true, changes }, { requestId: `hl7:${t.controlId}`.slice(0, 64), chunkSize: changes.length + 1, ...(tickedAt ? { tickedAt } : {}) });
+      const result = await applyChangeSet(trx, { orgId, facilityId, mode: 'batch', actor: HL7_ACTOR, emitEvents: true, changes }, {
+        requestId: `hl7:${t.controlId}`.slice(0, 64),
+        chunkSize: changes.length + 1,
+        ...(tickedAt ? { tickedAt } : {}),
+        ...(subscriptions && facilityId === facility.id ? { subscriptions } : {}),
+      });
       const patientOutcome = changes[0]?.at === 'PID' ? result.outcomes[0] : undefined;
       if (patientOutcome?.outcome === 'rejected') throw failureOf(patientOutcome.issue);
       const kept: Hl7Failure[] = [...p.warnings];
@@ -211,6 +232,11 @@ async function applyOne(db: Knex, p: Ready, onError?: (error: Error) => void): P
     return { ack: ackOf(message, undefined, warnings), result: 'applied', events };
   } catch (error) {
     if (error instanceof AlreadyApplied) return { ack: ackOf(message, undefined, p.warnings), result: 'duplicate', events: [] };
+    if (error instanceof FacilityCodeMoved) {
+      forgetFacilityCode(db, t.facilityCode);
+      const facility = await findFacilityByHl7Code(db, t.facilityCode);
+      return facility ? applyOne(db, { ...p, facility, remembered: false }, onError) : unknownFacility(message, t);
+    }
     if (error instanceof Hl7Failure) return refused(ackOf(message, error));
     // Another connection applied the same control id first: it is applied, once.
     if (await alreadyApplied(db, orgId, t).catch(() => false)) return { ack: ackOf(message), result: 'duplicate', events: [] };
@@ -228,6 +254,9 @@ async function applyRun(db: Knex, run: Ready[], onError?: (error: Error) => void
   const { org_id: orgId, id: facilityId } = run[0]!.facility;
   try {
     return await db.transaction(async (trx) => {
+      // A remembered facility must still have its code (else each message is applied alone, below, and reads it afresh).
+      const first = run[0]!;
+      if (first.remembered && ((await stillNamedBy(trx, first.facility, first.translation.facilityCode)) as unknown[]).length === 0) throw new FacilityCodeMoved();
       const stored = (await trx('hl7_applied_messages').where({ org_id: orgId }).whereIn('control_id', run.map((p) => p.translation.controlId.slice(0, 199))).select('sending_application', 'control_id')) as Array<{ sending_application: string; control_id: string }>;
       const seen = new Set(stored.map((r) => `${orgId}|${r.sending_application}|${r.control_id}`));
       const todo = run.filter((p) => !seen.has(controlKey(orgId, p.translation)));
@@ -254,7 +283,7 @@ async function applyRun(db: Knex, run: Ready[], onError?: (error: Error) => void
 
 /** Messages of one connection, in the order received: each answered, in that order. */
 export async function applyHl7Texts(db: Knex, texts: string[], onError?: (error: Error) => void): Promise<Hl7Outcome[]> {
-  const facilities = new Map<string, Promise<Hl7Facility | undefined>>();
+  const facilities = new Map<string, Promise<NamedFacility | undefined>>();
   const prepared: Prepared[] = [];
   for (const text of texts) prepared.push(await prepare(db, text, facilities));
   const outcomes: Hl7Outcome[] = [];

@@ -45,12 +45,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { isUuid } from '../db/uuid.js';
-import { queueEvents, type QueuedEvent } from '../webhooks/event-outbox.js';
+import { flagsOfSubscriptions, queueEvents, subscriptionsQuery, type MatchedSubscription, type QueuedEvent } from '../webhooks/event-outbox.js';
 import type { EventType } from '../webhooks/event-types.js';
 import type { BusinessIdentifier, ChangeIssue, ChangeOutcome, ChangeSet, ChangeSetResult, RecordType, ResourceChange } from './change-set.js';
 import { MAPPINGS } from './mapping/index.js';
 import { identifiers as identifiersOf, mapped, object, text, MappingIssue, type Columns, type ResourceMapping } from './mapping/resource-mapping.js';
-import { tickIngestClock } from './ingest-clock.js';
+import { tickIngestClock, tickIngestClockWith } from './ingest-clock.js';
+import { isPostgres } from '../db/database.js';
 import { InsertBatch, insertAll } from '../db/insert-batch.js';
 import { writeResidentSearchStrings } from '../db/search-strings.js';
 import { securityColumns } from './security-labels.js';
@@ -66,6 +67,8 @@ export interface ApplyOptions {
    * Only inside the caller's transaction.
    */
   tickedAt?: string;
+  /** The facility's subscriptions, read with that tick (PostgreSQL: `subscriptionsQuery` as one of its reads). */
+  subscriptions?: MatchedSubscription[];
 }
 
 const DEFAULT_CHUNK = 500;
@@ -204,6 +207,8 @@ class Chunk {
     private readonly trx: Knex.Transaction,
     private readonly set: ChangeSet,
     private readonly now: string,
+    /** The facility's subscriptions when read already (with the tick), so the deliveries can ride with the inserts. */
+    private readonly subscriptions?: MatchedSubscription[],
   ) {}
 
   /** Reads, for the whole chunk at once, every row its changes may match or reference. */
@@ -576,7 +581,13 @@ class Chunk {
       version_id: a.versionId,
     }));
     await insert('ingest_writes', audit);
-    await queueEvents(trx, writes.events, batch);
+    const known = this.subscriptions && {
+      orgId: this.set.orgId,
+      facilityId: this.set.facilityId,
+      rows: this.subscriptions,
+      flags: { restrictedRecords: flagsOfSubscriptions(this.subscriptions).restrictedRecords || flags.restricted_records === 1, consentDenials: flagsOfSubscriptions(this.subscriptions).consentDenials || flags.consent_denials === 1 },
+    };
+    await queueEvents(trx, writes.events, batch, known);
     await batch?.flush();
   }
 }
@@ -588,8 +599,19 @@ async function applyChunk(db: Knex, set: ChangeSet, items: Prepared[], allOrNoth
   const inCallersTransaction = (db as Knex.Transaction).isTransaction === true;
   const run = <T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> => (inCallersTransaction ? work(db as Knex.Transaction) : db.transaction(work));
   return run(async (trx) => {
-    const now = inCallersTransaction && options.tickedAt !== undefined ? options.tickedAt : await tickIngestClock(trx, set.orgId);
-    const chunk = new Chunk(trx, set, now);
+    let now: string;
+    let subscriptions: MatchedSubscription[] | undefined;
+    if (inCallersTransaction && options.tickedAt !== undefined) {
+      now = options.tickedAt;
+      subscriptions = options.subscriptions;
+    } else if (set.emitEvents && isPostgres(trx as unknown as Knex)) {
+      // The facility's subscriptions ride with the tick (one round trip fewer, and the
+      // deliveries can then ride with the inserts).
+      const tick = await tickIngestClockWith(trx, set.orgId, { reads: { subscriptions: subscriptionsQuery(trx, set.orgId, set.facilityId).toSQL() } });
+      now = tick.instant;
+      subscriptions = tick.reads.subscriptions as MatchedSubscription[];
+    } else now = await tickIngestClock(trx, set.orgId);
+    const chunk = new Chunk(trx, set, now, subscriptions);
     await chunk.load(items);
     // Patients first, so the other resources of the chunk can reference them.
     const ordered = [...items].sort((a, b) => Number(b.mapping?.type === 'Patient') - Number(a.mapping?.type === 'Patient') || a.index - b.index);
@@ -624,7 +646,7 @@ export async function applyChangeSet(db: Knex, changeSet: ChangeSet, options: Ap
   const size = changeSet.mode === 'transaction' ? Math.max(prepared.length, 1) : (options.chunkSize ?? DEFAULT_CHUNK);
   for (let start = 0; start < prepared.length; start += size) {
     const chunk = prepared.slice(start, start + size);
-    const chunkOptions = start === 0 ? options : { ...options, tickedAt: undefined };
+    const chunkOptions = start === 0 ? options : { ...options, tickedAt: undefined, subscriptions: undefined };
     for (const [index, outcome] of await applyChunk(db, changeSet, chunk, changeSet.mode === 'transaction', chunkOptions)) outcomes[index] = outcome;
   }
   const result: ChangeSetResult = { outcomes, created: 0, updated: 0, unchanged: 0, rejected: 0, events: 0, committed: true };

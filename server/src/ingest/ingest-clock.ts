@@ -72,18 +72,49 @@ const TICK_PG = `INSERT INTO ingest_clock (org_id, last_updated) VALUES (?, ?) O
   ELSE to_char((ingest_clock.last_updated::timestamptz + interval '1 millisecond') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END
   RETURNING last_updated`;
 
+/** What rides with the tick on PostgreSQL: the caller's first write, and reads of the same transaction. */
+export interface TickRiders {
+  /** A data-modifying statement (the HL7 control id's insert): how many rows it returned is answered. */
+  first?: Knex.Sql;
+  /** Reads answered as arrays of row objects (`json_agg`): only columns whose JSON is their value (text, integers). */
+  reads?: Record<string, Knex.Sql>;
+}
+
+export interface Tick {
+  instant: string;
+  /** Rows the `first` statement returned. */
+  firstRows: number;
+  reads: Record<string, unknown[]>;
+}
+
 /**
- * PostgreSQL: a data-modifying statement of the caller (the HL7 control id's insert) and the
- * tick in one statement, one round trip fewer per message; answers the instant and how many
- * rows the caller's statement returned. The tick stands even when that statement wrote
- * nothing: the caller then rolls its transaction back.
+ * PostgreSQL: the tick with a data-modifying statement of the caller (the HL7 control id's
+ * insert) and reads the transaction needs anyway (the subscriptions, a facility's HL7 code),
+ * in one statement: a round trip per statement fewer, for a sender waiting for each ACK. The
+ * tick stands even when the first statement wrote nothing: the caller then rolls back. The
+ * reads see the statement's snapshot; what they read under a row lock (FOR SHARE) is re-read
+ * at its newest version, so only rows committed while this statement waited for the
+ * organization's lock can be missed, as if they had come after it.
  */
-export async function tickIngestClockWith(trx: Knex.Transaction, orgId: string, first: Knex.Sql): Promise<{ instant: string; firstRows: number }> {
+export async function tickIngestClockWith(trx: Knex.Transaction, orgId: string, riders: TickRiders): Promise<Tick> {
   remember(trx, orgId);
-  const rows = rawRows<{ last_updated: string; first_rows: number | string }>(
-    await trx.raw(`WITH first AS (${first.sql}) ${TICK_PG}, (SELECT count(*) FROM first) AS first_rows`, [...first.bindings, orgId, nowIso()] as Knex.RawBinding[]),
+  const reads = Object.entries(riders.reads ?? {});
+  const columns = reads.map(([, read], i) => `, (SELECT coalesce(json_agg(r${i}), '[]') FROM (${read.sql}) r${i}) AS read_${i}`).join('');
+  const first = riders.first;
+  const rows = rawRows<Record<string, unknown>>(
+    await trx.raw(`${first ? `WITH first AS (${first.sql}) ` : ''}${TICK_PG}${first ? ', (SELECT count(*) FROM first) AS first_rows' : ''}${columns}`, [
+      ...(first?.bindings ?? []),
+      orgId,
+      nowIso(),
+      ...reads.flatMap(([, read]) => read.bindings),
+    ] as Knex.RawBinding[]),
   );
-  return { instant: rows[0]!.last_updated, firstRows: Number(rows[0]!.first_rows) };
+  const row = rows[0]!;
+  return {
+    instant: row.last_updated as string,
+    firstRows: Number(row.first_rows ?? 0),
+    reads: Object.fromEntries(reads.map(([name], i) => [name, (typeof row[`read_${i}`] === 'string' ? JSON.parse(row[`read_${i}`] as string) : row[`read_${i}`]) as unknown[]])),
+  };
 }
 
 export async function tickIngestClock(trx: Knex.Transaction, orgId: string, now: number = Date.now()): Promise<string> {

@@ -43,6 +43,11 @@ export async function insertAndNotifyDeliveriesQueued(trx: Knex.Transaction, ins
   await trx.raw(`with queued as (${sql}) select pg_notify(?, ?)`, [...bindings, DELIVERY_CHANNEL, ''] as Knex.RawBinding[]);
 }
 
+/** PostgreSQL: the wake-up as a query, to ride as the primary query of a statement of inserts (db/insert-batch.ts). */
+export function deliveriesQueuedNotice(trx: Knex.Transaction): Knex.QueryBuilder {
+  return trx.select(trx.raw('pg_notify(?, ?)', [DELIVERY_CHANNEL, '']));
+}
+
 export class PostgresWakeupListener {
   private client: pg.Client | undefined;
   private stopped = false;

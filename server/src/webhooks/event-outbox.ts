@@ -10,7 +10,7 @@ import { isUuid, timeOrderedUuid } from '../db/uuid.js';
 import { isPostgres } from '../db/database.js';
 import { isEventType, type EventType } from './event-types.js';
 import { serializeDeliveryBody, type OrderType } from './event-envelope.js';
-import { insertAndNotifyDeliveriesQueued } from './delivery-wakeup.js';
+import { deliveriesQueuedNotice, insertAndNotifyDeliveriesQueued, notifyDeliveriesQueued } from './delivery-wakeup.js';
 import { insertAll, type InsertBatch } from '../db/insert-batch.js';
 import { lockOrganizationWrites } from '../ingest/ingest-clock.js';
 import type { SubscriptionRow } from './subscriptions.js';
@@ -18,7 +18,7 @@ import { policyOfRow } from '../tenancy/access-policy.js';
 import { RecordFilter, type OrganizationFlags } from '../tenancy/record-visibility.js';
 
 /** A matching subscription, with its registering credential's access policy columns. */
-type MatchedSubscription = SubscriptionRow & { purpose: string; payers: string | null; sensitive: number; org_restricted_records: unknown; org_consent_denials: unknown };
+export type MatchedSubscription = SubscriptionRow & { purpose: string; payers: string | null; sensitive: number; org_restricted_records: unknown; org_consent_denials: unknown };
 
 export interface EventInput {
   orgId: string;
@@ -63,7 +63,7 @@ function validated(input: EventInput): EventInput & { type: EventType; occurredA
  * credential is still active and still granted the facility. Whether that credential may
  * see the event's resident is checked per event (visibleTo below).
  */
-function subscriptionsQuery(trx: Knex.Transaction, orgId: string, facilityId: string): Knex.QueryBuilder {
+export function subscriptionsQuery(trx: Knex.Transaction, orgId: string, facilityId: string): Knex.QueryBuilder {
   return trx('webhook_subscriptions as s')
     .join('clients as c', 'c.id', 's.client_pk')
     .join('client_facilities as g', function () {
@@ -79,6 +79,24 @@ function subscriptionsQuery(trx: Knex.Transaction, orgId: string, facilityId: st
     // The organization's flags ride along (one statement instead of two per event type).
     .join('organizations as o', 'o.id', 's.org_id')
     .select('s.*', 'c.purpose', 'c.payers', 'c.sensitive', 'o.restricted_records as org_restricted_records', 'o.consent_denials as org_consent_denials');
+}
+
+/**
+ * A facility's subscriptions read earlier in the transaction (on PostgreSQL, with the ingest
+ * clock's tick: ingest/apply-change-set.ts), and the organization's flags as this transaction
+ * leaves them (the caller adds what it writes itself: the flags are never cleared).
+ */
+export interface KnownSubscriptions {
+  orgId: string;
+  facilityId: string;
+  rows: MatchedSubscription[];
+  flags: OrganizationFlags;
+}
+
+/** The organization's flags as the subscriptions' rows carry them (none without a row: no delivery needs them). */
+export function flagsOfSubscriptions(rows: readonly MatchedSubscription[]): OrganizationFlags {
+  const row = rows[0];
+  return { restrictedRecords: Number(row?.org_restricted_records ?? 0) === 1, consentDenials: Number(row?.org_consent_denials ?? 0) === 1 };
 }
 
 const listingType = (rows: MatchedSubscription[], type: EventType) => rows.filter((row) => (JSON.parse(row.event_types) as string[]).includes(type));
@@ -117,23 +135,86 @@ export interface QueuedEvent {
 }
 
 /**
+ * Whether the subscription's credential may see the event without reading anything: a
+ * restricted event only if --sensitive; an unrestricted credential everything; undefined
+ * when its resident must be checked through the visibility restriction.
+ */
+function visibleWithoutReading(subscription: MatchedSubscription, flags: OrganizationFlags, event: QueuedEvent): boolean | undefined {
+  const filter = new RecordFilter(policyOfRow(subscription), flags);
+  if (event.restricted && !filter.policy.sensitive) return false;
+  return filter.isEmpty ? true : undefined;
+}
+
+/**
  * Whether the subscription's credential may see the event: its resident through the one
  * visibility restriction (tenancy/record-visibility.ts), read inside this transaction (so the
  * change that caused the event, consents and labels included, is already seen), and a
  * restricted event only if --sensitive. Test deliveries do not come here.
  */
 async function visibleTo(trx: Knex.Transaction, subscription: MatchedSubscription, flags: OrganizationFlags, event: QueuedEvent, seen: Map<string, boolean>): Promise<boolean> {
-  const filter = new RecordFilter(policyOfRow(subscription), flags);
-  if (event.restricted && !filter.policy.sensitive) return false;
-  if (filter.isEmpty) return true;
+  const known = visibleWithoutReading(subscription, flags, event);
+  if (known !== undefined) return known;
   const key = `${subscription.client_pk}|${event.residentId}`;
   let visible = seen.get(key);
   if (visible === undefined) {
-    const { sql, bindings } = filter.rows('residents', 'r');
+    const { sql, bindings } = new RecordFilter(policyOfRow(subscription), flags).rows('residents', 'r');
     visible = (await trx('residents as r').where('r.id', event.residentId).whereRaw(sql, bindings).first('r.id')) !== undefined;
     seen.set(key, visible);
   }
   return visible;
+}
+
+type EventRow = { id: string; created_at: string };
+
+/** One delivery of an event to a subscription; its body serialized here, once. */
+function deliveryRow(event: QueuedEvent, eventRow: EventRow, subscription: MatchedSubscription): Record<string, unknown> {
+  const deliveryId = timeOrderedUuid();
+  return {
+    id: deliveryId,
+    event_id: eventRow.id,
+    subscription_id: subscription.id,
+    org_id: event.orgId,
+    event_type: event.type,
+    body: serializeDeliveryBody({
+      eventType: event.type,
+      eventId: eventRow.id,
+      deliveryId,
+      occurredAt: event.occurredAt,
+      orgId: event.orgId,
+      facilityId: event.facilityId,
+      residentId: event.residentId,
+      orderType: event.orderType,
+      mergedResidentId: event.mergedResidentId,
+    }),
+    status: 'pending',
+    purpose: subscription.purpose,
+    attempts: 0,
+    series_start: 0,
+    due_at: eventRow.created_at,
+    created_at: eventRow.created_at,
+  };
+}
+
+/**
+ * The deliveries of events whose subscriptions are known and whose every visibility is
+ * decided without reading; undefined when one must read the resident (after the writes).
+ */
+function deliveriesDecided(events: readonly QueuedEvent[], eventRows: readonly EventRow[], known: KnownSubscriptions): { rows: Record<string, unknown>[]; emitted: EmittedEvent[] } | undefined {
+  if (!events.every((event) => event.orgId === known.orgId && event.facilityId === known.facilityId)) return undefined;
+  const rows: Record<string, unknown>[] = [];
+  const emitted: EmittedEvent[] = [];
+  for (const [index, event] of events.entries()) {
+    let deliveries = 0;
+    for (const subscription of listingType(known.rows, event.type)) {
+      const visible = visibleWithoutReading(subscription, known.flags, event);
+      if (visible === undefined) return undefined;
+      if (!visible) continue;
+      rows.push(deliveryRow(event, eventRows[index]!, subscription));
+      deliveries++;
+    }
+    emitted.push({ event_id: eventRows[index]!.id, deliveries });
+  }
+  return { rows, emitted };
 }
 
 /**
@@ -142,7 +223,7 @@ async function visibleTo(trx: Knex.Transaction, subscription: MatchedSubscriptio
  * change and its event stay one: applyChangeSet calls it in the transaction that writes the
  * rows. Returns, per event, its id and how many deliveries were queued.
  */
-export async function queueEvents(trx: Knex.Transaction, events: readonly QueuedEvent[], batch?: InsertBatch): Promise<EmittedEvent[]> {
+export async function queueEvents(trx: Knex.Transaction, events: readonly QueuedEvent[], batch?: InsertBatch, known?: KnownSubscriptions): Promise<EmittedEvent[]> {
   if (events.length === 0) return [];
   const createdAt = nowIso();
   const eventRows = events.map((event) => ({
@@ -168,14 +249,29 @@ export async function queueEvents(trx: Knex.Transaction, events: readonly Queued
   const subscriptionsOf = new Map<string, Promise<MatchedSubscription[]>>();
   const keyOf = (event: QueuedEvent) => `${event.orgId}|${event.facilityId}|${event.type}`;
   const first = events[0]!;
+  const flagsOf = new Map<string, OrganizationFlags>();
+  if (known) {
+    flagsOf.set(known.orgId, known.flags);
+    for (const event of events) if (event.orgId === known.orgId && event.facilityId === known.facilityId) subscriptionsOf.set(keyOf(event), Promise.resolve(listingType(known.rows, event.type)));
+  }
+  // Subscriptions known and every visibility decided without reading (no restricting policy):
+  // the deliveries and their wake-up go with the batch, on PostgreSQL the same statement.
+  const decided = batch && known ? deliveriesDecided(events, eventRows, known) : undefined;
+  if (batch && decided) {
+    batch.add('webhook_events', eventRows);
+    batch.add('webhook_deliveries', decided.rows);
+    const notice = decided.rows.length > 0 && isPostgres(trx as unknown as Knex) ? deliveriesQueuedNotice(trx) : undefined;
+    await batch.flush(notice);
+    if (decided.rows.length > 0 && !notice) await notifyDeliveriesQueued(trx);
+    return decided.emitted;
+  }
   if (!batch) await insertAll(trx, 'webhook_events', eventRows);
   else {
     batch.add('webhook_events', eventRows);
-    const oneKey = events.every((event) => keyOf(event) === keyOf(first));
+    const oneKey = !subscriptionsOf.has(keyOf(first)) && events.every((event) => keyOf(event) === keyOf(first));
     const rows = await batch.flush(oneKey ? subscriptionsQuery(trx, first.orgId, first.facilityId) : undefined);
     if (oneKey) subscriptionsOf.set(keyOf(first), Promise.resolve(listingType(rows as MatchedSubscription[], first.type)));
   }
-  const flagsOf = new Map<string, OrganizationFlags>();
   const seen = new Map<string, boolean>();
   const emitted: EmittedEvent[] = [];
   const deliveryRows: Record<string, unknown>[] = [];
@@ -183,41 +279,15 @@ export async function queueEvents(trx: Knex.Transaction, events: readonly Queued
     const key = keyOf(event);
     if (!subscriptionsOf.has(key)) subscriptionsOf.set(key, matchingSubscriptions(trx, event.orgId, event.facilityId, event.type));
     const matched = await subscriptionsOf.get(key)!;
-    if (matched.length > 0 && !flagsOf.has(event.orgId)) {
-      // As this transaction sees them (an organization's flags are set in the transaction that writes what they flag).
-      flagsOf.set(event.orgId, { restrictedRecords: Number(matched[0]!.org_restricted_records ?? 0) === 1, consentDenials: Number(matched[0]!.org_consent_denials ?? 0) === 1 });
+    // As this transaction sees them (an organization's flags are set in the transaction that writes what they flag).
+    if (matched.length > 0 && !flagsOf.has(event.orgId)) flagsOf.set(event.orgId, flagsOfSubscriptions(matched));
+    let deliveries = 0;
+    for (const subscription of matched) {
+      if (!(await visibleTo(trx, subscription, flagsOf.get(event.orgId)!, event, seen))) continue;
+      deliveryRows.push(deliveryRow(event, eventRows[index]!, subscription));
+      deliveries++;
     }
-    const subscriptions: MatchedSubscription[] = [];
-    for (const subscription of matched) if (await visibleTo(trx, subscription, flagsOf.get(event.orgId)!, event, seen)) subscriptions.push(subscription);
-    const eventId = eventRows[index]!.id;
-    for (const subscription of subscriptions) {
-      const deliveryId = timeOrderedUuid();
-      deliveryRows.push({
-        id: deliveryId,
-        event_id: eventId,
-        subscription_id: subscription.id,
-        org_id: event.orgId,
-        event_type: event.type,
-        body: serializeDeliveryBody({
-          eventType: event.type,
-          eventId,
-          deliveryId,
-          occurredAt: event.occurredAt,
-          orgId: event.orgId,
-          facilityId: event.facilityId,
-          residentId: event.residentId,
-          orderType: event.orderType,
-          mergedResidentId: event.mergedResidentId,
-        }),
-        status: 'pending',
-        purpose: subscription.purpose,
-        attempts: 0,
-        series_start: 0,
-        due_at: createdAt,
-        created_at: createdAt,
-      });
-    }
-    emitted.push({ event_id: eventId, deliveries: subscriptions.length });
+    emitted.push({ event_id: eventRows[index]!.id, deliveries });
   }
   for (let i = 0; i < deliveryRows.length; i += 50) {
     const rows = deliveryRows.slice(i, i + 50);

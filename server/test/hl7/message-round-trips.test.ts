@@ -1,0 +1,106 @@
+// What one HL7 message costs the database, and what its savings must never cost: on
+// PostgreSQL a sender waiting for each ACK pays every statement in turn, so one ADT^A01 of a
+// new resident with a subscriber is BEGIN, one statement for the control id, the clock tick,
+// the facility's subscriptions and the remembered facility's check, the identifier match, one
+// statement for every insert with its delivery and wake-up, and COMMIT. A facility remembered
+// by its HL7 code is never trusted: a code moved to another facility, or removed, takes effect
+// at the next message, on both databases.
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../../../test/support/database.js';
+import { adtMessage, MRN_SYSTEM } from '../../../test/support/adt-messages.js';
+import { openDatabase } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { createClient } from '../../src/auth/clients.js';
+import { createFacility, createOrganization, setFacilityHl7Code } from '../../src/organizations/organizations.js';
+import { createSubscription } from '../../src/webhooks/subscriptions.js';
+import { SigningSecretCipher } from '../../src/webhooks/signing-secret-crypto.js';
+import { applyHl7Text, applyHl7Texts } from '../../src/hl7/message-applier.js';
+
+describe('one HL7 message and the database', function () {
+  this.timeout(60_000);
+  let database: TestDatabase;
+  let db: Knex;
+  let orgId: string;
+  let maple: string;
+  let birch: string;
+  let subscriptionId: string;
+  let seq = 0;
+  const next = () => `RT${++seq}`;
+
+  before(async () => {
+    database = await createTestDatabase();
+    db = openDatabase(database.url);
+    await migrateToLatest(db);
+    orgId = (await createOrganization(db, 'Round trips')).id;
+    maple = (await createFacility(db, orgId, 'Maple')).id;
+    birch = (await createFacility(db, orgId, 'Birch')).id;
+    await setFacilityHl7Code(db, maple, 'MAPLE');
+    const partner = await createClient(db, { orgId, facilityIds: [maple, birch], scopes: ['residents.read', 'webhooks.manage'], name: 'subscriber' });
+    const clientPk = (await db('clients').where({ client_id: partner.client_id }).first('id')).id as string;
+    subscriptionId = (await createSubscription(db, new SigningSecretCipher(randomBytes(32)), { orgId, clientPk, callbackUrl: 'https://hooks.example/ofctx', eventTypes: ['resident.admitted'] })).id;
+  });
+  after(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  const admit = (mrn: string, facility: string) => adtMessage({ event: 'A01', controlId: next(), mrn, facility });
+  const residentOf = async (mrn: string) => {
+    const hit = await db('resource_identifiers').where({ org_id: orgId, resource_type: 'Patient', system: MRN_SYSTEM, value: mrn }).first('resource_id');
+    return hit ? ((await db('residents').where({ id: hit.resource_id }).first('id', 'facility_id')) as { id: string; facility_id: string }) : undefined;
+  };
+  const deliveriesOf = async (residentId: string) => (await db('webhook_deliveries as d').join('webhook_events as e', 'e.id', 'd.event_id').where({ 'e.resident_id': residentId }).select('d.subscription_id', 'd.status', 'd.body')) as Array<{ subscription_id: string; status: string; body: string }>;
+
+  it('on PostgreSQL, admits a new resident with a subscriber in 5 statements, BEGIN and COMMIT included, its delivery queued with it', async function () {
+    if (testDatabaseKind !== 'postgres') this.skip();
+    await applyHl7Text(db, admit('RT-WARM', 'MAPLE')); // the facility's code is now remembered
+    const sent: string[] = [];
+    const listener = (query: { sql: string }) => sent.push(query.sql);
+    db.on('query', listener);
+    let outcome;
+    try {
+      outcome = await applyHl7Text(db, admit('RT-NEW', 'MAPLE'));
+    } finally {
+      db.removeListener('query', listener);
+    }
+    expect(outcome.result).to.equal('applied');
+    expect(sent, sent.join('\n')).to.have.length(5);
+    const resident = (await residentOf('RT-NEW'))!;
+    const deliveries = await deliveriesOf(resident.id);
+    expect(deliveries.map((d) => [d.subscription_id, d.status])).to.deep.equal([[subscriptionId, 'pending']]);
+    expect(JSON.parse(deliveries[0]!.body).data.resident_id).to.equal(resident.id);
+  });
+
+  it('admits into the facility that has the code now, after the code moved to another facility', async () => {
+    expect((await applyHl7Text(db, admit('RT-BEFORE', 'MAPLE'))).result).to.equal('applied');
+    expect((await residentOf('RT-BEFORE'))!.facility_id).to.equal(maple);
+    await setFacilityHl7Code(db, maple, 'MAPLE-OLD');
+    await setFacilityHl7Code(db, birch, 'MAPLE');
+    const outcome = await applyHl7Text(db, admit('RT-AFTER', 'MAPLE'));
+    expect(outcome.result).to.equal('applied');
+    const resident = (await residentOf('RT-AFTER'))!;
+    expect(resident.facility_id).to.equal(birch);
+    expect(await db('webhook_events').where({ resident_id: resident.id }).pluck('facility_id')).to.deep.equal([birch]);
+    // A run of queued messages (a sender that does not wait) checks it too.
+    await setFacilityHl7Code(db, birch, 'BIRCH');
+    await setFacilityHl7Code(db, maple, 'MAPLE');
+    const run = await applyHl7Texts(db, [admit('RT-RUN-1', 'MAPLE'), admit('RT-RUN-2', 'MAPLE')]);
+    expect(run.map((o) => o.result)).to.deep.equal(['applied', 'applied']);
+    expect((await residentOf('RT-RUN-1'))!.facility_id).to.equal(maple);
+    expect((await residentOf('RT-RUN-2'))!.facility_id).to.equal(maple);
+  });
+
+  it('refuses AE naming the code once the code names no facility, and writes nothing', async () => {
+    expect((await applyHl7Text(db, admit('RT-KNOWN', 'MAPLE'))).result).to.equal('applied');
+    await setFacilityHl7Code(db, maple, 'MAPLE-RENAMED');
+    const outcome = await applyHl7Text(db, admit('RT-ORPHAN', 'MAPLE'));
+    expect(outcome.result).to.equal('refused');
+    const ack = outcome.ack.toString();
+    expect(ack).to.match(/MSA\|AE\|/);
+    expect(ack).to.include('no facility has HL7 code "MAPLE"');
+    expect(await residentOf('RT-ORPHAN')).to.equal(undefined);
+    await setFacilityHl7Code(db, maple, 'MAPLE');
+  });
+});
