@@ -6,6 +6,7 @@ import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { sqlitePath } from '../config/config.js';
 import { createPrivateFile } from './private-files.js';
+import { PreparingSqliteClient } from './sqlite-client.js';
 
 // int8 (count(*), bigint columns) arrives as a string from pg; our values fit a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -30,7 +31,7 @@ export function openDatabase(databaseUrl: string): Knex {
       createPrivateFile(file);
     }
     return knexFactory({
-      client: 'better-sqlite3',
+      client: PreparingSqliteClient as unknown as typeof Knex.Client,
       connection: { filename: file },
       useNullAsDefault: true,
       pool: {

@@ -1,0 +1,57 @@
+// knex's better-sqlite3 client, with each SQL text prepared once per connection.
+//
+// WHY: knex prepares every statement it runs again (better-sqlite3's prepare parses and plans
+// the SQL each time): in an HL7 message's transaction on SQLite, a tenth of the CPU went to
+// preparing the same few texts. Statements are kept per connection, the least recently used
+// dropped past a bound, in a cache of their own: the statements other code prepares
+// (prepared-statements.ts) switch modes such as `raw`, which must not leak into knex's.
+import type { Knex } from 'knex';
+import { createRequire } from 'node:module';
+import { recentlyUsed } from './recently-used.js';
+
+const require = createRequire(import.meta.url);
+/** knex's own client class (knex exports no type for it). */
+const BetterSqlite3Client = require('knex/lib/dialects/better-sqlite3/index.js') as new (config: Knex.Config) => Knex.Client;
+
+interface Statement {
+  reader: boolean;
+  safeIntegers(on: boolean): Statement;
+  all(bindings: unknown[]): unknown[];
+  run(bindings: unknown[]): { lastInsertRowid: number | bigint; changes: number };
+}
+interface Connection {
+  prepare(sql: string): Statement;
+}
+interface QueryObject {
+  sql: string;
+  bindings?: unknown[];
+  options?: unknown;
+  response?: unknown;
+  context?: unknown;
+}
+
+/** Texts kept per connection: the service's own statements number in the low hundreds. */
+const KEPT_STATEMENTS = 512;
+const statementsOf = new WeakMap<Connection, Map<string, Statement>>();
+
+export class PreparingSqliteClient extends BetterSqlite3Client {
+  async _query(connection: Connection, obj: QueryObject): Promise<QueryObject> {
+    if (!obj.sql) throw new Error('The query is empty');
+    if (!connection) throw new Error('No connection provided');
+    const knexClient = this as unknown as { _formatBindings(b: unknown[] | undefined): unknown[]; _optSafeIntegers(options: unknown): boolean | undefined };
+    let statements = statementsOf.get(connection);
+    if (!statements) statementsOf.set(connection, (statements = new Map()));
+    // A query asking for safe integers gets a statement of its own (the mode would stick to a kept one).
+    const safeIntegers = knexClient._optSafeIntegers(obj.options);
+    const statement = safeIntegers === undefined ? recentlyUsed(statements, obj.sql, KEPT_STATEMENTS, () => connection.prepare(obj.sql)) : connection.prepare(obj.sql).safeIntegers(safeIntegers);
+    const bindings = knexClient._formatBindings(obj.bindings);
+    if (statement.reader) {
+      obj.response = statement.all(bindings);
+      return obj;
+    }
+    const response = statement.run(bindings);
+    obj.response = response;
+    obj.context = { lastID: response.lastInsertRowid, changes: response.changes };
+    return obj;
+  }
+}
