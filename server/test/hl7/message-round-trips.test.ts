@@ -103,4 +103,23 @@ describe('one HL7 message and the database', function () {
     expect(await residentOf('RT-ORPHAN')).to.equal(undefined);
     await setFacilityHl7Code(db, maple, 'MAPLE');
   });
+
+  it('on SQLite, matches the message\'s identifiers by one seek of the value index, whatever the organization holds', async function () {
+    if (testDatabaseKind !== 'sqlite') return this.skip();
+    for (let i = 0; i < 50; i++) await applyHl7Text(db, admit(`RT-MANY-${i}`, 'MAPLE'));
+    const matches: Array<{ sql: string; bindings: unknown[] }> = [];
+    const listen = (q: { sql: string; bindings: unknown[] }) => {
+      if (/from `resource_identifiers` where `org_id` = \? and `value` in/.test(q.sql)) matches.push(q);
+    };
+    db.on('query', listen);
+    try {
+      expect((await applyHl7Text(db, admit('RT-PLAN', 'MAPLE'))).result).to.equal('applied');
+    } finally {
+      db.off('query', listen);
+    }
+    expect(matches).to.have.length(1);
+    const plan = ((await db.raw(`explain query plan ${matches[0]!.sql}`, matches[0]!.bindings as never[])) as Array<{ detail: string }>).map((s) => s.detail).join('\n');
+    // Not the organization's every identifier of a system (resource_identifiers_system walked them all).
+    expect(plan).to.match(/USING COVERING INDEX resource_identifiers_lookup \(org_id=\? AND value=\?\)/);
+  });
 });

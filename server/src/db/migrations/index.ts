@@ -23,6 +23,7 @@ import * as bulkExports from './021_bulk_exports.js';
 import * as eligibilityResponseLabels from './023_eligibility_response_labels.js';
 import * as payerIndexes from './024_payer_indexes.js';
 import * as searchDrivingIndexes from './025_search_driving_indexes.js';
+import * as writePathIndexes from './026_write_path_indexes.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -52,4 +53,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['023_eligibility_response_labels', eligibilityResponseLabels],
   ['024_payer_indexes', payerIndexes],
   ['025_search_driving_indexes', searchDrivingIndexes],
+  ['026_write_path_indexes', writePathIndexes],
 ];
