@@ -7,7 +7,9 @@
 // Service and hand-written server are measured in interleaved rounds (BENCH_LIST_ROUNDS,
 // default 3), so drifting load on a shared machine hits both alike. Then /healthz through
 // the whole stack (the framework floor), and the list again with the server under
-// --cpu-prof, to say where the time goes.
+// --cpu-prof, to say where the time goes. Each load also charges its server the CPU time its
+// process (and on PostgreSQL the database's backends) spent per request (process-cpu.ts):
+// issue 26's yardstick, 32 connections.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +17,9 @@ import { join } from 'node:path';
 import { openDatabase } from '../../server/src/db/database.js';
 import { startChildScript } from './child-script.js';
 import { summarizeCpuProfile, type ProfileSummary } from './cpu-profile.js';
-import { DEFAULT_CONNECTIONS, measureLoad, type LoadResult } from './load.js';
+import pg from 'pg';
+import { measureLoad, type LoadResult } from './load.js';
+import type { CpuCharged } from './process-cpu.js';
 import { freePort } from './ports.js';
 import { seededDatabase, seedTenant, workingCopy } from './seeded-database.js';
 import { accessToken, startServiceProcess } from './service-process.js';
@@ -24,6 +28,18 @@ import type { BenchSettings } from './settings.js';
 import { median } from './stats.js';
 
 export const LIST_RESIDENTS = 10_000;
+/** Issue 26's load: enough connections to keep every server busy, the bare one included. */
+export const LIST_CONNECTIONS = 32;
+
+/** A server's own process, and on PostgreSQL the backends serving its database, found at each reading. */
+async function chargedTo(databaseUrl: string): Promise<{ charge(pid: number): CpuCharged; close(): Promise<void> }> {
+  if (!/^postgres(ql)?:/.test(databaseUrl)) return { charge: (pid) => () => [pid], close: async () => undefined };
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const backends = async () =>
+    (await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')).rows.map((r) => r.pid);
+  return { charge: (pid) => async () => [pid, ...(await backends())], close: () => client.end() };
+}
 
 export interface ListRound {
   service: LoadResult;
@@ -80,7 +96,13 @@ async function record(url: string, headers: Record<string, string>): Promise<Rec
 export function medianOf(results: LoadResult[]): LoadResult {
   const byRate = [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
   const middle = byRate[Math.floor((byRate.length - 1) / 2)]!;
-  return { ...middle, p99Ms: median(results.map((r) => r.p99Ms)), p50Ms: median(results.map((r) => r.p50Ms)) };
+  const cpu = results.map((r) => r.cpuUsPerRequest).filter((us): us is number => us !== undefined);
+  return {
+    ...middle,
+    p99Ms: median(results.map((r) => r.p99Ms)),
+    p50Ms: median(results.map((r) => r.p50Ms)),
+    ...(cpu.length > 0 ? { cpuUsPerRequest: median(cpu) } : {}),
+  };
 }
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_LIST_ROUNDS ?? 3));
@@ -101,8 +123,13 @@ async function serviceAgainstHandWritten(
 ): Promise<{ run: ListOnDatabase; recorded: Recorded; healthz?: LoadResult }> {
   const { log, durationSeconds, warmupSeconds } = settings;
   const path = `/api/v1/ofctx/${tenant.orgId}/${tenant.facilityId}/coverage?page_size=50`;
-  const loadOf = (url: string, headers: Record<string, string>, pid: number) => measureLoad({ url, headers, durationSeconds, warmupSeconds, pid });
-  const service = await startServiceProcess({ databaseUrl, env });
+  const charged = await chargedTo(databaseUrl);
+  const loadOf = (url: string, headers: Record<string, string>, pid: number) =>
+    measureLoad({ url, headers, durationSeconds, warmupSeconds, pid, connections: LIST_CONNECTIONS, cpu: charged.charge(pid) });
+  const service = await startServiceProcess({ databaseUrl, env }).catch(async (error: unknown) => {
+    await charged.close();
+    throw error;
+  });
   try {
     const port = await freePort();
     const handWritten = await startChildScript('scripts/bench/targets/hand-written-list-server.ts', [databaseUrl, String(port)]);
@@ -131,7 +158,7 @@ async function serviceAgainstHandWritten(
       let healthz: LoadResult | undefined;
       if (database === 'SQLite') {
         log(`  /healthz through the service`);
-        healthz = await loadOf(`${service.url}/healthz`, {}, service.pid);
+        healthz = await measureLoad({ url: `${service.url}/healthz`, durationSeconds, warmupSeconds, pid: service.pid, connections: LIST_CONNECTIONS, cpu: () => [service.pid] });
       }
       return { run: { database, responseBytes: Buffer.byteLength(recorded.body), sameBytes, rounds }, recorded, healthz };
     } finally {
@@ -139,6 +166,7 @@ async function serviceAgainstHandWritten(
     }
   } finally {
     await service.stop();
+    await charged.close();
   }
 }
 
@@ -164,7 +192,8 @@ export async function listThroughput(settings: BenchSettings): Promise<ListThrou
   const seeded = await seededDatabase({ residents: LIST_RESIDENTS, vitalRounds: 2 }, log);
   const copy = workingCopy(seeded);
   const path = `/api/v1/ofctx/${seeded.orgId}/${seeded.facilityId}/coverage?page_size=50`;
-  const loadOf = (url: string, headers: Record<string, string>, pid: number) => measureLoad({ url, headers, durationSeconds, warmupSeconds, pid });
+  const loadOf = (url: string, headers: Record<string, string>, pid: number) =>
+    measureLoad({ url, headers, durationSeconds, warmupSeconds, pid, connections: LIST_CONNECTIONS, cpu: () => [pid] });
   let sqlite: ListOnDatabase;
   let recorded: Recorded;
   let healthz: LoadResult;
@@ -226,7 +255,7 @@ export async function listThroughput(settings: BenchSettings): Promise<ListThrou
     residents: seeded.counts.residents,
     coverageRows: seeded.counts.coverage,
     responseBytes: Buffer.byteLength(recorded.body),
-    connections: DEFAULT_CONNECTIONS,
+    connections: LIST_CONNECTIONS,
     coverageList: medianOf(sqlite.rounds.map((r) => r.service)),
     handWritten: medianOf(sqlite.rounds.map((r) => r.handWritten)),
     healthz,

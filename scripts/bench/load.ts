@@ -3,6 +3,7 @@
 // its page cache), with the server's memory sampled during the measured part.
 import autocannon from 'autocannon';
 import { sampleRss } from './rss-sampler.js';
+import { startCpuMeter, type CpuCharged } from './process-cpu.js';
 
 export interface LoadOptions {
   url: string;
@@ -12,6 +13,8 @@ export interface LoadOptions {
   connections?: number;
   /** The server's pid, to sample its RSS. */
   pid?: number;
+  /** The processes whose CPU time the measured part charges to the server (its own, its database's backends). */
+  cpu?: CpuCharged;
 }
 
 export interface LoadResult {
@@ -24,6 +27,8 @@ export interface LoadResult {
   failures: number;
   rssPeakMiB?: number;
   rssMeanMiB?: number;
+  /** User + system CPU time of the charged processes per request answered, in microseconds. */
+  cpuUsPerRequest?: number;
 }
 
 /** Ten connections: enough to keep one Node process busy without queueing for long. */
@@ -33,7 +38,9 @@ export async function measureLoad(options: LoadOptions): Promise<LoadResult> {
   const base = { url: options.url, headers: options.headers ?? {}, connections: options.connections ?? DEFAULT_CONNECTIONS, pipelining: 1 };
   if (options.warmupSeconds > 0) await autocannon({ ...base, duration: options.warmupSeconds });
   const rss = options.pid === undefined ? undefined : sampleRss(options.pid);
+  const cpu = options.cpu ? await startCpuMeter(options.cpu) : undefined;
   const result = await autocannon({ ...base, duration: options.durationSeconds });
+  const cpuSeconds = await cpu?.stop();
   const memory = rss?.stop();
   const failures = result.errors + result.timeouts + result.non2xx;
   if (failures > 0) console.warn(`  ! ${options.url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
@@ -45,5 +52,6 @@ export async function measureLoad(options: LoadOptions): Promise<LoadResult> {
     requests: result.requests.total,
     failures,
     ...(memory ? { rssPeakMiB: memory.peakMiB, rssMeanMiB: memory.meanMiB } : {}),
+    ...(cpuSeconds !== undefined && result.requests.total > 0 ? { cpuUsPerRequest: (cpuSeconds * 1e6) / result.requests.total } : {}),
   };
 }

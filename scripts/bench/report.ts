@@ -32,8 +32,21 @@ function measuredLine(m: Measured<unknown>): string {
   return `_Measured ${m.machine.date}, BENCH_DURATION=${m.durationSeconds} s, load average ${f2(m.loadBefore)} before / ${f2(m.loadAfter)} after${busy ? ' (**the machine was busy with other work: figures are low and noisy**)' : ''}._`;
 }
 
+const cpuUs = (r: LoadResult | undefined) => (r?.cpuUsPerRequest === undefined ? 'n/a' : `${count(r.cpuUsPerRequest)} µs`);
+
 function loadRow(name: string, r: LoadResult): string[] {
-  return [name, count(r.requestsPerSecond), `${r.p50Ms} ms`, `${r.p99Ms} ms`, mib(r.rssPeakMiB), r.failures === 0 ? '0' : `**${r.failures}**`];
+  return [name, count(r.requestsPerSecond), `${r.p50Ms} ms`, `${r.p99Ms} ms`, cpuUs(r), mib(r.rssPeakMiB), r.failures === 0 ? '0' : `**${r.failures}**`];
+}
+
+/** Issue 26's yardstick: CPU time per request against the bare server's, with the throughput ratio beside it. */
+function cpuTarget(goal: string, server: LoadResult | undefined, bare: LoadResult | undefined, limit: number): Target {
+  if (server?.cpuUsPerRequest === undefined || bare?.cpuUsPerRequest === undefined) return { goal, measured: 'n/a', met: undefined };
+  const times = server.cpuUsPerRequest / bare.cpuUsPerRequest;
+  return {
+    goal,
+    measured: `${count(server.cpuUsPerRequest)} µs vs ${count(bare.cpuUsPerRequest)} µs (${f1(times)}x; throughput ${ratio(server.requestsPerSecond, bare.requestsPerSecond)} of the bare server's)`,
+    met: times <= limit,
+  };
 }
 
 export function targetsOf(results: BenchResults): Target[] {
@@ -61,7 +74,11 @@ export function targetsOf(results: BenchResults): Target[] {
       measured: `${service.p99Ms} ms vs ${handWritten.p99Ms} ms (${ratio(service.p99Ms, Math.max(1, handWritten.p99Ms))}x${spread((r) => r.service.p99Ms / Math.max(1, r.handWritten.p99Ms))})`,
       met: service.p99Ms <= 1.5 * Math.max(1, handWritten.p99Ms),
     });
+    const limit = run.database === 'SQLite' ? 5 : 10;
+    const whose = run.database === 'SQLite' ? "the service's process" : "the service's process and the database's backends";
+    targets.push(cpuTarget(`coverage list CPU time per request (${whose}) <= ${limit}x the bare server's, ${run.database} (issue 26)`, service, list?.bare, limit));
   }
+  if (list) targets.push(cpuTarget("`/healthz` CPU time per request <= 2x the bare server's (issue 26)", list.healthz, list.bare, 2));
   const sizes = results.growth?.result.sizes;
   if (sizes?.length === 2) {
     const ratios = GROWTH_REQUESTS.map((r) => ({ r, x: sizes[1]!.results[r].p50Ms / sizes[0]!.results[r].p50Ms }));
@@ -211,10 +228,10 @@ function listSection(m: Measured<NonNullable<BenchResults['list']>['result']>): 
     '- **hand-written**: the same work per request with no framework (`scripts/bench/targets/hand-written-list-server.ts`): `node:http`, better-sqlite3 prepared statements (`pg` named statements on PostgreSQL); it looks up the bearer token (SHA-256, cached for the service\'s default 2 s), checks scope, organization and facility, reads the facility\'s count and the page of 50 (two statements, where the service reads page 1 with its count in one), writes one audit row in its own commit before answering (the service group-commits), and answers the service\'s very bytes and headers (checked at the start of each run). It skips what only a framework gives: contract validation, routing, the error envelope, the access log.',
     '- **bare**: a `node:http` server answering the very same status, headers and bytes from memory: no routing, validation or database, only Node\'s HTTP stack and the loopback, the physical limit on this machine.',
     '',
-    `The service and the hand-written server are measured in ${r.databases?.[0]?.rounds.length ?? 1} interleaved rounds per database (who goes first alternates), both on the same database; the figure of each is the median round (throughput and p99 each their own median).`,
+    `The service and the hand-written server are measured in ${r.databases?.[0]?.rounds.length ?? 1} interleaved rounds per database (who goes first alternates), both on the same database; the figure of each is the median round (throughput, p99 and CPU each their own median). CPU per request is the user + system time of the server's process over the measured load (every thread: worker threads count), on PostgreSQL plus the backends serving its database (the service's and the hand-written server's each charged for its own), divided by the requests answered (\`scripts/bench/process-cpu.ts\`): unlike a throughput ratio it does not depend on whether the load generator, sharing the same two cores, could keep the server busy.`,
     '',
     table(
-      ['database', 'target', 'req/s', 'p50', 'p99', 'server RSS (peak)', 'failures'],
+      ['database', 'target', 'req/s', 'p50', 'p99', 'CPU per request', 'server RSS (peak)', 'failures'],
       [
         ...(r.databases ?? []).flatMap((run) => [
           [run.database, ...loadRow('coverage list, whole service', medianOf(run.rounds.map((x) => x.service)))],
