@@ -9,6 +9,7 @@
 // connection as a statement prepared once (knex prepared each again: five per HL7 message).
 import type { Knex } from 'knex';
 import { isPostgres } from './database.js';
+import { transactionRows } from './transaction-statements.js';
 import { recentlyUsed } from './recently-used.js';
 
 /** Bound parameters in one statement: well under PostgreSQL's 65,535. */
@@ -93,7 +94,8 @@ export class InsertBatch {
     const inserts = pending.map(({ table, rows }) => this.trx(table).insert(rows).toSQL());
     const primary = then ? then.toSQL() : inserts.pop()!;
     const ctes = inserts.map((statement, i) => `w${i} as (${statement.sql})`).join(', ');
-    const result = (await this.trx.raw(`with ${ctes} ${primary.sql}`, [...inserts.flatMap((s) => s.bindings), ...primary.bindings] as Knex.RawBinding[])) as { rows: unknown[] };
-    return then ? result.rows : undefined;
+    // A message's batch has the same text as the previous message's of its kind: named once it recurs.
+    const rows = await transactionRows(this.trx, `with ${ctes} ${primary.sql}`, [...inserts.flatMap((s) => s.bindings), ...primary.bindings]);
+    return then ? rows : undefined;
   }
 }

@@ -45,6 +45,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { isUuid } from '../db/uuid.js';
+import { transactionRows } from '../db/transaction-statements.js';
 import { flagsOfSubscriptions, queueEvents, subscriptionsQuery, type MatchedSubscription, type QueuedEvent } from '../webhooks/event-outbox.js';
 import type { EventType } from '../webhooks/event-types.js';
 import type { BusinessIdentifier, ChangeIssue, ChangeOutcome, ChangeSet, ChangeSetResult, RecordType, ResourceChange } from './change-set.js';
@@ -243,10 +244,8 @@ class Chunk {
     // `= ANY` probe per value; a row-value IN list of hundreds of tuples plans badly on PostgreSQL.
     const values = [...new Set([...keys.values()].filter(([, system, value]) => system.length <= 300 && value.length <= 300).map(([, , value]) => value))];
     for (let i = 0; i < values.length; i += 1000) {
-      const found = (await this.trx('resource_identifiers')
-        .where({ org_id: this.set.orgId })
-        .whereIn('value', values.slice(i, i + 1000))
-        .select('resource_type', 'system', 'value', 'resource_id')) as Array<{ resource_type: RecordType; system: string; value: string; resource_id: string }>;
+      const match = this.trx('resource_identifiers').where({ org_id: this.set.orgId }).whereIn('value', values.slice(i, i + 1000)).select('resource_type', 'system', 'value', 'resource_id').toSQL();
+      const found = await transactionRows<{ resource_type: RecordType; system: string; value: string; resource_id: string }>(this.trx, match.sql, match.bindings);
       for (const hit of found) {
         const key = identifierKey(hit.resource_type, hit);
         if (!keys.has(key)) continue;

@@ -17,6 +17,7 @@
 import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
 import { isPostgres, rawRows } from '../db/database.js';
+import { transactionRows } from '../db/transaction-statements.js';
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
 
@@ -101,14 +102,13 @@ export async function tickIngestClockWith(trx: Knex.Transaction, orgId: string, 
   const reads = Object.entries(riders.reads ?? {});
   const columns = reads.map(([, read], i) => `, (SELECT coalesce(json_agg(r${i}), '[]') FROM (${read.sql}) r${i}) AS read_${i}`).join('');
   const first = riders.first;
-  const rows = rawRows<Record<string, unknown>>(
-    await trx.raw(`${first ? `WITH first AS (${first.sql}) ` : ''}${TICK_PG}${first ? ', (SELECT count(*) FROM first) AS first_rows' : ''}${columns}`, [
-      ...(first?.bindings ?? []),
-      orgId,
-      nowIso(),
-      ...reads.flatMap(([, read]) => read.bindings),
-    ] as Knex.RawBinding[]),
-  );
+  // Run as a named statement once it recurs: its planning cost as much as its execution.
+  const rows = await transactionRows(trx, `${first ? `WITH first AS (${first.sql}) ` : ''}${TICK_PG}${first ? ', (SELECT count(*) FROM first) AS first_rows' : ''}${columns}`, [
+    ...(first?.bindings ?? []),
+    orgId,
+    nowIso(),
+    ...reads.flatMap(([, read]) => read.bindings),
+  ]);
   const row = rows[0]!;
   return {
     instant: row.last_updated as string,

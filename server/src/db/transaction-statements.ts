@@ -1,0 +1,71 @@
+// PostgreSQL parses and plans an unnamed statement again at every execution. For the
+// statements every ingest transaction sends (the clock tick with its riders, the identifier
+// match, the insert batch of data-modifying CTEs) planning cost as much as executing: the
+// HL7 tick planned in 0.5-0.6 ms and executed in 0.46-0.6 ms (EXPLAIN ANALYZE, busy machine,
+// 2026-11-26), and a sender waiting for each ACK waits for both. So a text seen a second time
+// becomes a named statement on the transaction's own connection: parsed once per connection,
+// and planned once when PostgreSQL's generic plan serves (it decides after five executions).
+// pg keeps every named statement on its connection for the connection's life, so at most
+// NAMED_TEXTS texts per process are named, and only recurring ones: one-off shapes (a batch
+// of unusual size) run unnamed, as knex runs them. knex's query events are emitted as for
+// its own statements, so whoever watches the statements (tests, tracing) still sees them.
+import type { Knex } from 'knex';
+import { isPostgres, rawRows } from './database.js';
+
+/** How many texts one process names (each becomes a prepared statement on every connection that runs it). */
+const NAMED_TEXTS = 64;
+/** How many not-yet-named texts are remembered as seen once. */
+const SEEN_TEXTS = 512;
+
+interface PgConnection {
+  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: Array<Record<string, unknown>> }>;
+}
+
+interface PgClient {
+  positionBindings(sql: string): string;
+  prepBindings(bindings: readonly unknown[]): unknown[];
+  emit(event: string, ...args: unknown[]): boolean;
+}
+
+const named = new Map<string, string>();
+const seenOnce = new Set<string>();
+let statementSeq = 0;
+
+/** The name of a recurring text, or undefined while it is new (or the budget is spent). */
+function nameOf(text: string): string | undefined {
+  const name = named.get(text);
+  if (name !== undefined || named.size >= NAMED_TEXTS) return name;
+  if (!seenOnce.has(text)) {
+    if (seenOnce.size >= SEEN_TEXTS) seenOnce.clear();
+    seenOnce.add(text);
+    return undefined;
+  }
+  seenOnce.delete(text);
+  const given = `ofctx_trx_${named.size + 1}`;
+  named.set(text, given);
+  return given;
+}
+
+/**
+ * The rows of a statement run inside a transaction (`?` placeholders, as knex writes them).
+ * On PostgreSQL a recurring text runs as a named statement on the transaction's connection;
+ * on SQLite, knex's client already prepares each text once per connection (sqlite-client.ts).
+ */
+export async function transactionRows<Row = Record<string, unknown>>(trx: Knex.Transaction, sql: string, bindings: readonly unknown[]): Promise<Row[]> {
+  if (!trx.isTransaction || !isPostgres(trx as unknown as Knex)) return rawRows<Row>(await trx.raw(sql, bindings as Knex.RawBinding[]));
+  const client = trx.client as unknown as PgClient;
+  const text = client.positionBindings(sql);
+  const values = client.prepBindings(bindings);
+  const name = nameOf(text);
+  const query = { sql: text, bindings: values, method: 'raw', __knexQueryUid: `ofctx-trx-${++statementSeq}` };
+  client.emit('query', query);
+  const connection = (await trx.client.acquireConnection()) as PgConnection;
+  try {
+    const result = await connection.query(name === undefined ? { text, values } : { name, text, values });
+    client.emit('query-response', result, query);
+    return result.rows as Row[];
+  } catch (error) {
+    client.emit('query-error', error, query);
+    throw error;
+  }
+}

@@ -1,0 +1,79 @@
+// Statements run inside a transaction: on PostgreSQL a text that recurs becomes a named
+// statement on the transaction's connection (parsed and planned once), a new text runs
+// unnamed; on both databases the rows are knex's, each execution with its own bindings, and
+// knex's query events still announce every statement.
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import { freshKnexForSuite, testDatabaseKind } from '../../../test/support/database.js';
+import { transactionRows } from '../../src/db/transaction-statements.js';
+
+describe('statements run inside a transaction', function () {
+  this.timeout(30_000);
+  const knex = freshKnexForSuite(async (db) => {
+    await db.schema.createTable('ledger', (t) => {
+      t.increments('id');
+      t.string('entry').notNullable();
+    });
+  });
+  let db: Knex;
+  beforeEach(() => (db = knex()));
+
+  const insertReturning = (entry: string) => ['insert into ledger (entry) values (?) returning entry', [entry]] as const;
+
+  it('answers the rows of each execution with its own bindings', async () => {
+    const answers = await db.transaction(async (trx) => {
+      const rows = [];
+      for (const entry of ['first', 'second', 'third']) rows.push(...(await transactionRows<{ entry: string }>(trx, ...insertReturning(entry))));
+      return rows;
+    });
+    expect(answers).to.deep.equal([
+      { entry: 'first' },
+      { entry: 'second' },
+      { entry: 'third' },
+    ]);
+    expect((await db('ledger').orderBy('id').pluck('entry')).slice(-3)).to.deep.equal(['first', 'second', 'third']);
+  });
+
+  it('announces every statement as knex does', async () => {
+    const seen: string[] = [];
+    const listen = (query: { sql: string }) => seen.push(query.sql);
+    db.on('query', listen);
+    try {
+      await db.transaction(async (trx) => {
+        await transactionRows(trx, 'select count(*) as n from ledger where entry = ?', ['first']);
+      });
+    } finally {
+      db.off('query', listen);
+    }
+    expect(seen.filter((sql) => /from ledger where entry/.test(sql))).to.have.length(1);
+  });
+
+  it('rolls back with its transaction', async () => {
+    const before = Number((await db('ledger').count({ n: '*' }))[0]!.n);
+    await db
+      .transaction(async (trx) => {
+        await transactionRows(trx, ...insertReturning('rolled back'));
+        throw new Error('undo');
+      })
+      .catch((error: Error) => expect(error.message).to.equal('undo'));
+    expect(Number((await db('ledger').count({ n: '*' }))[0]!.n)).to.equal(before);
+  });
+
+  it('on PostgreSQL, names a text once it recurs, not before', async function () {
+    if (testDatabaseKind !== 'postgres') return this.skip();
+    const sql = 'select entry from ledger where entry = ? and id > ?';
+    const prepared = (trx: Knex.Transaction) =>
+      trx.raw('select count(*)::int as n from pg_prepared_statements where statement = ?', [sql.replace('?', '$1').replace('?', '$2')]).then((r: { rows: Array<{ n: number }> }) => r.rows[0]!.n);
+    const counts = await db.transaction(async (trx) => {
+      const seen: number[] = [];
+      await transactionRows(trx, sql, ['first', 0]);
+      seen.push(await prepared(trx));
+      await transactionRows(trx, sql, ['second', 0]);
+      seen.push(await prepared(trx));
+      expect(await transactionRows(trx, sql, ['third', 0])).to.deep.equal([{ entry: 'third' }]);
+      seen.push(await prepared(trx));
+      return seen;
+    });
+    expect(counts).to.deep.equal([0, 1, 1]);
+  });
+});
