@@ -7,8 +7,11 @@
 // and planned once when PostgreSQL's generic plan serves (it decides after five executions).
 // pg keeps every named statement on its connection for the connection's life, so at most
 // NAMED_TEXTS texts per process are named, and only recurring ones: one-off shapes (a batch
-// of unusual size) run unnamed, as knex runs them. knex's query events are emitted as for
-// its own statements, so whoever watches the statements (tests, tracing) still sees them.
+// of unusual size) run unnamed, as knex runs them. A text whose columns come from a `*` is
+// never named: once a migration (another instance's, during a rolling upgrade) adds a column,
+// PostgreSQL refuses to run a prepared statement whose result type would change ("cached
+// plan must not change result type"). knex's query events are emitted as for its own
+// statements, so whoever watches the statements (tests, tracing) still sees them.
 import type { Knex } from 'knex';
 import { isPostgres, rawRows } from './database.js';
 
@@ -31,10 +34,13 @@ const named = new Map<string, string>();
 const seenOnce = new Set<string>();
 let statementSeq = 0;
 
-/** The name of a recurring text, or undefined while it is new (or the budget is spent). */
+/** A `*` standing for columns (`s.*`, `select *`, `returning *`), not `count(*)`. */
+const STAR_COLUMNS = /(?<!\()\*(?!\))/;
+
+/** The name of a recurring text, or undefined while it is new (or the budget is spent, or its columns are a `*`). */
 function nameOf(text: string): string | undefined {
   const name = named.get(text);
-  if (name !== undefined || named.size >= NAMED_TEXTS) return name;
+  if (name !== undefined || named.size >= NAMED_TEXTS || STAR_COLUMNS.test(text)) return name;
   if (!seenOnce.has(text)) {
     if (seenOnce.size >= SEEN_TEXTS) seenOnce.clear();
     seenOnce.add(text);

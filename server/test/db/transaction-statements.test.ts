@@ -76,4 +76,18 @@ describe('statements run inside a transaction', function () {
     });
     expect(counts).to.deep.equal([0, 1, 1]);
   });
+
+  it('on PostgreSQL, never names a text whose columns are a *: a migration adding a column must not break it', async function () {
+    if (testDatabaseKind !== 'postgres') return this.skip();
+    const sql = 'select l.*, count(*) over () as n from ledger l where l.entry = ?';
+    const result = await db.transaction(async (trx) => {
+      for (let i = 0; i < 3; i++) await transactionRows(trx, sql, ['first']);
+      const prepared = await trx.raw("select count(*)::int as n from pg_prepared_statements where statement like 'select l.*%'");
+      return (prepared as { rows: Array<{ n: number }> }).rows[0]!.n;
+    });
+    expect(result).to.equal(0);
+    await db.schema.alterTable('ledger', (t) => t.string('note'));
+    const rows = await db.transaction((trx) => transactionRows<Record<string, unknown>>(trx, sql, ['first']));
+    expect(rows[0]).to.have.property('note');
+  });
 });
