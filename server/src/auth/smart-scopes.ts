@@ -1,22 +1,28 @@
 // SMART v2 system scopes as aliases of the API's scopes (spec section 5 stays the truth).
-// clinical.read covers observations and allergies together, so its alias is the PAIR
-// `system/Observation.rs system/AllergyIntolerance.rs`: one of the two alone would ask for
-// less than any grant can give, and is refused rather than silently widened.
+// An API scope covers every R4 type of its group (clinical.read: Observation,
+// AllergyIntolerance, Condition, ServiceRequest, MedicationRequest; coverage.read: Coverage
+// and CoverageEligibilityResponse), so a SMART scope of one type grants its whole group. That
+// is never silent: the token answer's `scope` names every type of each group granted (RFC 6749
+// section 3.3: a granted scope that differs from the one asked is stated), so a client asking
+// `system/Observation.rs` reads in the answer that it may also read Conditions and orders.
+// Tokens carry API scopes; every R4 type's alias maps to the scope the R4 view checks for it
+// (a test holds this table to resources/r4/r4-types.ts).
 import { isScope } from './scopes.js';
 
 export const SMART_SCOPE_ALIASES: Readonly<Record<string, string>> = {
   'system/Patient.rs': 'residents.read',
   'system/Coverage.rs': 'coverage.read',
+  'system/CoverageEligibilityResponse.rs': 'coverage.read',
   'system/Observation.rs': 'clinical.read',
   'system/AllergyIntolerance.rs': 'clinical.read',
+  'system/Condition.rs': 'clinical.read',
+  'system/ServiceRequest.rs': 'clinical.read',
+  'system/MedicationRequest.rs': 'clinical.read',
 };
 
 export function isSmartScope(scope: string): boolean {
   return scope in SMART_SCOPE_ALIASES;
 }
-
-/** The SMART scopes that must be asked together to mean one API scope. */
-const PAIRED = ['system/Observation.rs', 'system/AllergyIntolerance.rs'];
 
 export type ScopeReading = { ok: true; scopes: string[] } | { ok: false; unknown: string[]; reason: string };
 
@@ -24,16 +30,20 @@ export type ScopeReading = { ok: true; scopes: string[] } | { ok: false; unknown
 export function readRequestedScopes(asked: string[]): ScopeReading {
   const unknown = asked.filter((scope) => !isScope(scope) && !(scope in SMART_SCOPE_ALIASES));
   if (unknown.length > 0) return { ok: false, unknown, reason: `unknown scopes: ${unknown.join(' ')}` };
-  const pairAsked = PAIRED.filter((scope) => asked.includes(scope));
-  if (pairAsked.length === 1) {
-    return { ok: false, unknown: pairAsked, reason: `${pairAsked[0]} is granted only together with ${PAIRED.find((s) => s !== pairAsked[0])} (both are clinical.read)` };
-  }
   return { ok: true, scopes: [...new Set(asked.map((scope) => SMART_SCOPE_ALIASES[scope] ?? scope))] };
 }
 
-/** The asked form echoed in the token answer: the asked scopes, once each, in the order asked. */
+/** The SMART scopes that mean one API scope, in the table's order. */
+function groupOf(apiScope: string): string[] {
+  return Object.keys(SMART_SCOPE_ALIASES).filter((smart) => SMART_SCOPE_ALIASES[smart] === apiScope);
+}
+
+/**
+ * The scope stated in the token answer: the scopes asked, in the order asked, each SMART
+ * scope standing with every other SMART scope of its group (what the token grants), once each.
+ */
 export function echoedScope(asked: string[]): string {
-  return [...new Set(asked)].join(' ');
+  return [...new Set(asked.flatMap((scope) => (isSmartScope(scope) ? groupOf(SMART_SCOPE_ALIASES[scope]!) : [scope])))].join(' ');
 }
 
 /** Every scope string the token endpoint understands, for the SMART configuration. */

@@ -127,7 +127,7 @@ describe('SMART Backend Services sign-in', function () {
           grant_types_supported: ['client_credentials'],
           capabilities: ['client-confidential-asymmetric'],
         });
-        expect(response.body.scopes_supported).to.include.members(['system/Patient.rs', 'system/Coverage.rs', 'system/Observation.rs', 'system/AllergyIntolerance.rs', 'residents.read']);
+        expect(response.body.scopes_supported).to.include.members(['system/Patient.rs', 'system/Coverage.rs', 'system/Observation.rs', 'system/AllergyIntolerance.rs', 'system/Condition.rs', 'residents.read']);
       });
     }
   });
@@ -149,19 +149,26 @@ describe('SMART Backend Services sign-in', function () {
       expect(response.status).to.equal(200);
     });
 
-    it('grants SMART v2 scopes as aliases and echoes the form asked', async () => {
+    it('grants SMART v2 scopes as aliases and states the form granted', async () => {
       const scope = 'system/Patient.rs system/Observation.rs system/AllergyIntolerance.rs';
       const response = await tokenRequest({ client_assertion: await assertion({ key: ec, clientId, aud }), scope });
       expect(response.status).to.equal(200);
-      expect(response.body.scope).to.equal(scope);
+      // clinical.read reads five R4 types: the answer says so (RFC 6749 section 3.3).
+      expect(response.body.scope).to.equal(`${scope} system/Condition.rs system/ServiceRequest.rs system/MedicationRequest.rs`);
       const token = response.body.access_token as string;
       expect((await call(service.baseUrl, 'GET', `/api/v1/ofctx/${orgId}/${facilityId}/residents`, { token })).status).to.equal(200);
       expect((await call(service.baseUrl, 'GET', `/api/v1/ofctx/${orgId}/${facilityId}/clinical/Observation`, { token })).status).to.equal(200);
       expect((await call(service.baseUrl, 'GET', `/api/v1/ofctx/${orgId}/${facilityId}/coverage`, { token })).status).to.equal(403);
     });
 
-    it('refuses half of the clinical pair, and unknown SMART scopes, with invalid_scope', async () => {
-      for (const scope of ['system/Observation.rs', 'system/AllergyIntolerance.rs system/Patient.rs', 'system/Patient.read', 'system/*.rs']) {
+    it('grants one clinical type with its group, and names every type granted', async () => {
+      const response = await tokenRequest({ client_assertion: await assertion({ key: rsa, clientId, aud }), scope: 'system/Observation.rs' });
+      expect(response.status).to.equal(200);
+      expect(response.body.scope).to.equal('system/Observation.rs system/AllergyIntolerance.rs system/Condition.rs system/ServiceRequest.rs system/MedicationRequest.rs');
+    });
+
+    it('refuses unknown SMART scopes with invalid_scope', async () => {
+      for (const scope of ['system/Patient.read', 'system/*.rs', 'system/Consent.rs system/Patient.rs']) {
         const response = await tokenRequest({ client_assertion: await assertion({ key: rsa, clientId, aud }), scope });
         expect(response.status, scope).to.equal(400);
         expect(response.body.error, scope).to.equal('invalid_scope');

@@ -166,7 +166,7 @@ export interface paths {
          *     (RFC 6749 section 2.3.1), or with a signed JWT assertion (`private_key_jwt`, RFC 7523,
          *     SMART Backend Services), exactly one of these. When `scope` is omitted every scope the client
          *     holds is granted. SMART v2 scopes are aliases of the API's (see Authentication);
-         *     `scope` in the answer echoes the form asked. Answers use the plain RFC 6749 bodies, not the envelope, and carry
+         *     `scope` in the answer is in the form asked and names every R4 type granted. Answers use the plain RFC 6749 bodies, not the envelope, and carry
          *     `Cache-Control: no-store`. Rate limited per client IP address: every answer carries
          *     the `RateLimit-Policy` and `RateLimit` fields (draft-ietf-httpapi-ratelimit-headers),
          *     so a client sees its quota before it runs out, and a `429` adds `Retry-After`.
@@ -4103,8 +4103,12 @@ export interface operations {
                      *       "scopes_supported": [
                      *         "system/Patient.rs",
                      *         "system/Coverage.rs",
+                     *         "system/CoverageEligibilityResponse.rs",
                      *         "system/Observation.rs",
                      *         "system/AllergyIntolerance.rs",
+                     *         "system/Condition.rs",
+                     *         "system/ServiceRequest.rs",
+                     *         "system/MedicationRequest.rs",
                      *         "residents.read",
                      *         "coverage.read",
                      *         "clinical.read",
@@ -4167,8 +4171,12 @@ export interface operations {
                      *       "scopes_supported": [
                      *         "system/Patient.rs",
                      *         "system/Coverage.rs",
+                     *         "system/CoverageEligibilityResponse.rs",
                      *         "system/Observation.rs",
                      *         "system/AllergyIntolerance.rs",
+                     *         "system/Condition.rs",
+                     *         "system/ServiceRequest.rs",
+                     *         "system/MedicationRequest.rs",
                      *         "residents.read",
                      *         "coverage.read",
                      *         "clinical.read",
