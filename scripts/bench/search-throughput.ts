@@ -83,7 +83,9 @@ async function measureOn(label: string, databaseUrl: string, residents: number, 
     const earliest = (await db('observations').where({ resident_id: target.id }).min({ at: 'effective_at' }).first()) as { at: string | null };
     const since = (earliest.at ?? '2000-01-01').slice(0, 10);
     const partner = await createClient(db, { orgId, facilityIds: [facilityId], scopes: ['residents.read', 'coverage.read', 'clinical.read'], name: 'bench payer' });
-    service = await startServiceProcess({ databaseUrl, env: { WEBHOOK_WORKER: '0', WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('base64') } });
+    // BENCH_CPU_PROF_DIR: the service writes a V8 CPU profile of the whole run there (cpu-profile.ts summarizes it).
+    const cpuProfileDir = process.env.BENCH_CPU_PROF_DIR;
+    service = await startServiceProcess({ databaseUrl, env: { WEBHOOK_WORKER: '0', WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('base64') }, ...(cpuProfileDir ? { cpuProfileDir } : {}) });
     const token = await accessToken(service.url, partner);
     const r4 = `${service.url}/api/v1/fhir/R4/${orgId}/${facilityId}`;
     const base = `${r4}/Patient`;

@@ -45,7 +45,7 @@ interface SqliteConnection {
 }
 
 interface PgConnection {
-  query(config: { name: string; text: string; values: unknown[]; rowMode?: 'array' }): Promise<{ rows: unknown[][]; fields: { name: string }[] }>;
+  query(config: { name?: string; text: string; values: unknown[]; rowMode?: 'array' }): Promise<{ rows: unknown[][]; fields: { name: string }[] }>;
 }
 
 /** Rows as arrays of values, with their column names. */
@@ -64,6 +64,22 @@ function objectsOf({ columns, arrays }: Arrays, from = 0): Row[] {
     rows[r] = row;
   }
   return rows;
+}
+
+/** Rows from knex (objects) as arrays, the columns those of the first row. */
+function arraysOf(objects: Row[]): Arrays {
+  return { columns: Object.keys(objects[0] ?? {}), arrays: objects.map((row) => Object.values(row)) };
+}
+
+/** The first `leading` columns once, from the first row (undefined when there is none), and the rest as the rows. */
+function withLeading(arrays: Arrays, leading: number): { leading: Row | undefined; rows: Row[] } {
+  const first = arrays.arrays[0];
+  let head: Row | undefined;
+  if (first) {
+    head = {};
+    for (let c = 0; c < leading; c++) head[arrays.columns[c]!] = first[c];
+  }
+  return { leading: head, rows: objectsOf(arrays, leading) };
 }
 
 /** The most rows in one PostgreSQL insert statement (one prepared statement per size up to it). */
@@ -85,6 +101,8 @@ export class PreparedStatements {
   /** The statements of allVarying, the most recently used last (recently-used.ts). */
   private readonly varyingReaders = new Map<string, SqliteReader>();
   private readonly pgNames = new Map<string, PgStatement>();
+  /** allVarying's named statements on PostgreSQL: at most VARYING_STATEMENTS, never dropped (pg keeps them per connection). */
+  private readonly pgVarying = new Map<string, PgStatement>();
   private readonly postgres: boolean;
 
   constructor(private readonly db: Knex) {
@@ -111,28 +129,48 @@ export class PreparedStatements {
 
   /**
    * The rows of a statement whose SQL varies with the request (R4 searches: one text per
-   * combination of parameters). On SQLite it is prepared and kept among the last
-   * VARYING_STATEMENTS texts, so a repeated search skips SQLite's prepare (an eighth of a
-   * search's CPU); on PostgreSQL it runs unnamed through knex, as a named statement per text
-   * would pile up on every pooled connection.
+   * shape of search, listing its parameters but not their values). It is prepared once: on
+   * SQLite kept among the last VARYING_STATEMENTS texts, so a repeated search skips SQLite's
+   * prepare (an eighth of a search's CPU); on PostgreSQL the first VARYING_STATEMENTS texts
+   * are named statements (parsed once per pooled connection, and planned once when the
+   * generic plan serves), later ones run unnamed, so the statements kept on each connection
+   * stay bounded.
    */
   async allVarying(sql: string, params: unknown[]): Promise<Row[]> {
-    const connection = this.usableSqlite();
-    if (connection) {
-      const reader = recentlyUsed(this.varyingReaders, sql, VARYING_STATEMENTS, () => {
-        const statement = connection.prepare(sql).raw(true);
-        return { statement, columns: statement.columns().map((column) => column.name) };
-      });
-      return objectsOf({ columns: reader.columns, arrays: reader.statement.all(...params) as unknown[][] });
-    }
-    const result = (await this.db.raw(sql, params as Knex.RawBinding[])) as Row[] | { rows: Row[] };
-    return Array.isArray(result) ? result : result.rows;
+    const arrays = await this.varyingArrays(sql, params);
+    if (arrays) return objectsOf(arrays);
+    return (await this.db.raw(sql, params as Knex.RawBinding[])) as Row[];
+  }
+
+  /** allVarying with allWithLeading's leading columns (a search's total beside its page). */
+  async allVaryingWithLeading(sql: string, params: unknown[], leading: number): Promise<{ leading: Row | undefined; rows: Row[] }> {
+    const arrays = (await this.varyingArrays(sql, params)) ?? arraysOf((await this.db.raw(sql, params as Knex.RawBinding[])) as Row[]);
+    return withLeading(arrays, leading);
   }
 
   /** The rows of a query built with knex, run as allVarying runs its SQL. */
   async allOfQuery(query: Knex.QueryBuilder): Promise<Row[]> {
     const { sql, bindings } = query.toSQL();
     return this.allVarying(sql, bindings as unknown[]);
+  }
+
+  /** A varying statement's rows as arrays, or undefined when only knex can run it now (a SQLite transaction is open). */
+  private async varyingArrays(sql: string, params: unknown[]): Promise<Arrays | undefined> {
+    const connection = this.usableSqlite();
+    if (connection) {
+      const reader = recentlyUsed(this.varyingReaders, sql, VARYING_STATEMENTS, () => {
+        const statement = connection.prepare(sql).raw(true);
+        return { statement, columns: statement.columns().map((column) => column.name) };
+      });
+      return { columns: reader.columns, arrays: reader.statement.all(...params) as unknown[][] };
+    }
+    if (!this.postgres) return undefined;
+    let prepared = this.pgVarying.get(sql);
+    if (!prepared && this.pgVarying.size < VARYING_STATEMENTS) {
+      prepared = { name: `ofctx_varying_${this.pgVarying.size + 1}`, text: numbered(sql) };
+      this.pgVarying.set(sql, prepared);
+    }
+    return this.pgRun(prepared ?? { text: numbered(sql) }, params);
   }
 
   /**
@@ -142,18 +180,8 @@ export class PreparedStatements {
    * none), and the rest as the rows.
    */
   async allWithLeading(sql: string, params: unknown[], leading: number): Promise<{ leading: Row | undefined; rows: Row[] }> {
-    let arrays = await this.arrays(sql, params);
-    if (!arrays) {
-      const objects = (await this.db.raw(sql, params as Knex.RawBinding[])) as Row[];
-      arrays = { columns: Object.keys(objects[0] ?? {}), arrays: objects.map((row) => Object.values(row)) };
-    }
-    const first = arrays.arrays[0];
-    let head: Row | undefined;
-    if (first) {
-      head = {};
-      for (let c = 0; c < leading; c++) head[arrays.columns[c]!] = first[c];
-    }
-    return { leading: head, rows: objectsOf(arrays, leading) };
+    const arrays = (await this.arrays(sql, params)) ?? arraysOf((await this.db.raw(sql, params as Knex.RawBinding[])) as Row[]);
+    return withLeading(arrays, leading);
   }
 
   /**
@@ -241,13 +269,18 @@ export class PreparedStatements {
   }
 
   /** A named statement in array row mode: pg builds no row objects, objectsOf does (faster, and it can skip columns). */
-  private async pgArrays(sql: string, params: unknown[]): Promise<Arrays> {
-    const prepared = this.pgStatement(sql);
+  private pgArrays(sql: string, params: unknown[]): Promise<Arrays> {
+    return this.pgRun(this.pgStatement(sql), params);
+  }
+
+  /** A statement in array row mode, named (prepared once per connection) or not. */
+  private async pgRun(prepared: { name?: string; text: string; columns?: string[] }, params: unknown[]): Promise<Arrays> {
     const connection = (await this.db.client.acquireConnection()) as PgConnection;
     try {
-      const result = await connection.query({ name: prepared.name, text: prepared.text, values: params, rowMode: 'array' });
-      prepared.columns ??= result.fields.map((field) => field.name);
-      return { columns: prepared.columns, arrays: result.rows };
+      const result = await connection.query({ ...(prepared.name ? { name: prepared.name } : {}), text: prepared.text, values: params, rowMode: 'array' });
+      const columns = prepared.columns ?? result.fields.map((field) => field.name);
+      if (prepared.name) prepared.columns = columns;
+      return { columns, arrays: result.rows };
     } finally {
       this.db.client.releaseConnection(connection);
     }

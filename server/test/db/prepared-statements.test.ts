@@ -29,4 +29,14 @@ describe('prepared statements whose text varies (allVarying)', function () {
     const rows = await preparedStatements(knex()).allVarying('select n, n * 2 as twice from numbers where n = ?', [21]);
     expect(rows).to.deep.equal([{ n: 21, twice: 42 }]);
   });
+
+  it('gives a leading column once, apart from the rows, and none when no row matches (a search\'s total beside its page)', async () => {
+    const statements = preparedStatements(knex());
+    const sql = 'select (select count(*) from numbers where n < ?) as total, n from numbers where n < ? order by n limit 3';
+    const page = await statements.allVaryingWithLeading(sql, [10, 10], 1);
+    expect(Number(page.leading?.total)).to.equal(10);
+    expect(page.rows).to.deep.equal([{ n: 0 }, { n: 1 }, { n: 2 }]);
+    const empty = await statements.allVaryingWithLeading(sql, [0, 0], 1);
+    expect(empty).to.deep.equal({ leading: undefined, rows: [] });
+  });
 });

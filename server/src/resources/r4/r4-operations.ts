@@ -70,7 +70,7 @@ function searchOf(r4: R4Type): OperationHandler {
     if (search.includePatients) authorize(principal, ['residents.read'], params);
     // The credential's access policy, inside every statement of the search (rows, total, includes).
     const filter = await visibilityOf(app.db, principal);
-    const scope: SearchScope = { orgId: params.org_id!, facilityId: params.facility_id!, visibility: (rows, table) => filter.apply(rows, table), hidesNothing: filter.isEmpty };
+    const scope: SearchScope = { orgId: params.org_id!, facilityId: params.facility_id!, visibility: filter, hidesNothing: filter.isEmpty };
     const self = { relation: 'self', url: linkOf(base, r4, search.cursor ? [...search.applied, ['_cursor', search.cursor]] : search.applied) };
     if (search.summaryCount) {
       const total = await countMatches(app.db, r4, scope, search);

@@ -4,10 +4,19 @@
 // row's own columns), then by the caller's visibility, then paged by keyset. Never a scan of
 // JSON. Issue 23's access policy (payer-scoped credentials, consent) joins here as
 // `SearchScope.visibility`, so every search, count and page honours it alike.
+//
+// The SQL is written as text, not built with knex: a search's clauses take a few shapes
+// (tokens, strings, date ranges, references, the facility, the policy), and knex's query
+// builders and their compilation cost as much CPU as SQLite's whole answer (issue 27). The
+// text depends only on the search's shape (which parameters, how many values, which
+// prefixes, the page size); the values are bindings, so a repeated shape reuses its prepared
+// statement (db/prepared-statements.ts, allVarying).
 import type { Knex } from 'knex';
 import { preparedStatements } from '../../../db/prepared-statements.js';
+import { isPostgres } from '../../../db/database.js';
 import { COUNTED_TABLES } from '../../../db/migrations/resource-counters.js';
 import { ApiError } from '../../../errors/api-error.js';
+import type { RecordFilter } from '../../../tenancy/record-visibility.js';
 import type { R4Type } from '../r4-types.js';
 import { LOINC, OBSERVATION_CATEGORY, VITAL_SIGN_CODES } from './search-parameters.js';
 import { uuidsOnly, type Clause, type DateRange, type SearchRequest, type Sort, type TokenValue } from './search-request.js';
@@ -15,18 +24,18 @@ import { uuidsOnly, type Clause, type DateRange, type SearchRequest, type Sort, 
 export interface SearchScope {
   orgId: string;
   facilityId: string;
-  /** A predicate on the searched table's rows that the caller may see (issue 23's access policy). */
-  visibility?: (rows: Knex.QueryBuilder, table: string) => void;
+  /** The caller's access policy (issue 23): its restriction joins every statement of the search. */
+  visibility?: RecordFilter;
   /** True when the visibility hides nothing here: a search without clauses counts from the facility's counter. */
   hidesNothing?: boolean;
 }
 
-/** A built search statement, run prepared (SQLite) through the varying-statement cache. */
-async function rowsOf<Row>(db: Knex, q: Knex.QueryBuilder): Promise<Row[]> {
-  return (await preparedStatements(db).allOfQuery(q)) as Row[];
+/** A statement, or a part of one: SQL with `?` placeholders and their values in order. */
+export interface SearchSql {
+  sql: string;
+  bindings: unknown[];
 }
 
-type Where = Knex.QueryBuilder;
 const NOTHING = '1 = 0';
 
 /** The smallest string greater than every string starting with `prefix` (code point order). */
@@ -38,122 +47,136 @@ function successor(prefix: string): string {
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** `?, ?, ?` for a list of n values (n >= 1). */
+const marks = (n: number) => (n === 1 ? '?' : `?${', ?'.repeat(n - 1)}`);
+
 const DAY = 86_400_000;
 const floorDay = (iso: string) => iso.slice(0, 10);
 const ceilDay = (iso: string) => (iso.slice(10) === 'T00:00:00.000Z' ? iso.slice(0, 10) : new Date(Date.parse(iso.slice(0, 10)) + DAY).toISOString().slice(0, 10));
+
+/** Builds a condition's text while collecting its bindings in the order their marks appear. */
+class Builder {
+  readonly bindings: unknown[] = [];
+
+  constructor(
+    readonly postgres: boolean,
+    readonly r4: R4Type,
+    readonly scope: SearchScope,
+  ) {}
+
+  bind(sql: string, ...values: unknown[]): string {
+    for (const value of values) this.bindings.push(value);
+    return sql;
+  }
+
+  /** `column in (?, ...)`, or nothing matches when the list is empty. */
+  in(column: string, values: readonly unknown[]): string {
+    if (values.length === 0) return NOTHING;
+    for (const value of values) this.bindings.push(value);
+    return `${column} in (${marks(values.length)})`;
+  }
+}
 
 /**
  * A date clause's value against a column (FHIR 3.1.1.4.2). An instant column holds a point t;
  * a day column a whole day d, whose range [d, d+1) is compared with the value's [start, end).
  */
-function dateCondition(q: Where, column: string, precision: 'day' | 'instant', range: DateRange): void {
+function dateCondition(b: Builder, column: string, precision: 'day' | 'instant', range: DateRange): string {
   const { start, end } = range;
   const day = precision === 'day';
-  const eq = (w: Where) => (day ? w.where(column, '>=', ceilDay(start)).andWhere(column, '<', floorDay(end)) : w.where(column, '>=', start).andWhere(column, '<', end));
+  const eq = () => (day ? b.bind(`${column} >= ? and ${column} < ?`, ceilDay(start), floorDay(end)) : b.bind(`${column} >= ? and ${column} < ?`, start, end));
   switch (range.prefix) {
     case 'eq':
-      q.where(eq);
-      return;
+      return eq();
     case 'ne':
-      q.whereNot(eq);
-      return;
+      return `not (${eq()})`;
     case 'gt':
-      q.where(column, '>=', day ? floorDay(end) : end);
-      return;
+      return b.bind(`${column} >= ?`, day ? floorDay(end) : end);
     case 'lt':
-      q.where(column, '<', day ? ceilDay(start) : start);
-      return;
+      return b.bind(`${column} < ?`, day ? ceilDay(start) : start);
     case 'ge':
-      q.where(column, '>=', day ? floorDay(start) : start);
-      return;
+      return b.bind(`${column} >= ?`, day ? floorDay(start) : start);
     case 'le':
-      q.where(column, '<', day ? ceilDay(end) : end);
-      return;
+      return b.bind(`${column} < ?`, day ? ceilDay(end) : end);
   }
 }
 
-function tokenCondition(db: Knex, q: Where, clause: Clause & { kind: 'tokens' }, token: TokenValue, r4: R4Type, scope: SearchScope): void {
+function tokenCondition(b: Builder, clause: Clause & { kind: 'tokens' }, token: TokenValue): string {
+  const { r4, scope } = b;
   const target = clause.parameter.target;
   switch (target.kind) {
     case 'code': {
+      const parts: string[] = [];
       if (target.system !== undefined) {
-        if (token.system !== undefined && token.system !== target.system) return void q.whereRaw(NOTHING);
+        if (token.system !== undefined && token.system !== target.system) return NOTHING;
       } else if (token.system === '') {
-        return void q.whereRaw(NOTHING); // `|code`: a code without a system; every stored code has one
+        return NOTHING; // `|code`: a code without a system; every stored code has one
       } else if (token.system !== undefined) {
-        q.where(target.systemColumn!, token.system);
+        parts.push(b.bind(`${r4.table}.${target.systemColumn!} = ?`, token.system));
       }
-      if (token.code !== undefined) q.where(target.column, token.code);
-      else q.whereNotNull(target.column);
-      return;
+      parts.push(token.code !== undefined ? b.bind(`${r4.table}.${target.column} = ?`, token.code) : `${r4.table}.${target.column} is not null`);
+      return parts.join(' and ');
     }
     case 'boolean': {
       if (token.code !== 'true' && token.code !== 'false') throw new ApiError('invalid_parameter', undefined, [{ field: `query.${clause.parameter.name}`, issue: 'must be true or false' }]);
       const value = token.code === 'true';
-      q.where(target.column, db.client.config.client === 'pg' ? value : Number(value));
-      return;
+      return b.bind(`${r4.table}.${target.column} = ?`, b.postgres ? value : Number(value));
     }
     case 'observationCategory': {
       const system = token.system === undefined || token.system === OBSERVATION_CATEGORY;
       const code = token.code === undefined || token.code === 'vital-signs';
-      if (!system || !code) return void q.whereRaw(NOTHING);
-      q.where('code_system', LOINC).whereIn('code', VITAL_SIGN_CODES);
-      return;
+      if (!system || !code) return NOTHING;
+      return `${b.bind(`${r4.table}.code_system = ?`, LOINC)} and ${b.in(`${r4.table}.code`, VITAL_SIGN_CODES)}`;
     }
     case 'identifier': {
-      if (token.system === '') return void q.whereRaw(NOTHING);
-      const identified = db('resource_identifiers').select('resource_id').where({ org_id: scope.orgId, resource_type: r4.type });
-      if (token.system !== undefined) identified.where('system', token.system);
-      if (token.code !== undefined) identified.where('value', token.code);
-      q.whereIn(`${r4.table}.id`, identified);
-      return;
+      if (token.system === '') return NOTHING;
+      let identified = b.bind('select resource_id from resource_identifiers where org_id = ? and resource_type = ?', scope.orgId, r4.type);
+      if (token.system !== undefined) identified += b.bind(' and system = ?', token.system);
+      if (token.code !== undefined) identified += b.bind(' and value = ?', token.code);
+      return `${r4.table}.id in (${identified})`;
     }
     default:
       throw new Error(`token search on ${target.kind}`);
   }
 }
 
-function clauseCondition(db: Knex, q: Where, clause: Clause, r4: R4Type, scope: SearchScope, correlate: boolean): void {
+/** Values of one clause are OR'ed. */
+const anyOf = (conditions: string[]) => (conditions.length === 1 ? conditions[0]! : conditions.map((c) => `(${c})`).join(' or '));
+
+function clauseCondition(b: Builder, clause: Clause, correlate: boolean): string {
+  const { r4, scope } = b;
   const target = clause.parameter.target;
   switch (clause.kind) {
     case 'ids':
-      q.whereIn(`${r4.table}.id`, uuidsOnly(clause.ids));
-      return;
+      return b.in(`${r4.table}.id`, uuidsOnly(clause.ids));
     case 'residents':
-      q.whereIn(`${r4.table}.resident_id`, uuidsOnly(clause.ids));
-      return;
+      return b.in(`${r4.table}.resident_id`, uuidsOnly(clause.ids));
     case 'tokens':
-      q.where((any) => {
-        for (const token of clause.tokens) any.orWhere((one) => tokenCondition(db, one, clause, token, r4, scope));
-      });
-      return;
+      return anyOf(clause.tokens.map((token) => tokenCondition(b, clause, token)));
     case 'strings': {
       if (target.kind !== 'string') throw new Error(`string search on ${target.kind}`);
-      const matching = (names: Knex.QueryBuilder) =>
-        names.whereIn('param', target.params).where((any) => {
-          for (const value of clause.values) {
-            if (clause.modifier === 'exact') any.orWhere('value', value);
-            else if (clause.modifier === 'contains') any.orWhereRaw(`norm like ? escape '\\'`, [`%${escapeLike(value)}%`]);
-            else any.orWhere((prefix) => prefix.where('norm', '>=', value).andWhere('norm', '<', successor(value)));
-          }
-        });
-      if (correlate) {
-        // The search starts from another index (a birth date's few rows): probe each row's own
-        // names by its id, rather than gather every name of the prefix (every Smith) first.
-        q.whereExists(matching(db('search_strings').select(db.raw('1')).whereRaw('?? = ??', ['search_strings.resource_id', `${r4.table}.id`])));
-      } else {
-        q.whereIn(`${r4.table}.id`, matching(db('search_strings').select('resource_id').where({ org_id: scope.orgId, resource_type: r4.type })));
-      }
-      return;
+      // The subquery's head, then its conditions: the bindings follow the text's order.
+      const head = correlate
+        ? // The search starts from another index (a birth date's few rows): probe each row's own
+          // names by its id, rather than gather every name of the prefix (every Smith) first.
+          `select 1 from search_strings where search_strings.resource_id = ${r4.table}.id`
+        : b.bind('select resource_id from search_strings where org_id = ? and resource_type = ?', scope.orgId, r4.type);
+      const params = b.in('param', target.params);
+      const values = anyOf(
+        clause.values.map((value) => {
+          if (clause.modifier === 'exact') return b.bind('value = ?', value);
+          if (clause.modifier === 'contains') return b.bind(`norm like ? escape '\\'`, `%${escapeLike(value)}%`);
+          return b.bind('norm >= ? and norm < ?', value, successor(value));
+        }),
+      );
+      const matching = `${head} and ${params} and (${values})`;
+      return correlate ? `exists (${matching})` : `${r4.table}.id in (${matching})`;
     }
     case 'dates': {
       const [column, precision] =
         target.kind === 'lastUpdated' ? ['last_updated', 'instant' as const] : target.kind === 'date' ? [target.column, target.precision] : ['', 'instant' as const];
       if (column === '') throw new Error(`date search on ${target.kind}`);
-      q.where((any) => {
-        for (const range of clause.ranges) any.orWhere((one) => dateCondition(one, `${r4.table}.${column}`, precision, range));
-      });
-      return;
+      return anyOf(clause.ranges.map((range) => dateCondition(b, `${r4.table}.${column}`, precision, range)));
     }
   }
 }
@@ -171,24 +194,27 @@ function startsFromClauseIndex(clauses: Clause[]): boolean {
   return exact || (named && !day);
 }
 
-/** The facility's rows of the type matching every clause, as the caller may see them. */
-export function matchingRows(db: Knex, r4: R4Type, scope: SearchScope, clauses: Clause[]): Knex.QueryBuilder {
-  const facility = `${r4.table}.facility_id`;
+/** The condition on the facility's rows of the type matching every clause, as the caller may see them. */
+export function matchingRows(db: Knex, r4: R4Type, scope: SearchScope, clauses: Clause[]): SearchSql {
+  const postgres = isPostgres(db);
+  const b = new Builder(postgres, r4, scope);
   // SQLite's planner has no statistics: for `ORDER BY seq LIMIT n` it walks the facility's
   // (facility_id, seq) index and tests each row against the identifier or name subquery, every
   // resident of the facility for a single match (5 ms at 20,000 residents, 150 ms at 100,000).
   // The unary + keeps facility_id off the index choice, so such a search starts from the
   // subquery's few ids (their unique index) and sorts them (startsFromClauseIndex says when).
   // PostgreSQL plans by its statistics.
-  const sqlite = db.client.config.client !== 'pg';
-  const fromClauseIndex = sqlite && startsFromClauseIndex(clauses);
-  const q = fromClauseIndex
-    ? db(r4.table).whereRaw(`+${facility.split('.').map((part) => `"${part}"`).join('.')} = ?`, [scope.facilityId])
-    : db(r4.table).where(facility, scope.facilityId);
-  const correlate = sqlite && !fromClauseIndex;
-  for (const clause of clauses) q.where((one) => clauseCondition(db, one, clause, r4, scope, correlate));
-  scope.visibility?.(q, r4.table);
-  return q;
+  const fromClauseIndex = !postgres && startsFromClauseIndex(clauses);
+  let sql = b.bind(`${fromClauseIndex ? '+' : ''}${r4.table}.facility_id = ?`, scope.facilityId);
+  const correlate = !postgres && !fromClauseIndex;
+  for (const clause of clauses) sql += ` and (${clauseCondition(b, clause, correlate)})`;
+  const visibility = scope.visibility;
+  if (visibility && !visibility.isEmpty) {
+    const restriction = visibility.rows(r4.table);
+    sql += ` and (${restriction.sql})`;
+    b.bindings.push(...restriction.bindings);
+  }
+  return { sql, bindings: b.bindings };
 }
 
 /** Where a page starts: after the last row of the previous page (its sort value and seq). */
@@ -203,40 +229,59 @@ export function orderOf(search: SearchRequest): Sort | undefined {
   return search.clauses.some((c) => c.parameter.target.kind === 'lastUpdated') ? { column: 'last_updated', descending: false } : undefined;
 }
 
+const TOTAL_COLUMN = 'search_total';
+
+/** The statement counting the rows `where` matches. */
+export function countStatement(r4: R4Type, where: SearchSql): SearchSql {
+  return { sql: `select count(*) as total from ${r4.table} where ${where.sql}`, bindings: where.bindings };
+}
+
 /**
- * One page in keyset order: (sort column, seq), both ascending or both descending, strictly
- * after `after`. seq is unique, so the order is total and a walk never skips or repeats a row.
+ * The statement of one page in keyset order: (sort column, seq), both ascending or both
+ * descending, strictly after `after`; seq is unique, so the order is total and a walk never
+ * skips or repeats a row. One row more than the page tells whether another page follows. The
+ * page size is written into the text (1 to 200): PostgreSQL then plans a prepared statement
+ * once instead of again at each execution, as it does while a LIMIT is a parameter.
+ * `leading`, a scalar subquery (the total), comes first as search_total.
  */
+export function pageStatement(r4: R4Type, search: SearchRequest, where: SearchSql, after: Position | undefined, leading?: SearchSql): SearchSql {
+  const sort = orderOf(search);
+  const table = r4.table;
+  const bindings: unknown[] = leading ? [...leading.bindings, ...where.bindings] : [...where.bindings];
+  let sql = `select ${leading ? `(${leading.sql}) as ${TOTAL_COLUMN}, ` : ''}${table}.* from ${table} where ${where.sql}`;
+  const seq = `${table}.seq`;
+  const direction = sort?.descending ? 'desc' : 'asc';
+  const beyond = sort?.descending ? '<' : '>';
+  if (after) {
+    if (sort) {
+      const column = `${table}.${sort.column}`;
+      sql += ` and (${column} ${beyond} ? or (${column} = ? and ${seq} ${beyond} ?))`;
+      bindings.push(after.value ?? '', after.value ?? '', after.seq);
+    } else {
+      sql += ` and ${seq} > ?`;
+      bindings.push(after.seq);
+    }
+  }
+  sql += sort ? ` order by ${table}.${sort.column} ${direction}, ${seq} ${direction}` : ` order by ${seq} asc`;
+  sql += ` limit ${search.count + 1}`;
+  return { sql, bindings };
+}
+
+async function rowsOf<Row>(db: Knex, statement: SearchSql): Promise<Row[]> {
+  return (await preparedStatements(db).allVarying(statement.sql, statement.bindings)) as Row[];
+}
+
+/** One page of the search, without its total. */
 export async function searchPage<Row extends { seq: number }>(
   db: Knex,
   r4: R4Type,
   scope: SearchScope,
   search: SearchRequest,
   after: Position | undefined,
-  leading?: Knex.Sql,
 ): Promise<{ rows: Row[]; more: boolean }> {
-  const sort = orderOf(search);
-  const q = matchingRows(db, r4, scope, search.clauses);
-  if (leading) q.select(db.raw(`(${leading.sql}) as ${TOTAL_COLUMN}`, leading.bindings as Knex.RawBinding[]));
-  q.select(`${r4.table}.*`);
-  const seq = `${r4.table}.seq`;
-  const direction = sort?.descending ? 'desc' : 'asc';
-  const beyond = sort?.descending ? '<' : '>';
-  if (after) {
-    if (sort) {
-      const column = `${r4.table}.${sort.column}`;
-      q.where((k) => k.where(column, beyond, after.value ?? '').orWhere((same) => same.where(column, after.value ?? '').andWhere(seq, beyond, after.seq)));
-    } else {
-      q.where(seq, '>', after.seq);
-    }
-  }
-  if (sort) q.orderBy([{ column: `${r4.table}.${sort.column}`, order: direction }, { column: seq, order: direction }]);
-  else q.orderBy(seq);
-  const rows = await rowsOf<Row>(db, q.limit(search.count + 1));
+  const rows = await rowsOf<Row>(db, pageStatement(r4, search, matchingRows(db, r4, scope, search.clauses), after));
   return { rows: rows.slice(0, search.count), more: rows.length > search.count };
 }
-
-const TOTAL_COLUMN = 'search_total';
 
 /** Whether the facility's counter holds the total: every row of a counted table, nothing hidden. */
 function countedByTrigger(r4: R4Type, scope: SearchScope, search: SearchRequest): boolean {
@@ -259,21 +304,24 @@ export async function searchPageAndTotal<Row extends { seq: number }>(
     const total = await countMatches(db, r4, scope, search);
     return { ...(await searchPage<Row>(db, r4, scope, search, after)), total };
   }
-  const counting = matchingRows(db, r4, scope, search.clauses).count({ total: '*' }).toSQL();
-  const { rows, more } = await searchPage<Row & { [TOTAL_COLUMN]?: number | string }>(db, r4, scope, search, after, counting);
-  if (rows.length === 0) return { rows, more, total: after ? await countMatches(db, r4, scope, search) : 0 };
-  const total = Number(rows[0]![TOTAL_COLUMN]);
-  for (const row of rows) delete row[TOTAL_COLUMN];
-  return { rows, more, total };
+  const where = matchingRows(db, r4, scope, search.clauses);
+  const { leading, rows } = await preparedStatements(db).allVaryingWithLeading(...statementOf(pageStatement(r4, search, where, after, countStatement(r4, where))), 1);
+  const page = { rows: rows.slice(0, search.count) as Row[], more: rows.length > search.count };
+  if (leading === undefined) return { ...page, total: after ? await countMatches(db, r4, scope, search) : 0 };
+  return { ...page, total: Number(leading[TOTAL_COLUMN]) };
 }
+
+const statementOf = (statement: SearchSql): [string, unknown[]] => [statement.sql, statement.bindings];
+
+const COUNTER_SQL = 'select total from facility_resource_counts where resource = ? and facility_id = ? limit 1';
 
 export async function countMatches(db: Knex, r4: R4Type, scope: SearchScope, search: SearchRequest): Promise<number> {
   // Every row of the facility: the count the triggers keep (the spec's lists read it too),
   // instead of counting 10^5 index entries at each plain search.
   if (countedByTrigger(r4, scope, search)) {
-    const counted = await rowsOf<{ total: number | string }>(db, db('facility_resource_counts').where({ resource: r4.table, facility_id: scope.facilityId }).select('total').limit(1));
+    const counted = await preparedStatements(db).all(COUNTER_SQL, [r4.table, scope.facilityId]);
     return Number(counted[0]?.total ?? 0);
   }
-  const [row] = await rowsOf<{ total: number | string }>(db, matchingRows(db, r4, scope, search.clauses).count({ total: '*' }));
+  const [row] = await rowsOf<{ total: number | string }>(db, countStatement(r4, matchingRows(db, r4, scope, search.clauses)));
   return Number(row?.total ?? 0);
 }
