@@ -103,6 +103,8 @@ export class PreparedStatements {
   private readonly pgNames = new Map<string, PgStatement>();
   /** allVarying's named statements on PostgreSQL: at most VARYING_STATEMENTS, never dropped (pg keeps them per connection). */
   private readonly pgVarying = new Map<string, PgStatement>();
+  /** Names given to varying texts so far (a renamed text gets a new one). */
+  private pgVaryingNames = 0;
   private readonly postgres: boolean;
 
   constructor(private readonly db: Knex) {
@@ -162,15 +164,30 @@ export class PreparedStatements {
         const statement = connection.prepare(sql).raw(true);
         return { statement, columns: statement.columns().map((column) => column.name) };
       });
-      return { columns: reader.columns, arrays: reader.statement.all(...params) as unknown[][] };
+      const arrays = reader.statement.all(...params) as unknown[][];
+      // SQLite prepares a statement again after a migration changed its table; a `t.*` then
+      // has more columns than were read at its first prepare.
+      if (arrays.length > 0 && arrays[0]!.length !== reader.columns.length) reader.columns = reader.statement.columns().map((column) => column.name);
+      return { columns: reader.columns, arrays };
     }
     if (!this.postgres) return undefined;
     let prepared = this.pgVarying.get(sql);
     if (!prepared && this.pgVarying.size < VARYING_STATEMENTS) {
-      prepared = { name: `ofctx_varying_${this.pgVarying.size + 1}`, text: numbered(sql) };
+      prepared = { name: `ofctx_varying_${++this.pgVaryingNames}`, text: numbered(sql) };
       this.pgVarying.set(sql, prepared);
     }
-    return this.pgRun(prepared ?? { text: numbered(sql) }, params);
+    try {
+      return await this.pgRun(prepared ?? { text: numbered(sql) }, params);
+    } catch (error) {
+      // A migration (another instance's, during a rolling upgrade) changed the columns of a
+      // `t.*`: PostgreSQL refuses the prepared statement on every connection that has it
+      // ("cached plan must not change result type", 0A000). The text gets a new name, which
+      // each connection prepares afresh; the read is retried once (it runs in no transaction).
+      if (!prepared || (error as { code?: string }).code !== '0A000') throw error;
+      const renamed = { name: `ofctx_varying_${++this.pgVaryingNames}`, text: prepared.text };
+      this.pgVarying.set(sql, renamed);
+      return this.pgRun(renamed, params);
+    }
   }
 
   /**
@@ -278,7 +295,8 @@ export class PreparedStatements {
     const connection = (await this.db.client.acquireConnection()) as PgConnection;
     try {
       const result = await connection.query({ ...(prepared.name ? { name: prepared.name } : {}), text: prepared.text, values: params, rowMode: 'array' });
-      const columns = prepared.columns ?? result.fields.map((field) => field.name);
+      // The columns read once, unless the statement's width changed since (a migration).
+      const columns = prepared.columns?.length === result.fields.length ? prepared.columns : result.fields.map((field) => field.name);
       if (prepared.name) prepared.columns = columns;
       return { columns, arrays: result.rows };
     } finally {

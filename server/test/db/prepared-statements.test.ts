@@ -1,6 +1,7 @@
 // The varying statements of R4 searches: prepared and reused on SQLite, yet never more than
 // a bounded number kept, and each text always answers its own rows, evicted or not.
 import { expect } from 'chai';
+import knexFactory from 'knex';
 import { freshKnexForSuite } from '../../../test/support/database.js';
 import { preparedStatements } from '../../src/db/prepared-statements.js';
 
@@ -38,5 +39,26 @@ describe('prepared statements whose text varies (allVarying)', function () {
     expect(page.rows).to.deep.equal([{ n: 0 }, { n: 1 }, { n: 2 }]);
     const empty = await statements.allVaryingWithLeading(sql, [0, 0], 1);
     expect(empty).to.deep.equal({ leading: undefined, rows: [] });
+  });
+
+  it('answers the columns a migration added to a table read with t.*, after the statement was prepared (a rolling upgrade)', async () => {
+    // One pooled connection: the statement prepared before the migration is the one run after it.
+    const db = knexFactory({ ...knex().client.config, pool: { min: 1, max: 1 } });
+    try {
+      await db.schema.createTable('widened', (t) => t.integer('n').notNullable());
+      await db('widened').insert([{ n: 1 }, { n: 2 }]);
+      const statements = preparedStatements(db);
+      await statements.ready();
+      const sql = 'select widened.* from widened where n > ? order by n';
+      for (let i = 0; i < 3; i++) expect(await statements.allVarying(sql, [0])).to.deep.equal([{ n: 1 }, { n: 2 }]);
+      await db.schema.alterTable('widened', (t) => t.string('note').nullable());
+      await db('widened').update({ note: 'kept' });
+      expect(await statements.allVarying(sql, [0])).to.deep.equal([
+        { n: 1, note: 'kept' },
+        { n: 2, note: 'kept' },
+      ]);
+    } finally {
+      await db.destroy();
+    }
   });
 });
