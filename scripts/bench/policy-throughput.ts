@@ -83,7 +83,7 @@ async function measureOn(label: string, databaseUrl: string, residents: number, 
     const payer = top.payor_name;
     const all = await createClient(db, { orgId: org.id, facilityIds: [facility.id], scopes: ['coverage.read'], name: 'bench clearinghouse' });
     const scoped = await createClient(db, { orgId: org.id, facilityIds: [facility.id], scopes: ['coverage.read'], name: 'bench payer', policy: { ...DEFAULT_POLICY, purpose: 'HPAYMT', payers: [payer.toLowerCase()] } });
-    service = await startServiceProcess({ databaseUrl, env: { WEBHOOK_WORKER: '0', WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('base64') } });
+    service = await startServiceProcess({ databaseUrl, cpuProfileDir: process.env.BENCH_CPU_PROF_DIR || undefined, env: { WEBHOOK_WORKER: '0', WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('base64') } });
     const url = `${service.url}/api/v1/ofctx/${org.id}/${facility.id}/coverage?page_size=50`;
     const unrestricted = await measureLoad({ url, headers: { authorization: `Bearer ${await accessToken(service.url, all)}` }, durationSeconds: settings.durationSeconds, warmupSeconds: 2, pid: service.pid });
     const scopedToken = await accessToken(service.url, scoped);

@@ -8,6 +8,7 @@ import type { PageInfo } from '../http/envelope.js';
 import { PageAnchors } from './page-anchors.js';
 import { preparedStatements } from '../db/prepared-statements.js';
 import type { RecordFilter } from '../tenancy/record-visibility.js';
+import { fetchPayerCoveragePage, seeksPayers } from './payer-pages.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 
@@ -71,11 +72,18 @@ export async function fetchResourcePage<Row extends { seq: number }>(
   filter?: RecordFilter,
 ): Promise<{ rows: Row[]; page: PageInfo }> {
   const { page, pageSize } = pageOf(query);
-  if (filter && !filter.isEmpty) return fetchFilteredPage<Row>(db, table, scope, page, pageSize, filter);
+  const size = PLANNED_PAGE_SIZES.has(pageSize) ? pageSize : undefined;
+  if (filter && !filter.isEmpty) {
+    // A payer-scoped Coverage list hiding nothing else seeks its payers' rows and sums their counters.
+    const payers = filter.payersOnly;
+    if (table === 'coverage' && scope.resident_id === undefined && seeksPayers(payers)) {
+      return fetchPayerCoveragePage<Row>(db, scope.facility_id, payers, page, pageSize, await listedColumnsOf(db, table), size);
+    }
+    return fetchFilteredPage<Row>(db, table, scope, page, pageSize, filter);
+  }
   const where: Record<string, string> = { ...scope };
   // The hot statements (counts, the page itself) are prepared once: see db/prepared-statements.ts.
   const statements = preparedStatements(db);
-  const size = PLANNED_PAGE_SIZES.has(pageSize) ? pageSize : undefined;
   const sql = statementsOf(table, size) ?? (await listStatementsReady(db, table, size));
   const limit = size === undefined ? [pageSize] : [];
   let counts: Record<string, unknown> | undefined;
@@ -165,6 +173,19 @@ const NOT_RENDERED = new Set(['org_id', 'created_at']);
 
 const listedColumns = new Map<string, Promise<string>>();
 
+/** The columns a list of `table` returns, as SQL (`table.column, ...`), read from the database once. */
+function listedColumnsOf(db: Knex, table: string): Promise<string> {
+  let listing = listedColumns.get(table);
+  if (!listing) {
+    listing = db(table)
+      .columnInfo()
+      .then((info) => Object.keys(info).filter((column) => !NOT_RENDERED.has(column)).map((column) => `${table}.${column}`).join(', '));
+    listedColumns.set(table, listing);
+    listing.catch(() => listedColumns.delete(table));
+  }
+  return listing;
+}
+
 /** The page sizes written into the SQL (a prepared statement each); others are a parameter. */
 const PLANNED_PAGE_SIZES = new Set([10, 20, 25, DEFAULT_PAGE_SIZE, 100, 200]);
 
@@ -181,15 +202,7 @@ function statementsOf(table: string, pageSize: number | undefined): TableStateme
 // migration adds is listed too).
 async function listStatementsReady(db: Knex, table: string, pageSize: number | undefined): Promise<TableStatements> {
   const limit = pageSize === undefined ? '?' : String(pageSize);
-  let listing = listedColumns.get(table);
-  if (!listing) {
-    listing = db(table)
-      .columnInfo()
-      .then((info) => Object.keys(info).filter((column) => !NOT_RENDERED.has(column)).map((column) => `${table}.${column}`).join(', '));
-    listedColumns.set(table, listing);
-    listing.catch(() => listedColumns.delete(table));
-  }
-  const listed = await listing;
+  const listed = await listedColumnsOf(db, table);
   const counted = (column: string) => `(select ${column} from facility_resource_counts where resource = '${table}' and facility_id = ?) as counted_${column}`;
   const sql = {
     firstPage: `select ${counted('total')}, ${counted('layout_version')}, ${listed} from ${table} where facility_id = ? order by seq limit ${limit}`,

@@ -42,6 +42,17 @@ export class RecordFilter {
     return this.policy.payers === null && !this.flags.consentDenials && (this.policy.sensitive || !this.flags.restrictedRecords);
   }
 
+  /**
+   * The payers, when they are all this filter can hide: no consent denials, and no restricted
+   * record hidden (the credential is --sensitive or the organization holds none). Then a
+   * Coverage is visible exactly when its payer is one of them, and the payer-keyed counters
+   * and indexes apply (resources/payer-pages.ts). Null otherwise.
+   */
+  get payersOnly(): readonly string[] | null {
+    if (this.flags.consentDenials || (!this.policy.sensitive && this.flags.restrictedRecords)) return null;
+    return this.policy.payers;
+  }
+
   /** The restriction on rows of `table` under `alias` (its resident: `id` for residents, else `resident_id`). */
   rows(table: string, alias: string = table): SqlFragment {
     const parts: string[] = [];

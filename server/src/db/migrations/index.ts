@@ -24,6 +24,7 @@ import * as eligibilityResponseLabels from './023_eligibility_response_labels.js
 import * as payerIndexes from './024_payer_indexes.js';
 import * as searchDrivingIndexes from './025_search_driving_indexes.js';
 import * as writePathIndexes from './026_write_path_indexes.js';
+import * as coveragePayerCounts from './027_coverage_payer_counts.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -54,4 +55,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['024_payer_indexes', payerIndexes],
   ['025_search_driving_indexes', searchDrivingIndexes],
   ['026_write_path_indexes', writePathIndexes],
+  ['027_coverage_payer_counts', coveragePayerCounts],
 ];

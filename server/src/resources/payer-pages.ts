@@ -1,0 +1,88 @@
+// A page of a facility's Coverages for a payer-scoped credential whose payers are all its
+// policy hides (RecordFilter.payersOnly), without walking the facility (issue 23). The generic
+// filtered page reads the facility's rows in order until enough match
+// `lower(payor_name) in (...) or lower(payor_id) in (...)`, and counts its total over every
+// Coverage of the facility, because an OR of two columns cannot seek. Here instead:
+// - the rows: each payer key (a payer as name, a payer as id) seeks its own first rows in list
+//   order (migration 027's (facility_id, lower(column), seq) indexes); the union (one row once,
+//   even when it matches by name and by id, or several payers) in seq order gives the page.
+//   A deeper page takes each key's first `offset + page size` rows and skips `offset`: exact,
+//   whatever was written since, with no anchor to invalidate.
+// - the total: the sum of the facility's coverage_payer_counts rows (kept by triggers, one row
+//   per (name, id) pair, so a Coverage is counted once) whose name or id is one of the payers.
+// Hand-written SQL, one text per shape (payers, page size, first or deeper page), prepared
+// once like the unrestricted list's (db/prepared-statements.ts); the total rides along with
+// the page as a leading column (one statement, one round trip) unless the page is empty.
+import type { Knex } from 'knex';
+import type { PageInfo } from '../http/envelope.js';
+import { preparedStatements } from '../db/prepared-statements.js';
+
+/** At most this many payers take this path (two union branches each); more: the generic one. */
+export const MAX_SEEKED_PAYERS = 16;
+
+/** Whether these payers can be served here (payers are never empty: a NULL payor_id counts as ''). */
+export function seeksPayers(payers: readonly string[] | null): payers is readonly string[] {
+  return payers !== null && payers.length > 0 && payers.length <= MAX_SEEKED_PAYERS && payers.every((payer) => payer !== '');
+}
+
+interface PayerStatements {
+  total: string;
+  /** The page with the total as its leading column. */
+  page: string;
+}
+
+const shapes = new Map<string, PayerStatements>();
+
+/**
+ * `listed`: the columns to return (the list's); `size`: the page size written into the SQL
+ * (a planned size), or undefined to pass it as a parameter.
+ */
+function statementsOf(payers: number, listed: string, size: number | undefined, deep: boolean): PayerStatements {
+  const key = `${payers} ${size ?? '?'} ${deep ? 'deep' : 'first'} ${listed}`;
+  let statements = shapes.get(key);
+  if (statements) return statements;
+  const marks = Array.from({ length: payers }, () => '?').join(', ');
+  const total = `select coalesce(sum(total), 0) as total from coverage_payer_counts where facility_id = ? and (payor_name_key in (${marks}) or payor_id_key in (${marks}))`;
+  const pageLimit = size === undefined ? '?' : String(size);
+  // Each key's rows up to the end of the page: the page size, or `offset + size` (a parameter).
+  const branchLimit = deep ? '?' : pageLimit;
+  const branches: string[] = [];
+  for (const column of ['payor_name', 'payor_id']) {
+    for (let i = 0; i < payers; i++) {
+      branches.push(`select seq from (select seq from coverage where facility_id = ? and lower(${column}) = ? order by seq limit ${branchLimit}) as vis_${column}_${i}`);
+    }
+  }
+  const seqs = `${branches.join(' union ')} order by seq limit ${pageLimit}${deep ? ' offset ?' : ''}`;
+  statements = {
+    total,
+    page: `select (${total}) as counted_total, ${listed} from coverage where seq in (${seqs}) order by seq`,
+  };
+  shapes.set(key, statements);
+  return statements;
+}
+
+export async function fetchPayerCoveragePage<Row>(
+  db: Knex,
+  facilityId: string,
+  payers: readonly string[],
+  page: number,
+  pageSize: number,
+  listed: string,
+  size: number | undefined,
+): Promise<{ rows: Row[]; page: PageInfo }> {
+  const deep = page > 1;
+  const sql = statementsOf(payers.length, listed, size, deep);
+  const offset = (page - 1) * pageSize;
+  const totalParams = [facilityId, ...payers, ...payers];
+  // A branch's limit is a parameter on a deeper page, or when the page size is one.
+  const branchLimit = deep ? [offset + pageSize] : size === undefined ? [pageSize] : [];
+  const branchParams: unknown[] = [];
+  for (let column = 0; column < 2; column++) {
+    for (const payer of payers) branchParams.push(facilityId, payer, ...branchLimit);
+  }
+  const outerParams = [...(size === undefined ? [pageSize] : []), ...(deep ? [offset] : [])];
+  const statements = preparedStatements(db);
+  const { leading, rows } = await statements.allWithLeading(sql.page, [...totalParams, ...branchParams, ...outerParams], 1);
+  const total = leading ? leading.counted_total : (await statements.all(sql.total, totalParams))[0]?.total;
+  return { rows: rows as Row[], page: { page, page_size: pageSize, total: Number(total ?? 0) } };
+}
