@@ -289,9 +289,10 @@ function countedByTrigger(r4: R4Type, scope: SearchScope, search: SearchRequest)
 }
 
 /**
- * A page and the search's total. The total rides on the page's statement as a scalar
- * subquery (one statement, one round trip to PostgreSQL, instead of two); only a page with no
- * row after a cursor counts on its own, and a search without clauses reads the counter.
+ * A page and the search's total. On PostgreSQL the total rides on the page's statement as a
+ * scalar subquery (one statement, one round trip, instead of two); only a page with no row
+ * after a cursor counts on its own. On SQLite a first page holding every match counts
+ * nothing. A search without clauses reads the counter.
  */
 export async function searchPageAndTotal<Row extends { seq: number }>(
   db: Knex,
@@ -303,6 +304,13 @@ export async function searchPageAndTotal<Row extends { seq: number }>(
   if (countedByTrigger(r4, scope, search)) {
     const total = await countMatches(db, r4, scope, search);
     return { ...(await searchPage<Row>(db, r4, scope, search, after)), total };
+  }
+  if (!isPostgres(db)) {
+    // SQLite has no round trip to save: the page first, and a first page that holds every
+    // match is its own total (a resident's vital signs, a Patient found by identifier), so
+    // the count, which reads each matching row again, runs only when there is more.
+    const page = await searchPage<Row>(db, r4, scope, search, after);
+    return { ...page, total: !after && !page.more ? page.rows.length : await countMatches(db, r4, scope, search) };
   }
   const where = matchingRows(db, r4, scope, search.clauses);
   const { leading, rows } = await preparedStatements(db).allVaryingWithLeading(...statementOf(pageStatement(r4, search, where, after, countStatement(r4, where))), 1);

@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import { startTestService, type TestService } from '../../../../../test/support/service.js';
 import { testDatabaseKind } from '../../../../../test/support/database.js';
 import { R4_TYPES } from '../../../../src/resources/r4/r4-types.js';
-import { countStatement, matchingRows, pageStatement, type SearchScope, type SearchSql } from '../../../../src/resources/r4/search/search-query.js';
+import { countStatement, matchingRows, pageStatement, searchPageAndTotal, type SearchScope, type SearchSql } from '../../../../src/resources/r4/search/search-query.js';
 import { readSearch } from '../../../../src/resources/r4/search/search-request.js';
 
 const patient = R4_TYPES.find((t) => t.type === 'Patient')!;
@@ -108,5 +108,19 @@ describe('the plan of an R4 search', function () {
       return ((await trx.raw(`explain ${sql}`, bindings as never[])) as { rows: Array<{ 'QUERY PLAN': string }> }).rows.map((r) => r['QUERY PLAN']).join('\n');
     });
     expect(plan).to.match(/Index Only Scan using resource_identifiers_(lookup|system)/);
+  });
+
+  it('answers the exact total whether the first page holds every match or the matches fill several pages', async () => {
+    const expected = Number((await db('residents').where({ facility_id: scope.facilityId, gender: 'female' }).count({ n: '*' }))[0]!.n);
+    expect(expected).to.be.within(4, 196);
+    const of = (count: number) => readSearch(patient, [['gender', 'female'], ['_count', String(count)]], false);
+    const whole = await searchPageAndTotal<{ seq: number }>(db, patient, scope, of(200), undefined);
+    expect([whole.rows.length, whole.more, whole.total]).to.deep.equal([expected, false, expected]);
+    const first = await searchPageAndTotal<{ seq: number }>(db, patient, scope, of(3), undefined);
+    expect([first.rows.length, first.more, first.total]).to.deep.equal([3, true, expected]);
+    const next = await searchPageAndTotal<{ seq: number }>(db, patient, scope, of(3), { seq: Number(first.rows[2]!.seq) });
+    expect([next.rows.length, next.total]).to.deep.equal([3, expected]);
+    const last = await searchPageAndTotal<{ seq: number }>(db, patient, scope, of(200), { seq: Number(first.rows[2]!.seq) });
+    expect([last.rows.length, last.more, last.total]).to.deep.equal([expected - 3, false, expected]);
   });
 });
