@@ -12,6 +12,7 @@
 import type { Knex } from 'knex';
 import { isPostgres } from './database.js';
 import { recentlyUsed } from './recently-used.js';
+import { statementName } from './statement-names.js';
 import { inPgTransaction, onPgConnection, type PgSession } from './pooled-connection.js';
 
 export type Row = Record<string, unknown>;
@@ -103,8 +104,8 @@ export class PreparedStatements {
   private readonly pgNames = new Map<string, PgStatement>();
   /** allVarying's named statements on PostgreSQL: at most VARYING_STATEMENTS, never dropped (pg keeps them per connection). */
   private readonly pgVarying = new Map<string, PgStatement>();
-  /** Names given to varying texts so far (a renamed text gets a new one). */
-  private pgVaryingNames = 0;
+  /** Varying texts renamed so far (after a migration changed their columns). */
+  private pgVaryingRenames = 0;
   private readonly postgres: boolean;
 
   constructor(private readonly db: Knex) {
@@ -173,7 +174,7 @@ export class PreparedStatements {
     if (!this.postgres) return undefined;
     let prepared = this.pgVarying.get(sql);
     if (!prepared && this.pgVarying.size < VARYING_STATEMENTS) {
-      prepared = { name: `ofctx_varying_${++this.pgVaryingNames}`, text: numbered(sql) };
+      prepared = { name: statementName('ofctx_varying', sql), text: numbered(sql) };
       this.pgVarying.set(sql, prepared);
     }
     try {
@@ -184,7 +185,7 @@ export class PreparedStatements {
       // ("cached plan must not change result type", 0A000). The text gets a new name, which
       // each connection prepares afresh; the read is retried once (it runs in no transaction).
       if (!prepared || (error as { code?: string }).code !== '0A000') throw error;
-      const renamed = { name: `ofctx_varying_${++this.pgVaryingNames}`, text: prepared.text };
+      const renamed = { name: statementName(`ofctx_varying_r${++this.pgVaryingRenames}`, sql), text: prepared.text };
       this.pgVarying.set(sql, renamed);
       return this.pgRun(renamed, params);
     }
@@ -279,7 +280,7 @@ export class PreparedStatements {
   private pgStatement(sql: string): PgStatement {
     let prepared = this.pgNames.get(sql);
     if (!prepared) {
-      prepared = { name: `ofctx_hot_${this.pgNames.size + 1}`, text: numbered(sql) };
+      prepared = { name: statementName('ofctx_hot', sql), text: numbered(sql) };
       this.pgNames.set(sql, prepared);
     }
     return prepared;

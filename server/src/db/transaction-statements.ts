@@ -14,6 +14,7 @@
 // statements, so whoever watches the statements (tests, tracing) still sees them.
 import type { Knex } from 'knex';
 import { isPostgres, rawRows } from './database.js';
+import { statementName } from './statement-names.js';
 
 /** How many texts one process names (each becomes a prepared statement on every connection that runs it). */
 const NAMED_TEXTS = 64;
@@ -47,7 +48,7 @@ function nameOf(text: string): string | undefined {
     return undefined;
   }
   seenOnce.delete(text);
-  const given = `ofctx_trx_${named.size + 1}`;
+  const given = statementName('ofctx_trx', text);
   named.set(text, given);
   return given;
 }

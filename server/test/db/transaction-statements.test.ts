@@ -3,7 +3,7 @@
 // unnamed; on both databases the rows are knex's, each execution with its own bindings, and
 // knex's query events still announce every statement.
 import { expect } from 'chai';
-import type { Knex } from 'knex';
+import knexFactory, { type Knex } from 'knex';
 import { freshKnexForSuite, testDatabaseKind } from '../../../test/support/database.js';
 import { transactionRows } from '../../src/db/transaction-statements.js';
 
@@ -89,5 +89,28 @@ describe('statements run inside a transaction', function () {
     await db.schema.alterTable('ledger', (t) => t.string('note'));
     const rows = await db.transaction((trx) => transactionRows<Record<string, unknown>>(trx, sql, ['first']));
     expect(rows[0]).to.have.property('note');
+  });
+
+  it('on PostgreSQL, shares a pooled connection with a second copy of itself (a module loaded twice) without clashing names', async function () {
+    if (testDatabaseKind !== 'postgres') return this.skip();
+    // A runtime that loads a module both as CommonJS and as ESM holds two copies of it, each
+    // naming statements on the same pooled connections (the reliability suite did).
+    const load = async (n: number) => (await import(`../../src/db/transaction-statements.ts?copy=${Date.now()}-${n}`)) as typeof import('../../src/db/transaction-statements.js');
+    const [first, copy] = [await load(1), await load(2)];
+    expect(copy.transactionRows).to.not.equal(first.transactionRows);
+    const single = knexFactory({ ...db.client.config, pool: { min: 1, max: 1 } });
+    try {
+      const answers = await single.transaction(async (trx) => {
+        const got: unknown[] = [];
+        for (let i = 0; i < 3; i++) {
+          got.push(...(await first.transactionRows(trx, `select count(*)::int as a0 from ledger where id > ?`, [0])).map(Object.keys));
+          got.push(...(await copy.transactionRows(trx, `select count(*)::int as b0 from ledger where id > ? and entry <> ?`, [0, 'x'])).map(Object.keys));
+        }
+        return got;
+      });
+      expect(answers).to.deep.equal([['a0'], ['b0'], ['a0'], ['b0'], ['a0'], ['b0']]);
+    } finally {
+      await single.destroy();
+    }
   });
 });
