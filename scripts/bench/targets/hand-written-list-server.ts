@@ -3,7 +3,8 @@
 // statements on PostgreSQL). Per request it: looks up the bearer token (SHA-256, cached for
 // the service's default TTL, with the credential's status and granted facilities), checks
 // the scope, organization and facility, reads the facility's count and the page of 50,
-// writes one durable audit row (its own commit, before answering), and answers the same
+// writes one durable audit row and one accounting-of-disclosures row per resident shown (its
+// own commit, before answering), and answers the same
 // bytes with the same headers as the service. No contract validation, no routing table.
 // It is plain, straightforward code, not a copy of the service's tricks: the service reads
 // page 1 and its count in one statement, group-commits audit rows and serializes the page
@@ -30,16 +31,19 @@ interface Store {
   token(hash: string): Promise<{ row: Row | undefined; facilities: string[] }>;
   counts(facilityId: string): Promise<Row | undefined>;
   page(facilityId: string, limit: number): Promise<Row[]>;
-  audit(params: unknown[]): Promise<void>;
+  /** The request's audit row and its disclosure rows (one per resident shown), one commit. */
+  audit(params: unknown[], disclosures: unknown[][]): Promise<void>;
 }
 
 const TOKEN_SQL =
-  'select t.client_pk, t.scopes, t.facility_ids, t.expires_at, c.client_id, c.org_id, c.status from access_tokens t join clients c on c.id = t.client_pk where t.token_hash = ? limit 1';
+  'select t.client_pk, t.scopes, t.facility_ids, t.expires_at, c.client_id, c.org_id, c.status, c.purpose from access_tokens t join clients c on c.id = t.client_pk where t.token_hash = ? limit 1';
 const FACILITIES_SQL = 'select facility_id from client_facilities where client_pk = ?';
 const COUNTS_SQL = "select total from facility_resource_counts where resource = 'coverage' and facility_id = ? limit 1";
 const PAGE_SQL = 'select * from coverage where facility_id = ? and seq > 0 order by seq limit ?';
 const AUDIT_SQL =
   'insert into audit_events (at, request_id, client_id, org_id, facility_id, operation, status, resource_ids, result_count) values (?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const DISCLOSURE_SQL =
+  'insert into audit_disclosures (org_id, resident_id, at, request_id, client_id, purpose, operation, resource_type, resource_ids) values (?, ?, ?, ?, ?, ?, ?, ?, ?)';
 
 function sqliteStore(file: string): Store {
   const db = new Database(file);
@@ -51,6 +55,11 @@ function sqliteStore(file: string): Store {
   const counts = db.prepare(COUNTS_SQL);
   const page = db.prepare(PAGE_SQL);
   const audit = db.prepare(AUDIT_SQL);
+  const disclosure = db.prepare(DISCLOSURE_SQL);
+  const audited = db.transaction((params: unknown[], disclosures: unknown[][]) => {
+    audit.run(...params);
+    for (const row of disclosures) disclosure.run(...row);
+  });
   return {
     token: async (hash) => {
       const row = token.get(hash) as Row | undefined;
@@ -58,7 +67,7 @@ function sqliteStore(file: string): Store {
     },
     counts: async (facilityId) => counts.get(facilityId) as Row | undefined,
     page: async (facilityId, limit) => page.all(facilityId, limit) as Row[],
-    audit: async (params) => void audit.run(...params),
+    audit: async (params, disclosures) => void audited(params, disclosures),
   };
 }
 
@@ -76,7 +85,8 @@ function postgresStore(url: string): Store {
   const facilities = statement('facilities', FACILITIES_SQL);
   const counts = statement('counts', COUNTS_SQL);
   const page = statement('page', PAGE_SQL);
-  const audit = statement('audit', AUDIT_SQL);
+  const auditText = numbered(AUDIT_SQL);
+  const disclosureText = numbered(DISCLOSURE_SQL);
   return {
     token: async (hash) => {
       const [row] = await token([hash]);
@@ -84,7 +94,24 @@ function postgresStore(url: string): Store {
     },
     counts: async (facilityId) => (await counts([facilityId]))[0],
     page: (facilityId, limit) => page([facilityId, limit]),
-    audit: async (params) => void (await audit(params)),
+    audit: async (params, disclosures) => {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        await client.query({ name: 'audit', text: auditText, values: params });
+        // One multi-row insert, a named statement per row count.
+        if (disclosures.length > 0) {
+          const values = disclosures.map((_, r) => `(${Array.from({ length: 9 }, (_, c) => `$${r * 9 + c + 1}`).join(', ')})`).join(', ');
+          await client.query({ name: `disclosures_${disclosures.length}`, text: `${disclosureText.slice(0, disclosureText.indexOf(' values '))} values ${values}`, values: disclosures.flat() });
+        }
+        await client.query('commit');
+      } catch (error) {
+        await client.query('rollback').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
   };
 }
 
@@ -97,6 +124,7 @@ interface Principal {
   scopes: Set<string>;
   facilityIds: Set<string>;
   expiresAt: number;
+  purpose: string;
 }
 const tokenCache = new Map<string, { principal: Principal | null; loadedAt: number }>();
 
@@ -115,6 +143,7 @@ async function principalOf(token: string): Promise<Principal | null> {
         scopes: new Set((row.scopes as string).split(' ')),
         facilityIds: new Set((JSON.parse(row.facility_ids as string) as string[]).filter((id) => granted.has(id))),
         expiresAt: Number(row.expires_at),
+        purpose: String(row.purpose ?? 'HOPERAT'),
       };
     }
     entry = { principal, loadedAt: now };
@@ -152,7 +181,14 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const counts = await store.counts(facilityId);
   const rows = (await store.page(facilityId, pageSize)) as unknown as CoverageRow[];
   const ids = rows.map((row) => row.id);
-  await store.audit([new Date().toISOString(), requestId, principal.clientId, orgId, facilityId, 'listCoverage', 200, JSON.stringify(ids), ids.length]);
+  const at = new Date().toISOString();
+  const byResident = new Map<string, string[]>();
+  for (const row of rows) {
+    const resident = (row as unknown as { resident_id: string }).resident_id;
+    byResident.set(resident, [...(byResident.get(resident) ?? []), row.id]);
+  }
+  const disclosures = [...byResident].map(([resident, resourceIds]) => [orgId, resident, at, requestId, principal.clientId, principal.purpose, 'listCoverage', 'Coverage', JSON.stringify(resourceIds)]);
+  await store.audit([at, requestId, principal.clientId, orgId, facilityId, 'listCoverage', 200, JSON.stringify(ids), ids.length], disclosures);
   // The same answer as the service: the page's keyset cursor and a weak ETag of the body.
   const page = { page: 1, page_size: pageSize, total: Number(counts?.total ?? 0) };
   const next = seqNext('coverage', { facility_id: facilityId }, rows, page);
