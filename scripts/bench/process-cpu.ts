@@ -64,8 +64,3 @@ export async function startCpuMeter(charged: CpuCharged): Promise<CpuMeter> {
     },
   };
 }
-
-/** True where /proc/<pid>/stat can be read (Linux): elsewhere CPU per request is not reported. */
-export function canMeterCpu(): boolean {
-  return processCpuSeconds(process.pid) !== undefined;
-}

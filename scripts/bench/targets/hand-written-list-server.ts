@@ -42,8 +42,8 @@ const COUNTS_SQL = "select total from facility_resource_counts where resource = 
 const PAGE_SQL = 'select * from coverage where facility_id = ? and seq > 0 order by seq limit ?';
 const AUDIT_SQL =
   'insert into audit_events (at, request_id, client_id, org_id, facility_id, operation, status, resource_ids, result_count) values (?, ?, ?, ?, ?, ?, ?, ?, ?)';
-const DISCLOSURE_SQL =
-  'insert into audit_disclosures (org_id, resident_id, at, request_id, client_id, purpose, operation, resource_type, resource_ids) values (?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const DISCLOSURE_INSERT = 'insert into audit_disclosures (org_id, resident_id, at, request_id, client_id, purpose, operation, resource_type, resource_ids)';
+const DISCLOSURE_SQL = `${DISCLOSURE_INSERT} values (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 function sqliteStore(file: string): Store {
   const db = new Database(file);
@@ -86,7 +86,6 @@ function postgresStore(url: string): Store {
   const counts = statement('counts', COUNTS_SQL);
   const page = statement('page', PAGE_SQL);
   const auditText = numbered(AUDIT_SQL);
-  const disclosureText = numbered(DISCLOSURE_SQL);
   return {
     token: async (hash) => {
       const [row] = await token([hash]);
@@ -102,7 +101,7 @@ function postgresStore(url: string): Store {
         // One multi-row insert, a named statement per row count.
         if (disclosures.length > 0) {
           const values = disclosures.map((_, r) => `(${Array.from({ length: 9 }, (_, c) => `$${r * 9 + c + 1}`).join(', ')})`).join(', ');
-          await client.query({ name: `disclosures_${disclosures.length}`, text: `${disclosureText.slice(0, disclosureText.indexOf(' values '))} values ${values}`, values: disclosures.flat() });
+          await client.query({ name: `disclosures_${disclosures.length}`, text: `${DISCLOSURE_INSERT} values ${values}`, values: disclosures.flat() });
         }
         await client.query('commit');
       } catch (error) {
