@@ -15,6 +15,7 @@ import { AccessTokens } from './auth/access-tokens.js';
 import { TokenRateLimiter } from './auth/token-rate-limiter.js';
 import { decoyHash } from './auth/secret-hash.js';
 import { AuditTrail } from './audit/audit-trail.js';
+import { DisclosureIndexer } from './audit/disclosure-index.js';
 import { createApiBackend } from './openapi/api-backend.js';
 import { createKoaApp } from './app.js';
 import { answerMalformedRequests } from './http/malformed-request.js';
@@ -129,6 +130,9 @@ export async function startService(config: Config, options: { logger?: Logger; d
   }
   const purger = new RetentionPurger(db, config.retention, logger, metrics, config.bulkExport);
   purger.start();
+  const disclosureIndexer = new DisclosureIndexer(db, (error) => logger.warn({ err: error.message }, 'disclosure index catch-up failed; the report still reads the queued rows, and it is retried'));
+  app.audit.onDisclosures = () => disclosureIndexer.wake();
+  disclosureIndexer.start();
   await webhooks.start();
   bulkExports.start();
   let mllp: MllpListener | undefined;
@@ -138,6 +142,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
     // The MLLP port is taken or a TLS file is unreadable: nothing is left running.
     clearInterval(housekeeping);
     await purger.stop();
+    await disclosureIndexer.stop();
     await bulkExports.stop();
     await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), webhooks.stop(), metricsListener?.close()]);
     await closeDatabase();
@@ -156,6 +161,8 @@ export async function startService(config: Config, options: { logger?: Logger; d
       // The delivery worker records its last attempts, and HL7 messages being applied get
       // their ACK, before the database closes.
       await Promise.all([closed, webhooks.stop(), bulkExports.stop(), metricsListener?.close(), mllp?.close()]);
+      // After the last request's audit row: what it disclosed is indexed now or at the next start.
+      await disclosureIndexer.stop();
       await closeDatabase();
     })();
     return closing;

@@ -1,9 +1,10 @@
 // HIPAA-style accounting of access: every authenticated API operation records who (client),
 // where (org, facility), what (operation, status) and which resource ids it returned.
 // Ids only, never resource contents, secrets or tokens. A request that returned residents'
-// records also writes one audit_disclosures row per resident (its records' ids and the
-// credential's purpose of use), which the accounting of disclosures reads by resident
-// (audit/disclosures.ts).
+// records also says, in the same row, which resident each record belongs to and the
+// credential's purpose of use (audit/disclosure-encoding.ts); the accounting of disclosures
+// finds those rows by resident through an index built behind the trail
+// (audit/disclosure-index.ts, migration 028).
 //
 // Rows are group-committed: the rows of requests that finish in the same turn of the event
 // loop share one commit, and each request is answered only once the commit holding its row
@@ -13,13 +14,13 @@
 import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
 import { preparedStatements } from '../db/prepared-statements.js';
+import { DEFAULT_PURPOSE } from '../tenancy/access-policy.js';
+import { encodeDisclosures } from './disclosure-encoding.js';
 
 const MAX_COMMITS_IN_FLIGHT = 4;
 
-const COLUMNS = ['at', 'request_id', 'client_id', 'org_id', 'facility_id', 'operation', 'status', 'resource_ids', 'result_count'] as const;
-const PG_TYPES = ['varchar', 'varchar', 'varchar', 'uuid', 'uuid', 'varchar', 'integer', 'text', 'integer'] as const;
-const DISCLOSURE_COLUMNS = ['org_id', 'resident_id', 'at', 'request_id', 'client_id', 'purpose', 'operation', 'resource_type', 'resource_ids'] as const;
-const DISCLOSURE_PG_TYPES = ['uuid', 'uuid', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'varchar', 'text'] as const;
+const COLUMNS = ['at', 'request_id', 'client_id', 'org_id', 'facility_id', 'operation', 'status', 'resource_ids', 'result_count', 'purpose', 'disclosures'] as const;
+const PG_TYPES = ['varchar', 'varchar', 'varchar', 'uuid', 'uuid', 'varchar', 'integer', 'text', 'integer', 'varchar', 'text'] as const;
 
 /** The records of one resident an answer returned. */
 export interface Disclosure {
@@ -30,7 +31,7 @@ export interface Disclosure {
 
 interface Pending {
   params: unknown[];
-  disclosures: unknown[][];
+  discloses: boolean;
   resolve(): void;
   reject(error: unknown): void;
 }
@@ -65,10 +66,14 @@ export class AuditTrail {
   private inFlight = 0;
   private scheduled = false;
 
+  /** Told after a commit that held disclosures (the index behind the trail catches up). */
+  onDisclosures: (() => void) | undefined;
+
   constructor(private readonly db: Knex) {}
 
   /** Resolves once the row is committed; rejects if its commit failed. */
   record(entry: AuditEntry): Promise<void> {
+    const disclosures = entry.disclosures && entry.orgId && entry.clientId ? encodeDisclosures(entry.disclosures, entry.resourceIds) : null;
     const params = [
       nowIso(),
       entry.requestId,
@@ -79,13 +84,11 @@ export class AuditTrail {
       entry.status,
       entry.resourceIds ? JSON.stringify(entry.resourceIds) : null,
       entry.resourceIds?.length ?? 0,
+      entry.purpose ?? (disclosures === null ? null : DEFAULT_PURPOSE),
+      disclosures,
     ];
-    const disclosures =
-      entry.disclosures && entry.orgId && entry.clientId
-        ? entry.disclosures.map((d) => [entry.orgId, d.residentId, params[0], entry.requestId, entry.clientId, entry.purpose ?? 'HOPERAT', entry.operation, d.resourceType, JSON.stringify(d.resourceIds)])
-        : [];
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ params, disclosures, resolve, reject });
+      this.pending.push({ params, discloses: disclosures !== null, resolve, reject });
       // The rows of every request finishing in this turn of the event loop join the commit.
       if (!this.scheduled) {
         this.scheduled = true;
@@ -105,9 +108,8 @@ export class AuditTrail {
     try {
       const statements = preparedStatements(this.db);
       await statements.insertRows('audit_events', COLUMNS, PG_TYPES, batch.map((p) => p.params));
-      const disclosures = batch.flatMap((p) => p.disclosures);
-      if (disclosures.length > 0) await statements.insertRows('audit_disclosures', DISCLOSURE_COLUMNS, DISCLOSURE_PG_TYPES, disclosures);
       for (const p of batch) p.resolve();
+      if (batch.some((p) => p.discloses)) this.onDisclosures?.();
     } catch (error) {
       for (const p of batch) p.reject(error);
     } finally {

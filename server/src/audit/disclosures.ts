@@ -1,11 +1,15 @@
 // The accounting of disclosures (HIPAA 164.528): every disclosure of one resident's data to a
-// partner, oldest first, from the two places that record them: the audit trail's per-resident
-// rows (audit_disclosures: reads and lists that returned the resident's records) and the
-// delivery log (webhook deliveries of events about the resident that were sent). Both are
-// read through an index on (organization, resident), so one resident is found among millions
-// of rows (the bench measures it).
+// partner, oldest first, from the two places that record them: the audit trail (reads and
+// lists that returned the resident's records: each request's audit row names the residents
+// it disclosed, found through audit_disclosure_index or, not yet indexed, in its backlog;
+// audit_disclosures for rows written before migration 028) and the delivery log (webhook
+// deliveries of events about the resident that were sent). Each is read through an index on
+// (organization, resident), so one resident is found among millions of rows (the bench
+// measures it).
 import type { Knex } from 'knex';
 import type { Disclosure } from './audit-trail.js';
+import { DEFAULT_PURPOSE } from '../tenancy/access-policy.js';
+import { isPostgres, rawRows } from '../db/database.js';
 
 export interface DisclosureRecord {
   at: string;
@@ -39,13 +43,84 @@ export function disclosuresOf(resourceType: string, rows: ReadonlyArray<{ id: st
   return [...byResident].map(([residentId, resourceIds]) => ({ residentId, resourceType, resourceIds }));
 }
 
+/**
+ * What each request disclosed of the resident, indexed or still queued, in one statement (one
+ * snapshot: a row the catch-up moves meanwhile is seen in one place or the other, never
+ * neither): a row per (request, resource type), the resident's records picked out of the
+ * audit row's resource_ids by the database's JSON functions, so a resident disclosed 10^5
+ * times is read without shipping or parsing whole audit rows. CROSS JOIN keeps SQLite's join
+ * order: from the few index rows and the backlog to their audit rows.
+ */
+function readsSql(postgres: boolean, bounds: string): string {
+  // Bindings, in order: the resident's key (twice: the list, the filter) in each branch.
+  const records = postgres
+    ? `(SELECT jsonb_agg(CASE jsonb_typeof(p.value) WHEN 'number' THEN a.resource_ids::jsonb -> (p.value #>> '{}')::int ELSE p.value END)
+         FROM jsonb_array_elements(t.value -> ?::text) p)::text`
+    : `(SELECT json_group_array(CASE p.type WHEN 'integer' THEN a.resource_ids ->> p.value ELSE p.value END) FROM json_each(t.value, ?) p)`;
+  const columns = `a.seq, a.at, a.client_id, c.name AS client_name, a.purpose, a.operation, t.key AS resource_type, ${records} AS resource_ids`;
+  const types = postgres ? 'CROSS JOIN LATERAL jsonb_each(a.disclosures::jsonb) t' : 'CROSS JOIN json_each(a.disclosures) t';
+  const holdsResident = postgres ? 't.value -> ?::text IS NOT NULL' : 'json_type(t.value, ?) IS NOT NULL';
+  const seqs = postgres ? 'CROSS JOIN LATERAL jsonb_array_elements_text(i.seqs::jsonb) s(value)' : 'CROSS JOIN json_each(i.seqs) s';
+  const seq = postgres ? 's.value::bigint' : 's.value';
+  return `SELECT ${columns}
+  FROM audit_disclosure_index i ${seqs} CROSS JOIN audit_events a ${types} LEFT JOIN clients c ON c.client_id = a.client_id
+  WHERE i.org_id = ? AND i.resident_id = ? AND a.seq = ${seq} AND ${holdsResident}${bounds}
+  UNION ALL
+  SELECT ${columns}
+  FROM audit_disclosure_backlog b CROSS JOIN audit_events a ${types} LEFT JOIN clients c ON c.client_id = a.client_id
+  WHERE a.seq = b.seq AND a.org_id = ? AND ${holdsResident}${bounds}
+  ORDER BY 2, 1, 7`;
+}
+
+interface ReadRow {
+  seq: number | string;
+  at: string;
+  client_id: string;
+  client_name: string | null;
+  purpose: string | null;
+  operation: string;
+  resource_type: string;
+  resource_ids: string;
+}
+
 export async function disclosuresOfResident(db: Knex, query: DisclosureQuery): Promise<DisclosureRecord[]> {
   const bounded = <Q extends Knex.QueryBuilder>(q: Q, column: string): Q => {
     if (query.from !== undefined) q.andWhere(column, '>=', query.from);
     if (query.to !== undefined) q.andWhere(column, '<', query.to);
     return q;
   };
-  const reads = (await bounded(
+  const bounds = (query.from !== undefined ? ' AND a.at >= ?' : '') + (query.to !== undefined ? ' AND a.at < ?' : '');
+  const boundValues = [...(query.from !== undefined ? [query.from] : []), ...(query.to !== undefined ? [query.to] : [])];
+  // The resident's key: a JSON path on SQLite, an object key on PostgreSQL.
+  const key = isPostgres(db) ? query.residentId : `$."${query.residentId.replace(/["\\]/g, '')}"`;
+  const readRows = rawRows<ReadRow>(
+    await db.raw(readsSql(isPostgres(db), bounds), [key, query.orgId, query.residentId, key, ...boundValues, key, query.orgId, key, ...boundValues]),
+  );
+  // One record per request: its rows (one per resource type) are adjacent, ordered by type.
+  const reads: DisclosureRecord[] = [];
+  let previousSeq: string | undefined;
+  for (const row of readRows) {
+    const ids = JSON.parse(row.resource_ids ?? '[]') as string[];
+    const last = reads[reads.length - 1];
+    if (last && String(row.seq) === previousSeq) {
+      last.resource_types.push(row.resource_type);
+      last.resource_ids.push(...ids);
+      continue;
+    }
+    previousSeq = String(row.seq);
+    reads.push({
+      at: row.at,
+      client_id: row.client_id,
+      client_name: row.client_name ?? null,
+      purpose: row.purpose ?? DEFAULT_PURPOSE,
+      channel: 'api',
+      operation: row.operation,
+      resource_types: [row.resource_type],
+      resource_ids: ids,
+    });
+  }
+  // Rows written before migration 028, one per (request, resident).
+  const before028 = (await bounded(
     db('audit_disclosures as d')
       .leftJoin('clients as c', 'c.client_id', 'd.client_id')
       .where({ 'd.org_id': query.orgId, 'd.resident_id': query.residentId })
@@ -66,7 +141,7 @@ export async function disclosuresOfResident(db: Knex, query: DisclosureQuery): P
     db.raw(sentAt) as unknown as string,
   )) as Array<{ at: string; client_id: string; client_name: string; purpose: string | null; current_purpose: string; event_type: string; resident_id: string }>;
   const records: DisclosureRecord[] = [
-    ...reads.map((r) => ({
+    ...before028.map((r) => ({
       at: r.at,
       client_id: r.client_id,
       client_name: r.client_name ?? null,
@@ -76,6 +151,7 @@ export async function disclosuresOfResident(db: Knex, query: DisclosureQuery): P
       resource_types: [r.resource_type],
       resource_ids: JSON.parse(r.resource_ids) as string[],
     })),
+    ...reads,
     ...deliveries.map((d) => ({
       at: d.at,
       client_id: d.client_id,

@@ -1,4 +1,4 @@
-// Retention: audit rows older than AUDIT_RETENTION_DAYS, webhook history older than
+// Retention: audit rows older than AUDIT_RETENTION_DAYS (with their disclosures' index entries), webhook history older than
 // DELIVERY_RETENTION_DAYS (attempts, finished deliveries with their bodies), and events
 // older than EVENT_RETENTION_DAYS that no delivery refers to any more (the event log reads
 // them until then). Deleted in small batches, each its own short statement or
@@ -9,7 +9,7 @@ import type { RetentionConfig } from '../config/config.js';
 import { nowIso } from '../db/clock.js';
 
 const DAY_MS = 86_400_000;
-export const PURGED_TABLES = ['audit_events', 'webhook_delivery_attempts', 'webhook_deliveries', 'webhook_events'] as const;
+export const PURGED_TABLES = ['audit_events', 'audit_disclosures', 'webhook_delivery_attempts', 'webhook_deliveries', 'webhook_events'] as const;
 export type PurgedTable = (typeof PURGED_TABLES)[number];
 
 export interface PurgeReport {
@@ -32,6 +32,7 @@ export interface PurgeOptions {
 
 const FINISHED = ['delivered', 'failed', 'cancelled'];
 
+
 export async function purgeExpired(
   db: Knex,
   config: Pick<RetentionConfig, 'auditDays' | 'deliveryDays' | 'batchSize'> & Partial<Pick<RetentionConfig, 'eventDays'>>,
@@ -43,7 +44,7 @@ export async function purgeExpired(
   const eventCutoff = nowIso(now - (config.eventDays ?? config.deliveryDays) * DAY_MS);
   const limit = config.batchSize;
   const report: PurgeReport = {
-    removed: { audit_events: 0, webhook_delivery_attempts: 0, webhook_deliveries: 0, webhook_events: 0 },
+    removed: { audit_events: 0, audit_disclosures: 0, webhook_delivery_attempts: 0, webhook_deliveries: 0, webhook_events: 0 },
     cutoffs: { audit_events: auditCutoff, webhook_history: historyCutoff, webhook_events: eventCutoff },
     batches: 0,
   };
@@ -63,8 +64,24 @@ export async function purgeExpired(
   };
 
   await drain('audit_events', () =>
-    db('audit_events')
-      .whereIn('seq', db('audit_events').select('seq').where('at', '<', auditCutoff).orderBy('at').limit(limit))
+    db.transaction(async (trx): Promise<number> => {
+      const removed = await trx('audit_events')
+        .whereIn('seq', trx('audit_events').select('seq').where('at', '<', auditCutoff).orderBy('at').limit(limit))
+        .del();
+      if (removed === 0) return 0;
+      // The accounting of disclosures goes with the rows it points to (migration 028): index
+      // rows and queued rows below the oldest audit row left point to purged rows only.
+      const oldest = (await trx('audit_events').min({ seq: 'seq' }).first()) as { seq: number | string | null } | undefined;
+      const below = oldest?.seq === null || oldest?.seq === undefined ? Number.MAX_SAFE_INTEGER : Number(oldest.seq);
+      await trx('audit_disclosure_index').where('last_seq', '<', below).del();
+      await trx('audit_disclosure_backlog').where('seq', '<', below).del();
+      return removed;
+    }),
+  );
+  // Disclosure rows written before migration 028, by the same cut-off.
+  await drain('audit_disclosures', () =>
+    db('audit_disclosures')
+      .whereIn('seq', db('audit_disclosures').select('seq').where('at', '<', auditCutoff).orderBy('at').limit(limit))
       .del(),
   );
   await drain('webhook_delivery_attempts', () =>

@@ -1,5 +1,6 @@
 // Retention with the service running: `ops purge --json` (another process) removes audit rows
-// past AUDIT_RETENTION_DAYS and webhook history past DELIVERY_RETENTION_DAYS, in batches,
+// past AUDIT_RETENTION_DAYS (and their disclosures, indexed, queued or written before
+// migration 028) and webhook history past DELIVERY_RETENTION_DAYS, in batches,
 // says what it removed, keeps every queued delivery whatever its age, and the service keeps
 // answering meanwhile. The background purger does the same and counts it in /metrics.
 import { expect } from 'chai';
@@ -10,6 +11,8 @@ import { jsonOf, runOps } from '../../../test/support/ops-cli.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { ServiceMetrics } from '../../src/metrics/service-metrics.js';
 import { RetentionPurger } from '../../src/retention/retention-purger.js';
+import { indexAllQueuedDisclosures } from '../../src/audit/disclosure-index.js';
+import { disclosuresOfResident } from '../../src/audit/disclosures.js';
 import { startReceiver, waitFor, type Receiver } from '../webhooks/support/receiver.js';
 import { startWebhookService, type Tenant, type WebhookTestService } from '../webhooks/support/webhook-service.js';
 
@@ -35,8 +38,15 @@ describe('retention', function () {
     await receiver?.close();
   });
 
-  async function auditRow(at: string): Promise<void> {
-    await db('audit_events').insert({ at, request_id: randomUUID(), client_id: null, org_id: tenant.orgId, facility_id: null, operation: 'listResidents', status: 200, resource_ids: null, result_count: 0 });
+  /** An audit row; one that disclosed a resident's record is queued for the disclosure index. */
+  async function auditRow(at: string, residentId?: string): Promise<void> {
+    const disclosed = residentId === undefined ? {} : { client_id: 'purge-test-client', resource_ids: JSON.stringify([residentId]), result_count: 1, purpose: 'HOPERAT', disclosures: JSON.stringify({ Patient: { [residentId]: [0] } }) };
+    await db('audit_events').insert({ at, request_id: randomUUID(), client_id: null, org_id: tenant.orgId, facility_id: null, operation: 'listResidents', status: 200, resource_ids: null, result_count: 0, ...disclosed });
+  }
+
+  /** A disclosure row as migration 019 wrote them, before 028. */
+  async function disclosureRowBefore028(at: string, residentId: string): Promise<void> {
+    await db('audit_disclosures').insert({ org_id: tenant.orgId, resident_id: residentId, at, request_id: randomUUID(), client_id: 'purge-test-client', purpose: 'HOPERAT', operation: 'listResidents', resource_type: 'Patient', resource_ids: JSON.stringify([residentId]) });
   }
 
   /** A delivered event, then aged: its event, delivery and attempts dated `days` ago. */
@@ -54,8 +64,21 @@ describe('retention', function () {
   it('`ops purge --json` removes what is past retention, in batches, while the service answers', async () => {
     const env = { DATABASE_URL: service.database.url, WEBHOOK_ENCRYPTION_KEY: service.config.webhooks.encryptionKey!, RETENTION_BATCH_SIZE: '2' };
     await db('audit_events').del();
-    for (const days of [2200, 2500, 3000, 4000, 5000]) await auditRow(ago(days));
-    for (const days of [1, 2000]) await auditRow(ago(days));
+    await db('audit_disclosure_backlog').del();
+    await db('audit_disclosure_index').del();
+    const oldResident = randomUUID();
+    const keptResident = randomUUID();
+    // Two old rows that disclosed a resident: one indexed, one still queued.
+    for (const days of [2200, 2500]) await auditRow(ago(days), oldResident);
+    await indexAllQueuedDisclosures(db);
+    for (const days of [3000, 4000]) await auditRow(ago(days));
+    await auditRow(ago(1), keptResident);
+    await indexAllQueuedDisclosures(db);
+    await auditRow(ago(5000), oldResident);
+    await auditRow(ago(2000));
+    await auditRow(ago(1), keptResident);
+    for (const days of [2200, 2300, 3000]) await disclosureRowBefore028(ago(days), oldResident);
+    await disclosureRowBefore028(ago(10), keptResident);
     const old = [await deliveredDaysAgo(45), await deliveredDaysAgo(31)];
     const recent = await deliveredDaysAgo(5);
     // A delivery still queued, created long ago (a retry far in the future): never purged.
@@ -80,12 +103,27 @@ describe('retention', function () {
     const report = jsonOf(run);
     expect(answered).to.be.above(0);
     // The queued delivery's old attempt is history and goes; the delivery and its event stay.
-    expect(report.removed).to.deep.equal({ audit_events: 5, webhook_delivery_attempts: 3, webhook_deliveries: 2, webhook_events: 3 });
+    expect(report.removed).to.deep.equal({ audit_events: 5, audit_disclosures: 3, webhook_delivery_attempts: 3, webhook_deliveries: 2, webhook_events: 3 });
     expect(report.retention_days).to.deep.equal({ audit_events: 2190, webhook_history: 30, webhook_events: 30 });
     expect(report.batches).to.be.at.least(5); // batches of 2: 3 for the audit rows alone
     expect(Date.parse(report.cutoffs.audit_events)).to.be.closeTo(Date.now() - 2190 * DAY, 60_000);
 
-    expect(await count('audit_events')).to.equal(2);
+    expect(await count('audit_events')).to.equal(3);
+    // The old rows' disclosures went with them, indexed or queued; the recent ones stay.
+    // Index rows pointing only to purged rows are gone (one that also points to a row left
+    // goes when that row does; the report never shows a purged row).
+    const oldest = Number((await db('audit_events').min({ seq: 'seq' }).first())!.seq);
+    expect(Number((await db('audit_disclosure_index').where('last_seq', '<', oldest).count({ n: '*' }).first())!.n)).to.equal(0);
+    expect(await count('audit_disclosures', { resident_id: oldResident })).to.equal(0);
+    expect(await count('audit_disclosures', { resident_id: keptResident })).to.equal(1);
+    const reported = async (residentId: string) => (await disclosuresOfResident(db, { orgId: tenant.orgId, residentId })).map((r) => r.resource_ids);
+    expect(await reported(oldResident)).to.deep.equal([]);
+    expect(await reported(keptResident)).to.deep.equal([[keptResident], [keptResident], [keptResident]]);
+    // A queued row whose audit row was purged is dropped by the catch-up, which indexes the rest.
+    await indexAllQueuedDisclosures(db);
+    expect(await count('audit_disclosure_backlog')).to.equal(0);
+    expect(await reported(oldResident)).to.deep.equal([]);
+    expect(await reported(keptResident)).to.deep.equal([[keptResident], [keptResident], [keptResident]]);
     for (const { eventId, deliveryId } of old) {
       expect(await count('webhook_events', { id: eventId })).to.equal(0);
       expect(await count('webhook_deliveries', { id: deliveryId })).to.equal(0);
@@ -98,7 +136,7 @@ describe('retention', function () {
 
     // Nothing left to purge: a second run removes nothing.
     const again = jsonOf(await runOps(['purge', '--json'], env));
-    expect(again.removed).to.deep.equal({ audit_events: 0, webhook_delivery_attempts: 0, webhook_deliveries: 0, webhook_events: 0 });
+    expect(again.removed).to.deep.equal({ audit_events: 0, audit_disclosures: 0, webhook_delivery_attempts: 0, webhook_deliveries: 0, webhook_events: 0 });
   });
 
   it('follows AUDIT_RETENTION_DAYS, DELIVERY_RETENTION_DAYS and EVENT_RETENTION_DAYS, and prints a summary without --json', async () => {

@@ -25,6 +25,7 @@ import * as payerIndexes from './024_payer_indexes.js';
 import * as searchDrivingIndexes from './025_search_driving_indexes.js';
 import * as writePathIndexes from './026_write_path_indexes.js';
 import * as coveragePayerCounts from './027_coverage_payer_counts.js';
+import * as disclosureIndex from './028_disclosure_index.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -56,4 +57,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['025_search_driving_indexes', searchDrivingIndexes],
   ['026_write_path_indexes', writePathIndexes],
   ['027_coverage_payer_counts', coveragePayerCounts],
+  ['028_disclosure_index', disclosureIndex],
 ];

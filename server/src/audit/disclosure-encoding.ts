@@ -1,0 +1,37 @@
+// Which resident each returned record belongs to, as audit_events.disclosures holds it: one
+// small JSON text per request, written with the request's audit row (migration 028). Records
+// are named by their position in the row's resource_ids, which already lists every id the
+// answer returned, so a page of 50 Coverages adds about 2 KB, not the ids again:
+//   {"Coverage": {"<resident id>": [0, 1], "<resident id>": [2, 3]}, "Patient": {"<id>": [4]}}
+// Residents are keys, so the index's catch-up reads them without parsing the lists
+// (audit/disclosure-index.ts). An id missing from resource_ids (never expected) is written as
+// itself instead of a position.
+import type { Disclosure } from './audit-trail.js';
+
+/** Resource type -> resident id -> the resident's records (positions in resource_ids). */
+type Encoded = Record<string, Record<string, Array<number | string>>>;
+
+export function encodeDisclosures(disclosures: readonly Disclosure[], resourceIds: readonly string[] | null): string | null {
+  if (disclosures.length === 0) return null;
+  const position = new Map<string, number>();
+  resourceIds?.forEach((id, i) => {
+    if (!position.has(id)) position.set(id, i);
+  });
+  const encoded: Encoded = {};
+  for (const d of disclosures) {
+    const records = ((encoded[d.resourceType] ??= {})[d.residentId] ??= []);
+    for (const id of d.resourceIds) records.push(position.get(id) ?? id);
+  }
+  return JSON.stringify(encoded);
+}
+
+export function decodeDisclosures(text: string, resourceIds: readonly string[] | null): Disclosure[] {
+  const encoded = JSON.parse(text) as Encoded;
+  const disclosures: Disclosure[] = [];
+  for (const [resourceType, residents] of Object.entries(encoded)) {
+    for (const [residentId, records] of Object.entries(residents)) {
+      disclosures.push({ residentId, resourceType, resourceIds: records.map((r) => (typeof r === 'number' ? resourceIds?.[r] ?? String(r) : r)) });
+    }
+  }
+  return disclosures;
+}

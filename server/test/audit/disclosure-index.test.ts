@@ -1,0 +1,197 @@
+// The accounting of disclosures behind the audit trail (migration 028): each request's audit
+// row names the residents it disclosed, a trigger queues it, and the index catches up in
+// batches. The report is the same before, during and after the catch-up, whoever indexes,
+// however often; a rollback of 028 keeps every disclosure, and rows written before 028 are
+// still reported.
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { freshKnexForSuite } from '../../../test/support/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { AuditTrail, type AuditEntry, type Disclosure } from '../../src/audit/audit-trail.js';
+import { decodeDisclosures, encodeDisclosures } from '../../src/audit/disclosure-encoding.js';
+import { DisclosureIndexer, indexAllQueuedDisclosures, indexQueuedDisclosures } from '../../src/audit/disclosure-index.js';
+import { disclosuresOfResident, type DisclosureRecord } from '../../src/audit/disclosures.js';
+import * as disclosureIndex from '../../src/db/migrations/028_disclosure_index.js';
+
+describe('the disclosure index behind the audit trail', function () {
+  this.timeout(60_000);
+  const knex = freshKnexForSuite(async (db) => {
+    await migrateToLatest(db);
+  });
+  let db: Knex;
+  let trail: AuditTrail;
+  const orgId = randomUUID();
+  const otherOrgId = randomUUID();
+  const residents = Array.from({ length: 6 }, () => randomUUID());
+  let requestNumber = 0;
+
+  before(() => {
+    db = knex();
+    trail = new AuditTrail(db);
+  });
+
+  const count = async (table: string) => Number((await db(table).count({ n: '*' }).first())!.n);
+
+  /** A list answer that returned two records of each resident given. */
+  function listEntry(of: string[], options: { org?: string; purpose?: string; type?: string } = {}): AuditEntry {
+    const type = options.type ?? 'Coverage';
+    const disclosures: Disclosure[] = of.map((residentId) => ({ residentId, resourceType: type, resourceIds: [randomUUID(), randomUUID()] }));
+    return {
+      requestId: `request-${++requestNumber}`,
+      clientId: 'client-a',
+      orgId: options.org ?? orgId,
+      facilityId: null,
+      operation: 'listCoverage',
+      status: 200,
+      resourceIds: disclosures.flatMap((d) => d.resourceIds),
+      purpose: options.purpose ?? 'HPAYMT',
+      disclosures,
+    };
+  }
+
+  const reportOf = (residentId: string, bounds: { from?: string; to?: string } = {}) => disclosuresOfResident(db, { orgId, residentId, ...bounds });
+
+  it('encodes which record belongs to which resident by position in resource_ids, and decodes it back', () => {
+    const disclosures: Disclosure[] = [
+      { residentId: 'r1', resourceType: 'Observation', resourceIds: ['o1', 'o3'] },
+      { residentId: 'r2', resourceType: 'Observation', resourceIds: ['o2'] },
+      { residentId: 'r1', resourceType: 'Patient', resourceIds: ['r1'] },
+      // Not among resource_ids (never expected): written as itself.
+      { residentId: 'r3', resourceType: 'Patient', resourceIds: ['elsewhere'] },
+    ];
+    const resourceIds = ['o1', 'o2', 'o3', 'r1'];
+    const text = encodeDisclosures(disclosures, resourceIds)!;
+    expect(JSON.parse(text)).to.deep.equal({ Observation: { r1: [0, 2], r2: [1] }, Patient: { r1: [3], r3: ['elsewhere'] } });
+    expect(decodeDisclosures(text, resourceIds)).to.deep.equal([disclosures[0], disclosures[1], disclosures[2], disclosures[3]]);
+    expect(encodeDisclosures([], resourceIds)).to.equal(null);
+  });
+
+  it('reports a request before it is indexed, and the same after; the backlog empties into one index row per resident and batch', async () => {
+    const first = listEntry(residents.slice(0, 4));
+    const second = listEntry([residents[0]!, residents[4]!], { purpose: 'TREAT' });
+    await trail.record(first);
+    await trail.record(second);
+    // Another organization's answer about the same resident ids is not this organization's.
+    await trail.record(listEntry([residents[0]!], { org: otherOrgId }));
+    // An answer without disclosures (a refusal, a list of nothing) queues nothing.
+    await trail.record({ ...listEntry([]), disclosures: null, status: 403, resourceIds: null });
+    expect(await count('audit_disclosure_backlog')).to.equal(3);
+
+    const queued = await reportOf(residents[0]!);
+    expect(queued.map((r) => [r.purpose, r.operation, r.resource_types, r.resource_ids])).to.deep.equal([
+      ['HPAYMT', 'listCoverage', ['Coverage'], first.disclosures![0]!.resourceIds],
+      ['TREAT', 'listCoverage', ['Coverage'], second.disclosures![0]!.resourceIds],
+    ]);
+    expect(await reportOf(residents[5]!)).to.deep.equal([]);
+    const before = await Promise.all(residents.map((r) => reportOf(r)));
+
+    expect(await indexAllQueuedDisclosures(db)).to.equal(3);
+    expect(await count('audit_disclosure_backlog')).to.equal(0);
+    // One batch: residents 0-4 of this organization, resident 0 of the other.
+    expect(await count('audit_disclosure_index')).to.equal(5 + 1);
+    const [row] = await db('audit_disclosure_index').where({ org_id: orgId, resident_id: residents[0] });
+    const seqs = (await db('audit_events').whereIn('request_id', [first.requestId, second.requestId]).orderBy('seq').pluck('seq')).map(Number);
+    expect({ seqs: JSON.parse(row.seqs), first: Number(row.first_seq), last: Number(row.last_seq) }).to.deep.equal({ seqs, first: seqs[0], last: seqs[1] });
+    expect(await Promise.all(residents.map((r) => reportOf(r)))).to.deep.equal(before);
+    // Nothing left: another catch-up adds nothing.
+    expect(await indexAllQueuedDisclosures(db)).to.equal(0);
+    expect(await count('audit_disclosure_index')).to.equal(6);
+  });
+
+  it('reports a resident disclosed twice by one answer (its records and itself) once, with both types', async () => {
+    const [resident] = [randomUUID()];
+    const observations = [randomUUID(), randomUUID()];
+    const entry: AuditEntry = {
+      ...listEntry([]),
+      operation: 'searchObservationR4',
+      resourceIds: [...observations, resident!],
+      disclosures: [
+        { residentId: resident!, resourceType: 'Observation', resourceIds: observations },
+        { residentId: resident!, resourceType: 'Patient', resourceIds: [resident!] },
+      ],
+    };
+    await trail.record(entry);
+    const queued = await reportOf(resident!);
+    await indexAllQueuedDisclosures(db);
+    const indexed = await reportOf(resident!);
+    expect(indexed).to.deep.equal(queued);
+    expect(indexed.map((r) => [r.operation, r.resource_types, r.resource_ids])).to.deep.equal([['searchObservationR4', ['Observation', 'Patient'], [...observations, resident]]]);
+    const [row] = await db('audit_disclosure_index').where({ resident_id: resident });
+    expect(JSON.parse(row.seqs)).to.have.length(1);
+  });
+
+  it('bounds the report by --from and --to, indexed and queued rows alike, oldest first', async () => {
+    const resident = randomUUID();
+    const entries = [listEntry([resident]), listEntry([resident]), listEntry([resident])];
+    const instants: string[] = [];
+    for (const entry of entries) {
+      await trail.record(entry);
+      instants.push((await db('audit_events').where({ request_id: entry.requestId }).first('at'))!.at as string);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    // The first two indexed, the last still queued.
+    await indexQueuedDisclosures(db, 1_000);
+    await trail.record(listEntry([resident]));
+    const all = await reportOf(resident);
+    expect(all).to.have.length(4);
+    expect(all.map((r) => r.at)).to.deep.equal([...all.map((r) => r.at)].sort());
+    const middle = await reportOf(resident, { from: instants[1], to: instants[2] });
+    expect(middle.map((r) => r.resource_ids)).to.deep.equal([entries[1]!.disclosures![0]!.resourceIds]);
+    const fromSecond: DisclosureRecord[] = await reportOf(resident, { from: instants[1] });
+    expect(fromSecond).to.have.length(3);
+  });
+
+  it('two indexers at once index every queued row exactly once, a batch of 300 requests about one resident in one index row', async () => {
+    const disclosed = Array.from({ length: 300 }, () => listEntry([residents[1]!, randomUUID()]));
+    await Promise.all(disclosed.map((entry) => trail.record(entry)));
+    await indexAllQueuedDisclosures(db);
+    await Promise.all(disclosed.map((entry) => trail.record({ ...entry, requestId: `${entry.requestId}-again` })));
+    const seqsOf = async (residentId: string) =>
+      (await db('audit_disclosure_index').where({ org_id: orgId, resident_id: residentId }).pluck('seqs')).flatMap((seqs: string) => JSON.parse(seqs) as number[]).sort((x, y) => x - y);
+    const before = await seqsOf(residents[1]!);
+    const [a, b] = await Promise.all([indexAllQueuedDisclosures(db, { limit: 16 }), indexAllQueuedDisclosures(db, { limit: 16 })]);
+    expect(a + b).to.equal(300);
+    expect(await count('audit_disclosure_backlog')).to.equal(0);
+    const again = (await db('audit_events').where('request_id', 'like', '%-again').orderBy('seq').pluck('seq')).map(Number);
+    expect(await seqsOf(residents[1]!)).to.deep.equal([...before, ...again]);
+    for (const entry of disclosed) expect(await seqsOf(entry.disclosures![1]!.residentId)).to.have.length(2);
+  });
+
+  it('the service-side indexer catches up after the trail tells it, and stops cleanly', async () => {
+    const errors: Error[] = [];
+    const indexer = new DisclosureIndexer(db, (error) => errors.push(error), 10);
+    trail.onDisclosures = () => indexer.wake();
+    try {
+      await trail.record(listEntry([residents[2]!]));
+      const deadline = Date.now() + 5_000;
+      while ((await count('audit_disclosure_backlog')) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await count('audit_disclosure_backlog')).to.equal(0);
+      expect(errors).to.deep.equal([]);
+    } finally {
+      trail.onDisclosures = undefined;
+      await indexer.stop();
+    }
+  });
+
+  it('migration 028 keeps the disclosure rows written before it in the report, and its rollback writes every disclosure back as those rows', async () => {
+    const resident = randomUUID();
+    const indexed = listEntry([resident]);
+    await trail.record(indexed);
+    await indexAllQueuedDisclosures(db);
+    const queued = listEntry([resident, randomUUID()]);
+    await trail.record(queued);
+    const report = await reportOf(resident);
+    expect(report).to.have.length(2);
+
+    await disclosureIndex.down(db);
+    const expanded = await db('audit_disclosures').where({ resident_id: resident }).orderBy('seq');
+    expect(expanded.map((row: { request_id: string; resource_ids: string; purpose: string }) => [row.request_id, JSON.parse(row.resource_ids), row.purpose])).to.deep.equal([
+      [indexed.requestId, indexed.disclosures![0]!.resourceIds, 'HPAYMT'],
+      [queued.requestId, queued.disclosures![0]!.resourceIds, 'HPAYMT'],
+    ]);
+    await disclosureIndex.up(db);
+    // The rows written back are reported as rows from before 028, exactly as they were.
+    expect(await reportOf(resident)).to.deep.equal(report);
+  });
+});
