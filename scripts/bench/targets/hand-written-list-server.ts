@@ -3,8 +3,9 @@
 // statements on PostgreSQL). Per request it: looks up the bearer token (SHA-256, cached for
 // the service's default TTL, with the credential's status and granted facilities), checks
 // the scope, organization and facility, reads the facility's count and the page of 50,
-// writes one durable audit row and one accounting-of-disclosures row per resident shown (its
-// own commit, before answering), and answers the same
+// writes one durable audit row naming the residents shown, for the accounting of disclosures
+// (its own commit, before answering; the index by resident is caught up once a second with
+// the service's SQL, audit/disclosure-index.ts), and answers the same
 // bytes with the same headers as the service. No contract validation, no routing table.
 // It is plain, straightforward code, not a copy of the service's tricks: the service reads
 // page 1 and its count in one statement, group-commits audit rows and serializes the page
@@ -18,6 +19,7 @@ import { loadConfig, sqlitePath } from '../../../server/src/config/config.js';
 import { toCoverage, type CoverageRow } from '../../../server/src/resources/fhir-coverage.js';
 import { seqNext } from '../../../server/src/resources/sync-pages.js';
 import { digestTag } from '../../../server/src/http/conditional-get.js';
+import { POSTGRES_BATCH, SQLITE_DEQUEUE, SQLITE_INDEX, SQLITE_LAST_OF_BATCH } from '../../../server/src/audit/disclosure-index.js';
 
 const [databaseUrl, port] = process.argv.slice(2);
 const TOKEN_CACHE_TTL_MS = loadConfig({}).tokenCacheTtlMs;
@@ -31,8 +33,10 @@ interface Store {
   token(hash: string): Promise<{ row: Row | undefined; facilities: string[] }>;
   counts(facilityId: string): Promise<Row | undefined>;
   page(facilityId: string, limit: number): Promise<Row[]>;
-  /** The request's audit row and its disclosure rows (one per resident shown), one commit. */
-  audit(params: unknown[], disclosures: unknown[][]): Promise<void>;
+  /** The request's audit row, with the residents it disclosed, one commit. */
+  audit(params: unknown[]): Promise<void>;
+  /** Moves queued audit rows into the disclosure index; returns how many it took. */
+  indexDisclosures(limit: number): Promise<number>;
 }
 
 const TOKEN_SQL =
@@ -41,9 +45,7 @@ const FACILITIES_SQL = 'select facility_id from client_facilities where client_p
 const COUNTS_SQL = "select total from facility_resource_counts where resource = 'coverage' and facility_id = ? limit 1";
 const PAGE_SQL = 'select * from coverage where facility_id = ? and seq > 0 order by seq limit ?';
 const AUDIT_SQL =
-  'insert into audit_events (at, request_id, client_id, org_id, facility_id, operation, status, resource_ids, result_count) values (?, ?, ?, ?, ?, ?, ?, ?, ?)';
-const DISCLOSURE_INSERT = 'insert into audit_disclosures (org_id, resident_id, at, request_id, client_id, purpose, operation, resource_type, resource_ids)';
-const DISCLOSURE_SQL = `${DISCLOSURE_INSERT} values (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  'insert into audit_events (at, request_id, client_id, org_id, facility_id, operation, status, resource_ids, result_count, purpose, disclosures) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 
 function sqliteStore(file: string): Store {
   const db = new Database(file);
@@ -55,10 +57,15 @@ function sqliteStore(file: string): Store {
   const counts = db.prepare(COUNTS_SQL);
   const page = db.prepare(PAGE_SQL);
   const audit = db.prepare(AUDIT_SQL);
-  const disclosure = db.prepare(DISCLOSURE_SQL);
-  const audited = db.transaction((params: unknown[], disclosures: unknown[][]) => {
-    audit.run(...params);
-    for (const row of disclosures) disclosure.run(...row);
+  const lastOfBatch = db.prepare(SQLITE_LAST_OF_BATCH);
+  const index = db.prepare(SQLITE_INDEX);
+  const dequeue = db.prepare(SQLITE_DEQUEUE);
+  const indexBatch = db.transaction((limit: number) => {
+    const batch = lastOfBatch.get(limit) as { last: number | null; rows: number };
+    if (batch.last === null) return 0;
+    index.run(batch.last);
+    dequeue.run(batch.last);
+    return batch.rows;
   });
   return {
     token: async (hash) => {
@@ -67,7 +74,8 @@ function sqliteStore(file: string): Store {
     },
     counts: async (facilityId) => counts.get(facilityId) as Row | undefined,
     page: async (facilityId, limit) => page.all(facilityId, limit) as Row[],
-    audit: async (params, disclosures) => void audited(params, disclosures),
+    audit: async (params) => void audit.run(...params),
+    indexDisclosures: async (limit) => indexBatch(limit),
   };
 }
 
@@ -85,7 +93,8 @@ function postgresStore(url: string): Store {
   const facilities = statement('facilities', FACILITIES_SQL);
   const counts = statement('counts', COUNTS_SQL);
   const page = statement('page', PAGE_SQL);
-  const auditText = numbered(AUDIT_SQL);
+  const audit = statement('audit', AUDIT_SQL);
+  const indexBatch = statement('index_disclosures', POSTGRES_BATCH);
   return {
     token: async (hash) => {
       const [row] = await token([hash]);
@@ -93,29 +102,24 @@ function postgresStore(url: string): Store {
     },
     counts: async (facilityId) => (await counts([facilityId]))[0],
     page: (facilityId, limit) => page([facilityId, limit]),
-    audit: async (params, disclosures) => {
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
-        await client.query({ name: 'audit', text: auditText, values: params });
-        // One multi-row insert, a named statement per row count.
-        if (disclosures.length > 0) {
-          const values = disclosures.map((_, r) => `(${Array.from({ length: 9 }, (_, c) => `$${r * 9 + c + 1}`).join(', ')})`).join(', ');
-          await client.query({ name: `disclosures_${disclosures.length}`, text: `${DISCLOSURE_INSERT} values ${values}`, values: disclosures.flat() });
-        }
-        await client.query('commit');
-      } catch (error) {
-        await client.query('rollback').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
+    audit: async (params) => void (await audit(params)),
+    indexDisclosures: async (limit) => Number((await indexBatch([limit]))[0]?.rows ?? 0),
   };
 }
 
 const file = sqlitePath(databaseUrl!);
 const store = file !== null ? sqliteStore(file) : postgresStore(databaseUrl!);
+
+// The disclosure index catches up once a second, 128 audit rows a batch, as the service's does.
+const catchUp = async (): Promise<void> => {
+  try {
+    while ((await store.indexDisclosures(128)) === 128) await new Promise((resolve) => setImmediate(resolve));
+  } catch (error) {
+    process.stderr.write(`disclosure index: ${(error as Error).message}\n`);
+  }
+  setTimeout(() => void catchUp(), 1_000).unref();
+};
+setTimeout(() => void catchUp(), 1_000).unref();
 
 interface Principal {
   clientId: string;
@@ -186,8 +190,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     const resident = (row as unknown as { resident_id: string }).resident_id;
     byResident.set(resident, [...(byResident.get(resident) ?? []), row.id]);
   }
-  const disclosures = [...byResident].map(([resident, resourceIds]) => [orgId, resident, at, requestId, principal.clientId, principal.purpose, 'listCoverage', 'Coverage', JSON.stringify(resourceIds)]);
-  await store.audit([at, requestId, principal.clientId, orgId, facilityId, 'listCoverage', 200, JSON.stringify(ids), ids.length], disclosures);
+  const disclosures = JSON.stringify({ Coverage: Object.fromEntries(byResident) });
+  await store.audit([at, requestId, principal.clientId, orgId, facilityId, 'listCoverage', 200, JSON.stringify(ids), ids.length, principal.purpose, disclosures]);
   // The same answer as the service: the page's keyset cursor and a weak ETag of the body.
   const page = { page: 1, page_size: pageSize, total: Number(counts?.total ?? 0) };
   const next = seqNext('coverage', { facility_id: facilityId }, rows, page);
