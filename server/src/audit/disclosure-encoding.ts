@@ -35,3 +35,24 @@ export function decodeDisclosures(text: string, resourceIds: readonly string[] |
   }
   return disclosures;
 }
+
+/**
+ * One resident's part of an audit row's disclosures, found without parsing the whole row: the
+ * report reads tens of thousands of rows for a resident every list request showed. Resident
+ * ids and resource types are written by encodeDisclosures as plain keys (FHIR ids and type
+ * names hold no quotes or backslashes), so the resident's key is found by its text.
+ */
+export function disclosuresOfResidentIn(text: string, resourceIdsText: string | null, residentId: string): Disclosure[] {
+  const key = `"${residentId}":[`;
+  const found: Disclosure[] = [];
+  let resourceIds: string[] | null | undefined;
+  for (let at = text.indexOf(key); at !== -1; at = text.indexOf(key, at + key.length)) {
+    const typeEnd = text.lastIndexOf('":{', at);
+    const type = text.slice(text.lastIndexOf('"', typeEnd - 1) + 1, typeEnd);
+    const listStart = at + key.length - 1;
+    const records = JSON.parse(text.slice(listStart, text.indexOf(']', listStart) + 1)) as Array<number | string>;
+    resourceIds ??= resourceIdsText === null ? null : (JSON.parse(resourceIdsText) as string[]);
+    found.push({ residentId, resourceType: type, resourceIds: records.map((r) => (typeof r === 'number' ? resourceIds?.[r] ?? String(r) : r)) });
+  }
+  return found;
+}

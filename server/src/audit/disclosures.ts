@@ -9,6 +9,7 @@
 import type { Knex } from 'knex';
 import type { Disclosure } from './audit-trail.js';
 import { DEFAULT_PURPOSE } from '../tenancy/access-policy.js';
+import { disclosuresOfResidentIn } from './disclosure-encoding.js';
 import { isPostgres, rawRows } from '../db/database.js';
 
 export interface DisclosureRecord {
@@ -44,32 +45,23 @@ export function disclosuresOf(resourceType: string, rows: ReadonlyArray<{ id: st
 }
 
 /**
- * What each request disclosed of the resident, indexed or still queued, in one statement (one
+ * The requests that disclosed the resident, indexed or still queued, in one statement (one
  * snapshot: a row the catch-up moves meanwhile is seen in one place or the other, never
- * neither): a row per (request, resource type), the resident's records picked out of the
- * audit row's resource_ids by the database's JSON functions, so a resident disclosed 10^5
- * times is read without shipping or parsing whole audit rows. CROSS JOIN keeps SQLite's join
- * order: from the few index rows and the backlog to their audit rows.
+ * neither). CROSS JOIN keeps SQLite's join order: from the few index rows and the backlog to
+ * their audit rows.
  */
 function readsSql(postgres: boolean, bounds: string): string {
-  // Bindings, in order: the resident's key (twice: the list, the filter) in each branch.
-  const records = postgres
-    ? `(SELECT jsonb_agg(CASE jsonb_typeof(p.value) WHEN 'number' THEN a.resource_ids::jsonb -> (p.value #>> '{}')::int ELSE p.value END)
-         FROM jsonb_array_elements(t.value -> ?::text) p)::text`
-    : `(SELECT json_group_array(CASE p.type WHEN 'integer' THEN a.resource_ids ->> p.value ELSE p.value END) FROM json_each(t.value, ?) p)`;
-  const columns = `a.seq, a.at, a.client_id, c.name AS client_name, a.purpose, a.operation, t.key AS resource_type, ${records} AS resource_ids`;
-  const types = postgres ? 'CROSS JOIN LATERAL jsonb_each(a.disclosures::jsonb) t' : 'CROSS JOIN json_each(a.disclosures) t';
-  const holdsResident = postgres ? 't.value -> ?::text IS NOT NULL' : 'json_type(t.value, ?) IS NOT NULL';
+  const columns = 'a.seq, a.at, a.client_id, c.name AS client_name, a.purpose, a.operation, a.resource_ids, a.disclosures';
   const seqs = postgres ? 'CROSS JOIN LATERAL jsonb_array_elements_text(i.seqs::jsonb) s(value)' : 'CROSS JOIN json_each(i.seqs) s';
   const seq = postgres ? 's.value::bigint' : 's.value';
   return `SELECT ${columns}
-  FROM audit_disclosure_index i ${seqs} CROSS JOIN audit_events a ${types} LEFT JOIN clients c ON c.client_id = a.client_id
-  WHERE i.org_id = ? AND i.resident_id = ? AND a.seq = ${seq} AND ${holdsResident}${bounds}
+  FROM audit_disclosure_index i ${seqs} CROSS JOIN audit_events a LEFT JOIN clients c ON c.client_id = a.client_id
+  WHERE i.org_id = ? AND i.resident_id = ? AND a.seq = ${seq}${bounds}
   UNION ALL
   SELECT ${columns}
-  FROM audit_disclosure_backlog b CROSS JOIN audit_events a ${types} LEFT JOIN clients c ON c.client_id = a.client_id
-  WHERE a.seq = b.seq AND a.org_id = ? AND ${holdsResident}${bounds}
-  ORDER BY 2, 1, 7`;
+  FROM audit_disclosure_backlog b CROSS JOIN audit_events a LEFT JOIN clients c ON c.client_id = a.client_id
+  WHERE a.seq = b.seq AND a.org_id = ?${bounds}
+  ORDER BY 2, 1`;
 }
 
 interface ReadRow {
@@ -79,8 +71,8 @@ interface ReadRow {
   client_name: string | null;
   purpose: string | null;
   operation: string;
-  resource_type: string;
-  resource_ids: string;
+  resource_ids: string | null;
+  disclosures: string;
 }
 
 export async function disclosuresOfResident(db: Knex, query: DisclosureQuery): Promise<DisclosureRecord[]> {
@@ -91,23 +83,13 @@ export async function disclosuresOfResident(db: Knex, query: DisclosureQuery): P
   };
   const bounds = (query.from !== undefined ? ' AND a.at >= ?' : '') + (query.to !== undefined ? ' AND a.at < ?' : '');
   const boundValues = [...(query.from !== undefined ? [query.from] : []), ...(query.to !== undefined ? [query.to] : [])];
-  // The resident's key: a JSON path on SQLite, an object key on PostgreSQL.
-  const key = isPostgres(db) ? query.residentId : `$."${query.residentId.replace(/["\\]/g, '')}"`;
-  const readRows = rawRows<ReadRow>(
-    await db.raw(readsSql(isPostgres(db), bounds), [key, query.orgId, query.residentId, key, ...boundValues, key, query.orgId, key, ...boundValues]),
-  );
-  // One record per request: its rows (one per resource type) are adjacent, ordered by type.
+  const readRows = rawRows<ReadRow>(await db.raw(readsSql(isPostgres(db), bounds), [query.orgId, query.residentId, ...boundValues, query.orgId, ...boundValues]));
   const reads: DisclosureRecord[] = [];
-  let previousSeq: string | undefined;
   for (const row of readRows) {
-    const ids = JSON.parse(row.resource_ids ?? '[]') as string[];
-    const last = reads[reads.length - 1];
-    if (last && String(row.seq) === previousSeq) {
-      last.resource_types.push(row.resource_type);
-      last.resource_ids.push(...ids);
-      continue;
-    }
-    previousSeq = String(row.seq);
+    // A queued row discloses other residents too, or only them. Types in alphabetical order,
+    // whatever order the answer had them in.
+    const mine = disclosuresOfResidentIn(row.disclosures, row.resource_ids, query.residentId).sort((x, y) => (x.resourceType < y.resourceType ? -1 : 1));
+    if (mine.length === 0) continue;
     reads.push({
       at: row.at,
       client_id: row.client_id,
@@ -115,8 +97,8 @@ export async function disclosuresOfResident(db: Knex, query: DisclosureQuery): P
       purpose: row.purpose ?? DEFAULT_PURPOSE,
       channel: 'api',
       operation: row.operation,
-      resource_types: [row.resource_type],
-      resource_ids: ids,
+      resource_types: mine.map((d) => d.resourceType),
+      resource_ids: mine.flatMap((d) => d.resourceIds),
     });
   }
   // Rows written before migration 028, one per (request, resident).

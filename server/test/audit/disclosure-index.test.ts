@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 import { freshKnexForSuite } from '../../../test/support/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { AuditTrail, type AuditEntry, type Disclosure } from '../../src/audit/audit-trail.js';
-import { decodeDisclosures, encodeDisclosures } from '../../src/audit/disclosure-encoding.js';
+import { decodeDisclosures, disclosuresOfResidentIn, encodeDisclosures } from '../../src/audit/disclosure-encoding.js';
 import { DisclosureIndexer, indexAllQueuedDisclosures, indexQueuedDisclosures } from '../../src/audit/disclosure-index.js';
 import { disclosuresOfResident, type DisclosureRecord } from '../../src/audit/disclosures.js';
 import * as disclosureIndex from '../../src/db/migrations/028_disclosure_index.js';
@@ -65,6 +65,10 @@ describe('the disclosure index behind the audit trail', function () {
     expect(JSON.parse(text)).to.deep.equal({ Observation: { r1: [0, 2], r2: [1] }, Patient: { r1: [3], r3: ['elsewhere'] } });
     expect(decodeDisclosures(text, resourceIds)).to.deep.equal([disclosures[0], disclosures[1], disclosures[2], disclosures[3]]);
     expect(encodeDisclosures([], resourceIds)).to.equal(null);
+    // The report's reader finds one resident's part by its key, as the whole decode does.
+    for (const resident of ['r1', 'r2', 'r3', 'r4']) {
+      expect(disclosuresOfResidentIn(text, JSON.stringify(resourceIds), resident)).to.deep.equal(decodeDisclosures(text, resourceIds).filter((d) => d.residentId === resident));
+    }
   });
 
   it('reports a request before it is indexed, and the same after; the backlog empties into one index row per resident and batch', async () => {
