@@ -21,6 +21,8 @@ import { applyChangeSet } from '../../server/src/ingest/apply-change-set.js';
 import type { IngestResource, ResourceChange } from '../../server/src/ingest/change-set.js';
 import { createClient } from '../../server/src/auth/clients.js';
 import { DEFAULT_POLICY } from '../../server/src/tenancy/access-policy.js';
+import { disclosuresOfResident } from '../../server/src/audit/disclosures.js';
+import { indexAllQueuedDisclosures } from '../../server/src/audit/disclosure-index.js';
 import { rememberSecret } from './support/secrets.js';
 import { allergy, byMrn, coverage, MRN, observation, patient } from '../support/fhir-resources.js';
 import {
@@ -453,6 +455,7 @@ interface PolicyResident {
 
 interface PolicyCredential {
   label: string;
+  clientId: string;
   spec: CredentialSpec;
   token: string;
   subscriptionId: string;
@@ -529,7 +532,7 @@ async function buildPolicyWorld(service: TestService, spec: PolicyWorldSpec): Pr
     const token = await issueToken(service, client);
     const res = await checkedSend(service, { method: 'POST', target: `/api/v1/ofctx/${orgId}/webhooks`, ...jsonBody({ callback_url: 'http://127.0.0.1:9/policy', event_types: POLICY_EVENT_TYPES }, bearer(token)) });
     if (res.res.status !== 201) throw new Error(`subscription not registered: ${res.res.status} ${res.res.text}`);
-    world.credentials.push({ label: `client ${c} {${cs.purpose}${payers ? ` payers ${payers.join('|')}` : ''}${cs.sensitive ? ' sensitive' : ''}}`, spec: cs, token, subscriptionId: res.res.body.data.id });
+    world.credentials.push({ label: `client ${c} {${cs.purpose}${payers ? ` payers ${payers.join('|')}` : ''}${cs.sensitive ? ' sensitive' : ''}}`, clientId: client.client_id, spec: cs, token, subscriptionId: res.res.body.data.id });
   }
   // Events about every resident, after the data and the consents: deliveries are decided now.
   for (const [i, r] of world.residents.entries()) {
@@ -720,7 +723,25 @@ async function checkPolicyWorld(service: TestService, spec: PolicyWorldSpec, wor
     }
     const deliveries = await send({ method: 'GET', target: `/api/v1/ofctx/${orgId}/webhooks/${c.subscriptionId}/deliveries?page_size=200` });
     same('deliveries', deliveries.body.data.map((d: { event_id: string }) => d.event_id), expectedEvents);
+
+    // The accounting of disclosures: the requests above walked every path, so what they
+    // disclosed of each resident is exactly the records the model shows this credential, under
+    // its purpose; nothing hidden, whether the disclosure index has caught up or not.
+    for (const [r, resident] of world.residents.entries()) {
+      const report = await disclosuresOfResident(service.running.app.db, { orgId, residentId: resident.id });
+      const mine = report.filter((d) => d.channel === 'api' && d.client_id === c.clientId);
+      cases++;
+      same(`disclosures of resident ${r}`, new Set(mine.flatMap((d) => d.resource_ids)), [...shown(r, 'resident'), ...shown(r, 'coverage'), ...shown(r, 'observations'), ...shown(r, 'allergies')]);
+      const purposes = [...new Set(mine.map((d) => d.purpose))];
+      if (purposes.some((p) => p !== c.spec.purpose)) violations.push(`${c.label}: disclosures of resident ${r} name purposes ${purposes.join(', ')}`);
+    }
   }
+  // Indexed, the report says the same as it did from the queue.
+  const before = await Promise.all(world.residents.map((resident) => disclosuresOfResident(service.running.app.db, { orgId, residentId: resident.id })));
+  await indexAllQueuedDisclosures(service.running.app.db);
+  const after = await Promise.all(world.residents.map((resident) => disclosuresOfResident(service.running.app.db, { orgId, residentId: resident.id })));
+  cases++;
+  if (JSON.stringify(after) !== JSON.stringify(before)) violations.push('the accounting of disclosures changed when the disclosure index caught up');
   return { cases, requests, hiddenPairs, violations };
 }
 
