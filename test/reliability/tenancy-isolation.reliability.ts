@@ -736,10 +736,13 @@ async function checkPolicyWorld(service: TestService, spec: PolicyWorldSpec, wor
       if (purposes.some((p) => p !== c.spec.purpose)) violations.push(`${c.label}: disclosures of resident ${r} name purposes ${purposes.join(', ')}`);
     }
   }
-  // Indexed, the report says the same as it did from the queue.
-  const before = await Promise.all(world.residents.map((resident) => disclosuresOfResident(service.running.app.db, { orgId, residentId: resident.id })));
+  // Indexed, the report says the same of the API's answers as it did from the queue (the
+  // deliveries' records move on meanwhile: this world's callbacks fail and are retried).
+  const apiReport = () =>
+    Promise.all(world.residents.map(async (resident) => (await disclosuresOfResident(service.running.app.db, { orgId, residentId: resident.id })).filter((d) => d.channel === 'api')));
+  const before = await apiReport();
   await indexAllQueuedDisclosures(service.running.app.db);
-  const after = await Promise.all(world.residents.map((resident) => disclosuresOfResident(service.running.app.db, { orgId, residentId: resident.id })));
+  const after = await apiReport();
   cases++;
   if (JSON.stringify(after) !== JSON.stringify(before)) violations.push('the accounting of disclosures changed when the disclosure index caught up');
   return { cases, requests, hiddenPairs, violations };
