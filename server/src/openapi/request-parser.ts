@@ -63,6 +63,23 @@ function cloneQueryValue(value: unknown): { value: unknown } | undefined {
   return { value: copy };
 }
 
+const PARSED_FIELDS = new Set(['method', 'path', 'params', 'headers', 'query', 'cookies', 'requestBody']);
+
+/** The headers with lower-case names, a copy. Node's are lower case already: copied whole, not name by name. */
+function lowerCasedHeaders(given: Record<string, string | string[] | undefined>): Record<string, string | string[] | undefined> {
+  let lowerCase = true;
+  for (const name in given) {
+    if (name !== name.toLowerCase()) {
+      lowerCase = false;
+      break;
+    }
+  }
+  if (lowerCase) return { ...given };
+  const headers: Record<string, string | string[] | undefined> = {};
+  for (const name of Object.keys(given)) headers[name.toLowerCase()] = given[name];
+  return headers;
+}
+
 /** router.normalizeRequest's path and method: a leading slash, no query string, the method in lower case. */
 export function normalizedPathAndMethod(req: Pick<Request, 'path' | 'method'>): { path: string; method: string } {
   let path = req.path?.trim() || '';
@@ -105,9 +122,7 @@ export function compiledRequestParser(router: OpenAPIRouter): RequestParser {
 
   return (req, operation) => {
     if ((req.body && typeof req.body !== 'object') || typeof req.query !== 'object' || req.query === null) return library(req, operation);
-    const headers: Record<string, string | string[] | undefined> = {};
-    const given = (req.headers ?? {}) as Record<string, string | string[] | undefined>;
-    for (const name of Object.keys(given)) headers[name.toLowerCase()] = given[name];
+    const headers = lowerCasedHeaders((req.headers ?? {}) as Record<string, string | string[] | undefined>);
     if (headers.cookie !== undefined) return library(req, operation);
     const cloned = cloneQueryValue(req.query);
     if (!cloned) return library(req, operation);
@@ -148,7 +163,7 @@ export function compiledRequestParser(router: OpenAPIRouter): RequestParser {
     // for every such literal (a redefinition of copied fields), so the fields are set once
     // and whatever else the request carries (its body) is copied after them.
     const parsed: Record<string, unknown> = { method, path, params, headers, query, cookies: Object.create(cookiePrototype) as Record<string, string>, requestBody: req.body };
-    for (const key of Object.keys(req)) if (!(key in parsed)) parsed[key] = (req as unknown as Record<string, unknown>)[key];
+    for (const key in req) if (!PARSED_FIELDS.has(key)) parsed[key] = (req as unknown as Record<string, unknown>)[key];
     return parsed as unknown as ParsedRequest;
   };
 }
