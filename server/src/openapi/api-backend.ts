@@ -16,6 +16,7 @@ import { ajv2020 } from './ajv-2020.js';
 import { validationDetails } from './validation-details.js';
 import { compiledOperationMatcher } from './operation-matcher.js';
 import { compiledRequestParser } from './request-parser.js';
+import { compiledRequestValidator } from './request-validator.js';
 import { isUuid } from '../db/uuid.js';
 import { METRICS_OPERATION, metricsAuthorized, metricsUnauthorized } from '../metrics/metrics-endpoint.js';
 import { rememberErrorFormat } from '../http/error-format.js';
@@ -118,6 +119,8 @@ export async function createApiBackend(app: AppContext, registry: OperationRegis
   // The router and the validator parse each request four times: with the path template
   // compiled once per operation, and without the library's throw-away work.
   api.router.parseRequest = compiledRequestParser(api.router);
+  // The validator works out per request what depends only on the operation: once per operation.
+  api.validator.validateRequest = compiledRequestValidator(api.validator);
   api.registerSecurityHandler('oauth2', (_c: RouteContext, ctx: Context) =>
     authenticateBearer(ctx.get('authorization') || undefined, app.tokens),
   );
