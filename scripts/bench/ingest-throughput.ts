@@ -6,6 +6,7 @@
 // same size, i.e. what hand-written SQL would do without matching, versioning, audit or events.
 // The service's RSS is sampled while it streams, to show it stays flat (nothing buffered).
 //   BENCH_INGEST_RESOURCES=1000000 BENCH_ONLY=ingest npm run bench   # the 10^6 streaming run
+//   BENCH_CPU_PROF_DIR=/tmp/prof BENCH_ONLY=ingest npm run bench     # a V8 CPU profile of the service, per database
 import { randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -166,7 +167,7 @@ async function measureOn(label: string, ingestUrl: string, baselineUrl: string, 
     const source = await createClient(db, { orgId: org.id, facilityIds: [facility.id], scopes: ['ingest.write'], name: 'bench EHR', kind: 'ingest' });
     const partner = await createClient(db, { orgId: org.id, facilityIds: [facility.id], scopes: [...PARTNER_SCOPES], name: 'bench partner' });
     // The worker is off: deliveries are queued (the outbox's cost) but not sent during the measure.
-    service = await startServiceProcess({ databaseUrl: ingestUrl, env: { WEBHOOK_WORKER: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('base64') } });
+    service = await startServiceProcess({ databaseUrl: ingestUrl, cpuProfileDir: process.env.BENCH_CPU_PROF_DIR || undefined, env: { WEBHOOK_WORKER: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('base64') } });
     const partnerToken = await accessToken(service.url, partner);
     const subscribed = await fetch(`${service.url}/api/v1/ofctx/${org.id}/webhooks`, {
       method: 'POST',

@@ -10,8 +10,15 @@
 // of unusual size) run unnamed, as knex runs them. A text whose columns come from a `*` is
 // never named: once a migration (another instance's, during a rolling upgrade) adds a column,
 // PostgreSQL refuses to run a prepared statement whose result type would change ("cached
-// plan must not change result type"). knex's query events are emitted as for its own
-// statements, so whoever watches the statements (tests, tracing) still sees them.
+// plan must not change result type"). A text whose best plan depends on its values is
+// never named either (`planEachTime`): after five executions PostgreSQL may keep one generic
+// plan for good, costed from the statistics of that moment (a fresh or growing table has
+// none worth the name until autovacuum analyzes it), and for the identifier match of an
+// NDJSON chunk (`org_id = $1 and value in (...500 values)`) that plan read every identifier
+// of the organization and filtered them against the list: 83-154 ms a chunk at 5,300-6,800
+// identifiers and growing with the organization, where a plan made with the values seeks
+// each one. knex's query events are emitted as for its own statements, so whoever watches
+// the statements (tests, tracing) still sees them.
 import type { Knex } from 'knex';
 import { isPostgres, rawRows } from './database.js';
 import { statementName } from './statement-names.js';
@@ -32,6 +39,12 @@ interface PgClient {
 }
 
 const named = new Map<string, string>();
+/**
+ * The positioned text and name of each named text, by its text as knex writes it (`?`):
+ * positioning the 20,000 bindings of an NDJSON chunk's insert batch again at every chunk
+ * cost 7 ms of the event loop (408 ms of a 30,000-resource stream's). At most NAMED_TEXTS.
+ */
+const namedByKnexText = new Map<string, { text: string; name: string }>();
 const seenOnce = new Set<string>();
 let statementSeq = 0;
 
@@ -53,17 +66,28 @@ function nameOf(text: string): string | undefined {
   return given;
 }
 
+export interface StatementOptions {
+  /**
+   * Planned with its values at every execution, never named (PostgreSQL): for a statement
+   * whose best plan depends on them, such as a list of values looked up in a growing table.
+   */
+  planEachTime?: boolean;
+}
+
 /**
  * The rows of a statement run inside a transaction (`?` placeholders, as knex writes them).
- * On PostgreSQL a recurring text runs as a named statement on the transaction's connection;
- * on SQLite, knex's client already prepares each text once per connection (sqlite-client.ts).
+ * On PostgreSQL a recurring text runs as a named statement on the transaction's connection
+ * (unless `planEachTime`); on SQLite, knex's client already prepares each text once per
+ * connection (sqlite-client.ts).
  */
-export async function transactionRows<Row = Record<string, unknown>>(trx: Knex.Transaction, sql: string, bindings: readonly unknown[]): Promise<Row[]> {
+export async function transactionRows<Row = Record<string, unknown>>(trx: Knex.Transaction, sql: string, bindings: readonly unknown[], options: StatementOptions = {}): Promise<Row[]> {
   if (!trx.isTransaction || !isPostgres(trx as unknown as Knex)) return rawRows<Row>(await trx.raw(sql, bindings as Knex.RawBinding[]));
   const client = trx.client as unknown as PgClient;
-  const text = client.positionBindings(sql);
+  const known = options.planEachTime ? undefined : namedByKnexText.get(sql);
+  const text = known?.text ?? client.positionBindings(sql);
   const values = client.prepBindings(bindings);
-  const name = nameOf(text);
+  const name = known?.name ?? (options.planEachTime ? undefined : nameOf(text));
+  if (name !== undefined && known === undefined && namedByKnexText.size < NAMED_TEXTS) namedByKnexText.set(sql, { text, name });
   const query = { sql: text, bindings: values, method: 'raw', __knexQueryUid: `ofctx-trx-${++statementSeq}` };
   client.emit('query', query);
   const connection = (await trx.client.acquireConnection()) as PgConnection;

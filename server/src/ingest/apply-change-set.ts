@@ -242,10 +242,11 @@ class Chunk {
     }
     // By value alone (an index on (org_id, value)), type and system checked here: one plain
     // `= ANY` probe per value; a row-value IN list of hundreds of tuples plans badly on PostgreSQL.
+    // Planned with its values each time: a generic plan of this text read the whole organization.
     const values = [...new Set([...keys.values()].filter(([, system, value]) => system.length <= 300 && value.length <= 300).map(([, , value]) => value))];
     for (let i = 0; i < values.length; i += 1000) {
       const match = this.trx('resource_identifiers').where({ org_id: this.set.orgId }).whereIn('value', values.slice(i, i + 1000)).select('resource_type', 'system', 'value', 'resource_id').toSQL();
-      const found = await transactionRows<{ resource_type: RecordType; system: string; value: string; resource_id: string }>(this.trx, match.sql, match.bindings);
+      const found = await transactionRows<{ resource_type: RecordType; system: string; value: string; resource_id: string }>(this.trx, match.sql, match.bindings, { planEachTime: true });
       for (const hit of found) {
         const key = identifierKey(hit.resource_type, hit);
         if (!keys.has(key)) continue;

@@ -1,6 +1,6 @@
 // Statements run inside a transaction: on PostgreSQL a text that recurs becomes a named
 // statement on the transaction's connection (parsed and planned once), a new text runs
-// unnamed; on both databases the rows are knex's, each execution with its own bindings, and
+// unnamed, and so does one to be planned with its values each time; on both databases the rows are knex's, each execution with its own bindings, and
 // knex's query events still announce every statement.
 import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
@@ -75,6 +75,19 @@ describe('statements run inside a transaction', function () {
       return seen;
     });
     expect(counts).to.deep.equal([0, 1, 1]);
+  });
+
+  it('on PostgreSQL, never names a text to be planned each time (its best plan depends on its values)', async function () {
+    if (testDatabaseKind !== 'postgres') return this.skip();
+    const sql = 'select entry from ledger where id > ? and entry in (?, ?)';
+    const answers = await db.transaction(async (trx) => {
+      const rows = [];
+      for (const entry of ['first', 'second', 'third']) rows.push(...(await transactionRows<{ entry: string }>(trx, sql, [0, entry, 'none'], { planEachTime: true })));
+      const prepared = await trx.raw("select count(*)::int as n from pg_prepared_statements where statement like 'select entry from ledger where id > $1%'");
+      return { rows, prepared: (prepared as { rows: Array<{ n: number }> }).rows[0]!.n };
+    });
+    expect(answers.prepared).to.equal(0);
+    expect(answers.rows.map((r) => r.entry)).to.deep.equal(['first', 'second', 'third']);
   });
 
   it('on PostgreSQL, never names a text whose columns are a *: a migration adding a column must not break it', async function () {

@@ -1,7 +1,7 @@
 // applyChangeSet against a real database: versions, the event table, idempotency,
 // transfers, transactions, concurrency and the last_updated order incremental sync needs.
 import { expect } from 'chai';
-import type { Knex } from 'knex';
+import knexFactory, { type Knex } from 'knex';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { byMrn, condition, coverage, medicationRequest, MRN, observation, patient, allergy, serviceRequest } from '../../../test/support/fhir-resources.js';
 import { openDatabase } from '../../src/db/database.js';
@@ -287,6 +287,23 @@ describe('applyChangeSet', function () {
     expect(results.reduce((n, r) => n + r.updated, 0)).to.equal(1);
     expect(await eventsOf(id)).to.deep.equal(['resident.admitted', 'resident.discharged']);
     expect((await db('residents').where({ id }).first()).version_id).to.equal(2);
+  });
+
+  it('on PostgreSQL, the identifier match is planned with its values at every chunk, never a named statement (its generic plan read the whole organization)', async function () {
+    if (!database.url.startsWith('postgres')) return this.skip();
+    // One connection, so the statements prepared on it are the ones applyChangeSet ran.
+    const single = knexFactory({ ...db.client.config, pool: { min: 1, max: 1 } });
+    try {
+      for (let chunk = 0; chunk < 4; chunk++) {
+        const changes = [0, 1, 2].map((k) => upsert(patient(`PLAN-${chunk}-${k}`)));
+        const result = await applyChangeSet(single, { orgId: org, facilityId: f1, mode: 'batch', actor: 'test', emitEvents: false, changes });
+        expect(result.created).to.equal(3);
+      }
+      const prepared = await single.raw(`select count(*)::int as n from pg_prepared_statements where statement like '%from "resource_identifiers" where%'`);
+      expect((prepared as { rows: Array<{ n: number }> }).rows[0]!.n).to.equal(0);
+    } finally {
+      await single.destroy();
+    }
   });
 
   describe('ifMatch (optimistic concurrency)', () => {
