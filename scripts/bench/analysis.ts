@@ -189,6 +189,17 @@ function policyAnalysis(results: BenchResults): string[] {
   ];
 }
 
+function ingestAnalysis(results: BenchResults): string[] {
+  const runs = results.ingest?.result.runs ?? [];
+  if (runs.length === 0) return [];
+  const line = runs.map((r) => `${r.database} ${count(r.ingest.resourcesPerSecond)}/s (${ratio(r.ingest.resourcesPerSecond, r.baseline.rowsPerSecond)} of plain INSERTs)`).join(', ');
+  return [
+    '### NDJSON ingestion on PostgreSQL: a named statement\'s generic plan',
+    '',
+    `This run: ${line}; targets 5,000/s on SQLite and 3,500/s on PostgreSQL (issue 26). On PostgreSQL the stream had fallen from 3,270/s (2026-11-23) to 1,938-1,980/s on an idle machine (2026-11-26, ratio 0.13-0.15), and slower the longer the stream (688/s at 60,000 resources). The cause, found with auto_explain in the benchmark: the ingest identifier match (\`org_id = $1 and value in (...up to 500 values)\`) had become a named statement with the other ingest statements (\`db/transaction-statements.ts\`, for the HL7 path); after five executions PostgreSQL keeps a generic plan, costed on statistics from a nearly empty table, that walks every identifier of the organization and tests each against the list: 83-154 ms per 500-resource chunk at 5,300-6,800 identifiers, 10.2 s of a 30,000-resource stream (0.27 s planned with its values). Ruled out by measurement: migration 027\'s payer-counter triggers (49 ms for all 5,050 Coverages of a run, about 10 µs a row) and the indexes of migrations 024-026 (in the older, faster tree too). The match now runs unnamed and is planned with its values every time (\`planEachTime\`; a one-value HL7 match plans in about 0.03 ms, so HL7 keeps its gain; a test fails if the match is ever prepared), and named statements keep their numbered text (knex had renumbered the 20,000 placeholders of the insert batch at every chunk: 408 ms of the main thread per stream, 24 ms now). Back to back on a quiet machine: 1,938 / 1,974 / 1,980 before, 5,710 / 6,098 / 4,129 after. What is left is CPU on two cores: per 30,000-resource stream FHIR validation on its worker thread about 4.5 s, the service\'s main thread about 4 s (0.7 s of it garbage collection), PostgreSQL about 3 s of statements (foreign-key checks and row triggers 1.1 s, of which the per-facility resource counters 0.4 s and 027\'s payer counters 0.05 s); on a machine loaded by other work the PostgreSQL figure falls to 2,000-3,500/s.`,
+  ];
+}
+
 export function analysis(results: BenchResults): string {
   return [
     '## Analysis',
@@ -206,6 +217,8 @@ export function analysis(results: BenchResults): string {
     ...verifierAnalysis(results),
     '',
     ...startupAnalysis(results),
+    '',
+    ...ingestAnalysis(results),
     '',
     ...feedsAnalysis(results),
     '',
