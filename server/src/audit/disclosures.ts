@@ -47,16 +47,27 @@ export function disclosuresOf(resourceType: string, rows: ReadonlyArray<{ id: st
 /**
  * The requests that disclosed the resident, indexed or still queued, in one statement (one
  * snapshot: a row the catch-up moves meanwhile is seen in one place or the other, never
- * neither). CROSS JOIN keeps SQLite's join order: from the few index rows and the backlog to
- * their audit rows.
+ * neither), each branch driven from its small side: the resident's index rows, the backlog.
+ * SQLite keeps a CROSS JOIN's order; PostgreSQL gets a LATERAL lookup it cannot turn around
+ * (LIMIT 1: seq is the key), since with a fresh table's statistics it had scanned every audit
+ * row of the organization (1 s among 10^6).
  */
 function readsSql(postgres: boolean, bounds: string): string {
   const columns = 'a.seq, a.at, a.client_id, c.name AS client_name, a.purpose, a.operation, a.resource_ids, a.disclosures';
-  const seqs = postgres ? 'CROSS JOIN LATERAL jsonb_array_elements_text(i.seqs::jsonb) s(value)' : 'CROSS JOIN json_each(i.seqs) s';
-  const seq = postgres ? 's.value::bigint' : 's.value';
+  if (postgres) {
+    const row = (seq: string, where = '') =>
+      `CROSS JOIN LATERAL (SELECT * FROM audit_events a WHERE a.seq = ${seq}${where}${bounds} LIMIT 1) a LEFT JOIN clients c ON c.client_id = a.client_id`;
+    return `SELECT ${columns}
+  FROM audit_disclosure_index i CROSS JOIN LATERAL jsonb_array_elements_text(i.seqs::jsonb) s(value) ${row('s.value::bigint')}
+  WHERE i.org_id = ? AND i.resident_id = ?
+  UNION ALL
+  SELECT ${columns}
+  FROM audit_disclosure_backlog b ${row('b.seq', ' AND a.org_id = ?')}
+  ORDER BY 2, 1`;
+  }
   return `SELECT ${columns}
-  FROM audit_disclosure_index i ${seqs} CROSS JOIN audit_events a LEFT JOIN clients c ON c.client_id = a.client_id
-  WHERE i.org_id = ? AND i.resident_id = ? AND a.seq = ${seq}${bounds}
+  FROM audit_disclosure_index i CROSS JOIN json_each(i.seqs) s CROSS JOIN audit_events a LEFT JOIN clients c ON c.client_id = a.client_id
+  WHERE i.org_id = ? AND i.resident_id = ? AND a.seq = s.value${bounds}
   UNION ALL
   SELECT ${columns}
   FROM audit_disclosure_backlog b CROSS JOIN audit_events a LEFT JOIN clients c ON c.client_id = a.client_id
@@ -76,6 +87,16 @@ interface ReadRow {
 }
 
 export async function disclosuresOfResident(db: Knex, query: DisclosureQuery): Promise<DisclosureRecord[]> {
+  if (!isPostgres(db)) return reportOf(db, query);
+  // A large queue or index without statistics yet (after a bulk load) makes PostgreSQL cost
+  // the report high enough to compile it with JIT first: 250 ms of 300 (EXPLAIN, 10^6 rows).
+  return db.transaction(async (trx) => {
+    await trx.raw('SET LOCAL jit = off');
+    return reportOf(trx, query);
+  });
+}
+
+async function reportOf(db: Knex, query: DisclosureQuery): Promise<DisclosureRecord[]> {
   const bounded = <Q extends Knex.QueryBuilder>(q: Q, column: string): Q => {
     if (query.from !== undefined) q.andWhere(column, '>=', query.from);
     if (query.to !== undefined) q.andWhere(column, '<', query.to);
@@ -83,7 +104,11 @@ export async function disclosuresOfResident(db: Knex, query: DisclosureQuery): P
   };
   const bounds = (query.from !== undefined ? ' AND a.at >= ?' : '') + (query.to !== undefined ? ' AND a.at < ?' : '');
   const boundValues = [...(query.from !== undefined ? [query.from] : []), ...(query.to !== undefined ? [query.to] : [])];
-  const readRows = rawRows<ReadRow>(await db.raw(readsSql(isPostgres(db), bounds), [query.orgId, query.residentId, ...boundValues, query.orgId, ...boundValues]));
+  // Bindings in the order of the text: on PostgreSQL the bounds sit inside each lookup.
+  const bindings = isPostgres(db)
+    ? [...boundValues, query.orgId, query.residentId, query.orgId, ...boundValues]
+    : [query.orgId, query.residentId, ...boundValues, query.orgId, ...boundValues];
+  const readRows = rawRows<ReadRow>(await db.raw(readsSql(isPostgres(db), bounds), bindings));
   const reads: DisclosureRecord[] = [];
   for (const row of readRows) {
     // A queued row discloses other residents too, or only them. Types in alphabetical order,

@@ -96,7 +96,7 @@ describe('the disclosure index behind the audit trail', function () {
     expect(await count('audit_disclosure_index')).to.equal(5 + 1);
     const [row] = await db('audit_disclosure_index').where({ org_id: orgId, resident_id: residents[0] });
     const seqs = (await db('audit_events').whereIn('request_id', [first.requestId, second.requestId]).orderBy('seq').pluck('seq')).map(Number);
-    expect({ seqs: JSON.parse(row.seqs), first: Number(row.first_seq), last: Number(row.last_seq) }).to.deep.equal({ seqs, first: seqs[0], last: seqs[1] });
+    expect({ seqs: (JSON.parse(row.seqs) as number[]).sort((x, y) => x - y), first: Number(row.first_seq), last: Number(row.last_seq) }).to.deep.equal({ seqs, first: seqs[0], last: seqs[1] });
     expect(await Promise.all(residents.map((r) => reportOf(r)))).to.deep.equal(before);
     // Nothing left: another catch-up adds nothing.
     expect(await indexAllQueuedDisclosures(db)).to.equal(0);
@@ -123,6 +123,22 @@ describe('the disclosure index behind the audit trail', function () {
     expect(indexed.map((r) => [r.operation, r.resource_types, r.resource_ids])).to.deep.equal([['searchObservationR4', ['Observation', 'Patient'], [...observations, resident]]]);
     const [row] = await db('audit_disclosure_index').where({ resident_id: resident });
     expect(JSON.parse(row.seqs)).to.have.length(1);
+  });
+
+  it('indexes a page polled again and again (the same disclosures, request after request) with the other answers of its batch', async () => {
+    const polled = listEntry([residents[2]!, residents[3]!]);
+    const repeats = [0, 1, 2].map((i) => ({ ...polled, requestId: `${polled.requestId}-poll-${i}` }));
+    const other = listEntry([residents[3]!]);
+    for (const entry of [...repeats, other]) await trail.record(entry);
+    const texts = await db('audit_events').whereIn('request_id', [...repeats, other].map((e) => e.requestId)).orderBy('seq').select('seq', 'disclosures');
+    expect(new Set(texts.map((t: { disclosures: string }) => t.disclosures)).size).to.equal(2);
+    const queued = await reportOf(residents[3]!);
+    await indexAllQueuedDisclosures(db);
+    const rows = await db('audit_disclosure_index').where({ org_id: orgId, resident_id: residents[3] }).orderBy('first_seq', 'desc');
+    const seqs = texts.map((t: { seq: number | string }) => Number(t.seq));
+    expect({ seqs: (JSON.parse(rows[0].seqs) as number[]).sort((x, y) => x - y), first: Number(rows[0].first_seq), last: Number(rows[0].last_seq) }).to.deep.equal({ seqs, first: seqs[0], last: seqs[3] });
+    expect((await db('audit_disclosure_index').where({ org_id: orgId, resident_id: residents[2] }).orderBy('first_seq', 'desc').first()).seqs).to.satisfy((text: string) => (JSON.parse(text) as number[]).sort((x, y) => x - y).join() === seqs.slice(0, 3).join());
+    expect(await reportOf(residents[3]!)).to.deep.equal(queued);
   });
 
   it('bounds the report by --from and --to, indexed and queued rows alike, oldest first', async () => {
