@@ -27,6 +27,8 @@ export interface Disclosure {
   residentId: string;
   resourceType: string;
   resourceIds: string[];
+  /** Where those records sit in the answer's resource ids, when the caller knows (disclosuresOf). */
+  positions?: number[];
 }
 
 interface Pending {

@@ -32,16 +32,21 @@ export interface DisclosureQuery {
   to?: string | undefined;
 }
 
-/** What an answer that returned `rows` of `resourceType` disclosed, resident by resident. */
-export function disclosuresOf(resourceType: string, rows: ReadonlyArray<{ id: string; resident_id?: unknown }>): Disclosure[] {
-  const byResident = new Map<string, string[]>();
-  for (const row of rows) {
+/**
+ * What an answer that returned `rows` of `resourceType` disclosed, resident by resident;
+ * `first`: where the rows start among the answer's resource ids (after the rows of another
+ * type an R4 search returns first).
+ */
+export function disclosuresOf(resourceType: string, rows: ReadonlyArray<{ id: string; resident_id?: unknown }>, first = 0): Disclosure[] {
+  const byResident = new Map<string, Disclosure>();
+  rows.forEach((row, i) => {
     const residentId = resourceType === 'Patient' ? row.id : String(row.resident_id);
-    const ids = byResident.get(residentId) ?? [];
-    ids.push(row.id);
-    byResident.set(residentId, ids);
-  }
-  return [...byResident].map(([residentId, resourceIds]) => ({ residentId, resourceType, resourceIds }));
+    let disclosure = byResident.get(residentId);
+    if (!disclosure) byResident.set(residentId, (disclosure = { residentId, resourceType, resourceIds: [], positions: [] }));
+    disclosure.resourceIds.push(row.id);
+    disclosure.positions!.push(first + i);
+  });
+  return [...byResident.values()];
 }
 
 /**

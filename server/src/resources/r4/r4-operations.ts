@@ -99,7 +99,7 @@ function searchOf(r4: R4Type): OperationHandler {
     return {
       body,
       headers: FHIR_HEADERS,
-      audit: { resourceIds: [...rows.map((row) => row.id), ...included], disclosures: [...disclosuresOf(r4.type, rows), ...disclosuresOf('Patient', included.map((id) => ({ id })))] },
+      audit: { resourceIds: [...rows.map((row) => row.id), ...included], disclosures: [...disclosuresOf(r4.type, rows), ...disclosuresOf('Patient', included.map((id) => ({ id })), rows.length)] },
     };
   };
 }
