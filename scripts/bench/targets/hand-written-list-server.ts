@@ -19,7 +19,7 @@ import { loadConfig, sqlitePath } from '../../../server/src/config/config.js';
 import { toCoverage, type CoverageRow } from '../../../server/src/resources/fhir-coverage.js';
 import { seqNext } from '../../../server/src/resources/sync-pages.js';
 import { digestTag } from '../../../server/src/http/conditional-get.js';
-import { POSTGRES_BATCH, SQLITE_DEQUEUE, SQLITE_INDEX, SQLITE_LAST_OF_BATCH } from '../../../server/src/audit/disclosure-index.js';
+import { INDEX_BATCH_ROWS, POSTGRES_BATCH, SQLITE_DEQUEUE, SQLITE_INDEX, SQLITE_LAST_OF_BATCH } from '../../../server/src/audit/disclosure-index.js';
 
 const [databaseUrl, port] = process.argv.slice(2);
 const TOKEN_CACHE_TTL_MS = loadConfig({}).tokenCacheTtlMs;
@@ -110,10 +110,10 @@ function postgresStore(url: string): Store {
 const file = sqlitePath(databaseUrl!);
 const store = file !== null ? sqliteStore(file) : postgresStore(databaseUrl!);
 
-// The disclosure index catches up once a second, 128 audit rows a batch, as the service's does.
+// The disclosure index catches up once a second, a batch at a time, as the service's does.
 const catchUp = async (): Promise<void> => {
   try {
-    while ((await store.indexDisclosures(128)) === 128) await new Promise((resolve) => setImmediate(resolve));
+    while ((await store.indexDisclosures(INDEX_BATCH_ROWS)) === INDEX_BATCH_ROWS) await new Promise((resolve) => setImmediate(resolve));
   } catch (error) {
     process.stderr.write(`disclosure index: ${(error as Error).message}\n`);
   }

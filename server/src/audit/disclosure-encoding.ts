@@ -44,7 +44,7 @@ export function encodeDisclosures(disclosures: readonly Disclosure[], resourceId
     let residents = byType.get(d.resourceType);
     if (!residents) byType.set(d.resourceType, (residents = new Map()));
     const earlier = residents.get(d.residentId);
-    residents.set(d.residentId, earlier === undefined || earlier === '' ? records : records === '' ? earlier : `${earlier},${records}`);
+    residents.set(d.residentId, [earlier, records].filter(Boolean).join(','));
   }
   const types: string[] = [];
   for (const [type, residents] of byType) {
@@ -55,12 +55,17 @@ export function encodeDisclosures(disclosures: readonly Disclosure[], resourceId
   return `{${types.join(',')}}`;
 }
 
+/** A resident's records back to ids: a position in resource_ids, or the id written as itself. */
+function idsOf(records: ReadonlyArray<number | string>, resourceIds: readonly string[] | null | undefined): string[] {
+  return records.map((r) => (typeof r === 'number' ? resourceIds?.[r] ?? String(r) : r));
+}
+
 export function decodeDisclosures(text: string, resourceIds: readonly string[] | null): Disclosure[] {
   const encoded = JSON.parse(text) as Encoded;
   const disclosures: Disclosure[] = [];
   for (const [resourceType, residents] of Object.entries(encoded)) {
     for (const [residentId, records] of Object.entries(residents)) {
-      disclosures.push({ residentId, resourceType, resourceIds: records.map((r) => (typeof r === 'number' ? resourceIds?.[r] ?? String(r) : r)) });
+      disclosures.push({ residentId, resourceType, resourceIds: idsOf(records, resourceIds) });
     }
   }
   return disclosures;
@@ -82,7 +87,7 @@ export function disclosuresOfResidentIn(text: string, resourceIdsText: string | 
     const listStart = at + key.length - 1;
     const records = JSON.parse(text.slice(listStart, text.indexOf(']', listStart) + 1)) as Array<number | string>;
     resourceIds ??= resourceIdsText === null ? null : (JSON.parse(resourceIdsText) as string[]);
-    found.push({ residentId, resourceType: type, resourceIds: records.map((r) => (typeof r === 'number' ? resourceIds?.[r] ?? String(r) : r)) });
+    found.push({ residentId, resourceType: type, resourceIds: idsOf(records, resourceIds) });
   }
   return found;
 }

@@ -1,15 +1,17 @@
 // The index of the accounting of disclosures, built behind the audit trail (migration 028).
 // Each answer's audit row says which residents it disclosed; a trigger queues the row in
-// audit_disclosure_backlog, and this turns queued rows into (org_id, resident_id, audit_seq)
-// entries a batch at a time, in one statement over the database's own JSON functions, sorted
-// so that the entries of many requests share each index page written. Writing an entry per
-// resident within each request's commit had cost 40% of a coverage list on SQLite.
+// audit_disclosure_backlog, and this turns a batch of queued rows into one index row per
+// (organization, resident) the batch disclosed, listing the batch's audit rows that did (one
+// statement over the database's own JSON functions). The batch's rows are grouped by their
+// disclosures text first: a partner polling the same page writes the same text request after
+// request, parsed once a batch. Writing a row per resident within each request's commit had
+// cost 40% of a coverage list on SQLite.
 // The report reads the index and the backlog in one statement (audit/disclosures.ts), so it is
 // exact whether or not a row was indexed yet; the index only has to catch up. Instances of
 // the service share the backlog on PostgreSQL (SKIP LOCKED): a queued row is taken, and
 // indexed, in one transaction by one of them.
 import type { Knex } from 'knex';
-import { isPostgres, rawRows } from '../db/database.js';
+import { isPostgres, rawRows, withoutJit } from '../db/database.js';
 
 /** Audit rows per batch: on SQLite a batch holds the single writer for a few milliseconds. */
 export const INDEX_BATCH_ROWS = 128;
@@ -18,11 +20,8 @@ const CATCH_UP_DELAY_MS = 1_000;
 /** Rows another process queued (an instance stopped before indexing its own). */
 const SWEEP_INTERVAL_MS = 60_000;
 
-// A batch's audit rows are first grouped by their disclosures text: a partner polling the same
-// page writes the same text request after request, which is then parsed once for the batch
-// instead of once per request. A resident's index row joins the seq lists of the texts that
-// name it (unsorted: the report orders by time).
-
+// A resident's index row joins the seq lists of the texts that name it (unsorted: the report
+// orders by time).
 /** One batch of the catch-up, as SQL text (the benchmark's hand-written server runs it too). */
 export const POSTGRES_BATCH = `WITH batch AS (
     DELETE FROM audit_disclosure_backlog
@@ -64,12 +63,7 @@ export const SQLITE_DEQUEUE = 'DELETE FROM audit_disclosure_backlog WHERE seq <=
 /** Indexes one batch of queued audit rows; returns how many rows it took. */
 export async function indexQueuedDisclosures(db: Knex, limit = INDEX_BATCH_ROWS): Promise<number> {
   if (isPostgres(db)) {
-    // No JIT: a queue without statistics yet (after a bulk load) is costed as millions of
-    // rows, and compiling the statement would take longer than running it.
-    return db.transaction(async (trx) => {
-      await trx.raw('SET LOCAL jit = off');
-      return rawRows<{ rows: number }>(await trx.raw(POSTGRES_BATCH, [limit]))[0]?.rows ?? 0;
-    });
+    return withoutJit(db, async (trx) => rawRows<{ rows: number }>(await trx.raw(POSTGRES_BATCH, [limit]))[0]?.rows ?? 0);
   }
   return db.transaction(async (trx) => {
     const [batch] = rawRows<{ last: number | null; rows: number }>(await trx.raw(SQLITE_LAST_OF_BATCH, [limit]));

@@ -10,7 +10,7 @@ import type { Knex } from 'knex';
 import type { Disclosure } from './audit-trail.js';
 import { DEFAULT_PURPOSE } from '../tenancy/access-policy.js';
 import { disclosuresOfResidentIn } from './disclosure-encoding.js';
-import { isPostgres, rawRows } from '../db/database.js';
+import { isPostgres, rawRows, withoutJit } from '../db/database.js';
 
 export interface DisclosureRecord {
   at: string;
@@ -92,13 +92,7 @@ interface ReadRow {
 }
 
 export async function disclosuresOfResident(db: Knex, query: DisclosureQuery): Promise<DisclosureRecord[]> {
-  if (!isPostgres(db)) return reportOf(db, query);
-  // A large queue or index without statistics yet (after a bulk load) makes PostgreSQL cost
-  // the report high enough to compile it with JIT first: 250 ms of 300 (EXPLAIN, 10^6 rows).
-  return db.transaction(async (trx) => {
-    await trx.raw('SET LOCAL jit = off');
-    return reportOf(trx, query);
-  });
+  return isPostgres(db) ? withoutJit(db, (trx) => reportOf(trx, query)) : reportOf(db, query);
 }
 
 async function reportOf(db: Knex, query: DisclosureQuery): Promise<DisclosureRecord[]> {

@@ -17,6 +17,18 @@ export function isPostgres(db: Knex): boolean {
   return db.client.config.client === 'pg';
 }
 
+/**
+ * Work in one PostgreSQL transaction that JIT never compiles: a table without statistics yet
+ * (a queue or index after a bulk load) is costed as millions of rows, and compiling would take
+ * longer than running (the disclosures report: 250 ms of 300 in EXPLAIN ANALYZE at 10^6 rows).
+ */
+export function withoutJit<T>(db: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  return db.transaction(async (trx) => {
+    await trx.raw('SET LOCAL jit = off');
+    return work(trx);
+  });
+}
+
 /** The rows of a `db.raw(...)` result: an array on better-sqlite3, `{ rows }` on pg. */
 export function rawRows<Row>(result: unknown): Row[] {
   return (Array.isArray(result) ? result : (result as { rows: Row[] }).rows) as Row[];

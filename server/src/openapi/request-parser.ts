@@ -11,12 +11,28 @@ import type { OpenAPIRouter, Operation, ParsedRequest, Request } from 'openapi-b
 
 type PathParams = (path: string) => Record<string, string> | null;
 
-interface Parameter {
+export interface Parameter {
   name?: string;
   in?: string;
   style?: string;
   explode?: boolean;
+  schema?: { type?: unknown };
   content?: Record<string, unknown>;
+}
+
+const queryParameters = new WeakMap<Operation, Map<string, Parameter>>();
+
+/** The first `in: query` parameter of each name, as the library's `find` picks it; once per operation. */
+export function queryParametersOf(operation: Operation): Map<string, Parameter> {
+  let byName = queryParameters.get(operation);
+  if (!byName) {
+    byName = new Map();
+    for (const parameter of (operation.parameters ?? []) as Parameter[]) {
+      if (!('$ref' in parameter) && parameter?.in === 'query' && parameter.name !== undefined && !byName.has(parameter.name)) byName.set(parameter.name, parameter);
+    }
+    queryParameters.set(operation, byName);
+  }
+  return byName;
 }
 
 /** bath-es5's `params(template)`: `{name}` segments, percent-decoded, a name repeated must repeat its value. */
@@ -94,7 +110,6 @@ export type RequestParser = (req: Request, operation?: Operation) => ParsedReque
 export function compiledRequestParser(router: OpenAPIRouter): RequestParser {
   const library: RequestParser = router.parseRequest.bind(router);
   const pathParams = new Map<string, PathParams>();
-  const queryParameters = new Map<Operation, Map<string, Parameter>>();
   // The library's parse of no cookie header (cookie's own null-prototype object), made alike.
   const cookiePrototype = Object.getPrototypeOf(library({ method: 'get', path: '/', headers: {}, query: {} }).cookies) as object | null;
 
@@ -105,19 +120,6 @@ export function compiledRequestParser(router: OpenAPIRouter): RequestParser {
       pathParams.set(template, compiled);
     }
     return compiled;
-  };
-
-  /** The first `in: query` parameter of each name, as the library's `find` picks it. */
-  const queryParametersOf = (operation: Operation): Map<string, Parameter> => {
-    let byName = queryParameters.get(operation);
-    if (!byName) {
-      byName = new Map();
-      for (const parameter of (operation.parameters ?? []) as Parameter[]) {
-        if (!('$ref' in parameter) && parameter?.in === 'query' && parameter.name !== undefined && !byName.has(parameter.name)) byName.set(parameter.name, parameter);
-      }
-      queryParameters.set(operation, byName);
-    }
-    return byName;
   };
 
   return (req, operation) => {

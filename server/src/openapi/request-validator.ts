@@ -7,13 +7,7 @@
 // operation of the contract, for valid and invalid requests.
 import type { OpenAPIValidator, Operation, Request, ValidationResult } from 'openapi-backend';
 import type { ErrorObject } from 'ajv';
-
-interface Parameter {
-  name?: string;
-  in?: string;
-  schema?: { type?: unknown };
-  content?: Record<string, unknown>;
-}
+import { queryParametersOf, type Parameter } from './request-parser.js';
 
 interface OperationFacts {
   /** The first `in: query` parameter of each name whose schema is an array (lodash `_.find` picks the first). */
@@ -28,14 +22,8 @@ export type RequestValidator = (req: Request, operation?: Operation | string) =>
 
 function factsOf(operation: Operation): OperationFacts {
   const parameters = (operation.parameters ?? []) as Parameter[];
-  const arrayQueryParameters = new Set<string>();
-  const seen = new Set<string>();
-  for (const parameter of parameters) {
-    // `_.find(parameters, { name, in: 'query' })`: the first parameter with that name in the query.
-    if (parameter?.in !== 'query' || parameter.name === undefined || seen.has(parameter.name)) continue;
-    seen.add(parameter.name);
-    if (parameter.schema && parameter.schema.type === 'array') arrayQueryParameters.add(parameter.name);
-  }
+  // `_.find(parameters, { name, in: 'query' })`: the first parameter with that name in the query.
+  const arrayQueryParameters = new Set([...queryParametersOf(operation)].filter(([, parameter]) => parameter.schema?.type === 'array').map(([name]) => name));
   const jsonQueryParameters = parameters.filter((parameter) => !('$ref' in parameter) && parameter.in === 'query' && parameter.content?.['application/json']);
   const content = (operation.requestBody as { content?: Record<string, unknown> } | undefined)?.content ?? {};
   const payloadFormats = Object.keys(content);
