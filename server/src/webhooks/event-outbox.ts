@@ -17,8 +17,15 @@ import type { SubscriptionRow } from './subscriptions.js';
 import { policyOfRow } from '../tenancy/access-policy.js';
 import { RecordFilter, type OrganizationFlags } from '../tenancy/record-visibility.js';
 
-/** A matching subscription, with its registering credential's access policy columns. */
-export type MatchedSubscription = SubscriptionRow & { purpose: string; payers: string | null; sensitive: number; org_restricted_records: unknown; org_consent_denials: unknown };
+/**
+ * The columns of a matching subscription the outbox uses (never its secrets), with its
+ * registering credential's access policy columns. Named, not `s.*`: on PostgreSQL the HL7
+ * path reads them with the ingest clock's tick, a statement prepared once only when its text
+ * names its columns (db/transaction-statements.ts); with `s.*` it was parsed and planned
+ * again at every message, a third of the database's CPU for it.
+ */
+export type MatchedSubscription = Pick<SubscriptionRow, 'seq' | 'id' | 'org_id' | 'client_pk' | 'event_types'> & { purpose: string; payers: string | null; sensitive: number; org_restricted_records: unknown; org_consent_denials: unknown };
+const MATCHED_COLUMNS = ['s.seq', 's.id', 's.org_id', 's.client_pk', 's.event_types'];
 
 export interface EventInput {
   orgId: string;
@@ -78,7 +85,7 @@ export function subscriptionsQuery(trx: Knex.Transaction, orgId: string, facilit
     })
     // The organization's flags ride along (one statement instead of two per event type).
     .join('organizations as o', 'o.id', 's.org_id')
-    .select('s.*', 'c.purpose', 'c.payers', 'c.sensitive', 'o.restricted_records as org_restricted_records', 'o.consent_denials as org_consent_denials');
+    .select(...MATCHED_COLUMNS, 'c.purpose', 'c.payers', 'c.sensitive', 'o.restricted_records as org_restricted_records', 'o.consent_denials as org_consent_denials');
 }
 
 /**
