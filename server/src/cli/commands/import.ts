@@ -9,6 +9,7 @@ import { warmFhirValidator } from '../../ingest/fhir-validator.js';
 import { uuidOption, UsageError, type Command } from '../command.js';
 import { detectFormat, IMPORTERS } from '../import/formats.js';
 import { ImportRefused, type ImportSummary } from '../import/importer.js';
+import { analyzeAfterBulkLoad } from '../../db/statistics-after-bulk-load.js';
 
 const HEAD_BYTES = 64 * 1024;
 
@@ -81,7 +82,9 @@ export const importCommand: Command = {
     await warmFhirValidator();
     const bar = await progressBar(cli.interactive, total);
     try {
-      return await importer.run(stream, { db, orgId, facilityId, actor: 'ops-cli', runId: `ops-import-${randomUUID()}` }, (resources) => bar.update(bytes, resources));
+      const summary = await importer.run(stream, { db, orgId, facilityId, actor: 'ops-cli', runId: `ops-import-${randomUUID()}` }, (resources) => bar.update(bytes, resources));
+      await analyzeAfterBulkLoad(db);
+      return summary;
     } catch (error) {
       if (error instanceof ImportRefused) throw new Error(error.message);
       throw error;

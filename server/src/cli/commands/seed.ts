@@ -4,6 +4,7 @@ import { INGEST_SCOPE, PARTNER_SCOPES } from '../../auth/scopes.js';
 import { createFacility, createOrganization, findOrganization } from '../../organizations/organizations.js';
 import { seedFacility, type SeedCounts } from '../../seed/synthetic-data.js';
 import { positiveInteger, uuidOption, UsageError, type CliContext, type Command } from '../command.js';
+import { analyzeAfterBulkLoad } from '../../db/statistics-after-bulk-load.js';
 
 function progressBar(cli: CliContext) {
   return (done: number, total: number) => {
@@ -21,6 +22,7 @@ async function seedDemo(db: Knex, cli: CliContext, residents: number, emitEvents
   for (const facility of facilities) {
     seeded[facility.id] = await seedFacility(db, { orgId: org.id, facilityId: facility.id, residents, emitEvents, onProgress: progressBar(cli) });
   }
+  await analyzeAfterBulkLoad(db);
   const client = await createClient(db, { orgId: org.id, facilityIds: [facilities[0]!.id], scopes: [...PARTNER_SCOPES], name: 'Demo partner' });
   // The demo's system of record: writes through /api/v1/ingest to both facilities.
   const source = await createClient(db, { orgId: org.id, facilityIds: facilities.map((f) => f.id), scopes: [INGEST_SCOPE], name: 'Demo EHR', kind: 'ingest' });
@@ -53,7 +55,7 @@ export const seed: Command = {
     if (!(await findOrganization(db, orgId))) throw new UsageError(`no organization ${orgId}`);
     const facility = await db('facilities').where({ id: facilityId, org_id: orgId }).first();
     if (!facility) throw new UsageError(`no facility ${facilityId} in organization ${orgId}`);
-    return seedFacility(db, {
+    const seeded = await seedFacility(db, {
       orgId,
       facilityId,
       residents,
@@ -62,5 +64,7 @@ export const seed: Command = {
       emitEvents,
       onProgress: progressBar(cli),
     });
+    await analyzeAfterBulkLoad(db);
+    return seeded;
   },
 };
