@@ -35,15 +35,22 @@ interface PayerStatements {
   page: string;
 }
 
-const shapes = new Map<string, PayerStatements>();
+/**
+ * By the listed columns, then by shape. The columns' text is the same string at every call
+ * (read once: pagination.ts listedColumnsOf), so its hash is computed once; a key that held
+ * it had to be built and hashed again at every request (3 µs of a list).
+ */
+const shapes = new Map<string, Map<string, PayerStatements>>();
 
 /**
  * `listed`: the columns to return (the list's); `size`: the page size written into the SQL
  * (a planned size), or undefined to pass it as a parameter.
  */
 function statementsOf(payers: number, listed: string, size: number | undefined, deep: boolean): PayerStatements {
-  const key = `${payers} ${size ?? '?'} ${deep ? 'deep' : 'first'} ${listed}`;
-  let statements = shapes.get(key);
+  let ofListed = shapes.get(listed);
+  if (!ofListed) shapes.set(listed, (ofListed = new Map()));
+  const key = `${payers} ${size ?? '?'} ${deep ? 'deep' : 'first'}`;
+  let statements = ofListed.get(key);
   if (statements) return statements;
   const marks = Array.from({ length: payers }, () => '?').join(', ');
   const total = `select coalesce(sum(total), 0) as total from coverage_payer_counts where facility_id = ? and (payor_name_key in (${marks}) or payor_id_key in (${marks}))`;
@@ -60,7 +67,7 @@ function statementsOf(payers: number, listed: string, size: number | undefined, 
     ? `select (${total}) as counted_total, ${listed} from coverage where seq in (${branches.join(' union ')} order by seq limit ${pageLimit} offset ?) order by seq`
     : `select (${total}) as counted_total, ${listed} from coverage where seq in (${branches.join(' union all ')}) order by seq limit ${pageLimit}`;
   statements = { total, page };
-  shapes.set(key, statements);
+  ofListed.set(key, statements);
   return statements;
 }
 
@@ -76,16 +83,21 @@ export async function fetchPayerCoveragePage<Row>(
   const deep = page > 1;
   const sql = statementsOf(payers.length, listed, size, deep);
   const offset = (page - 1) * pageSize;
-  const totalParams = [facilityId, ...payers, ...payers];
-  // A branch's limit is a parameter on a deeper page, or when the page size is one.
-  const branchLimit = deep ? [offset + pageSize] : size === undefined ? [pageSize] : [];
-  const branchParams: unknown[] = [];
+  // The total's parameters, then each branch's, then the outer query's, in one array.
+  const params: unknown[] = [facilityId, ...payers, ...payers];
+  const totalParams = params.length;
+  // A branch's limit is a parameter on a deeper page, or when the page size is not a planned one.
+  const branchLimit = deep ? offset + pageSize : size === undefined ? pageSize : undefined;
   for (let column = 0; column < 2; column++) {
-    for (const payer of payers) branchParams.push(facilityId, payer, ...branchLimit);
+    for (const payer of payers) {
+      params.push(facilityId, payer);
+      if (branchLimit !== undefined) params.push(branchLimit);
+    }
   }
-  const outerParams = [...(size === undefined ? [pageSize] : []), ...(deep ? [offset] : [])];
+  if (size === undefined) params.push(pageSize);
+  if (deep) params.push(offset);
   const statements = preparedStatements(db);
-  const { leading, rows } = await statements.allWithLeading(sql.page, [...totalParams, ...branchParams, ...outerParams], 1);
-  const total = leading ? leading.counted_total : (await statements.all(sql.total, totalParams))[0]?.total;
+  const { leading, rows } = await statements.allWithLeading(sql.page, params, 1);
+  const total = leading ? leading.counted_total : (await statements.all(sql.total, params.slice(0, totalParams)))[0]?.total;
   return { rows: rows as Row[], page: { page, page_size: pageSize, total: Number(total ?? 0) } };
 }
