@@ -39,13 +39,19 @@ export interface DisclosureQuery {
  */
 export function disclosuresOf(resourceType: string, rows: ReadonlyArray<{ id: string; resident_id?: unknown }>, first = 0): Disclosure[] {
   const byResident = new Map<string, Disclosure>();
-  rows.forEach((row, i) => {
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
     const residentId = resourceType === 'Patient' ? row.id : String(row.resident_id);
-    let disclosure = byResident.get(residentId);
-    if (!disclosure) byResident.set(residentId, (disclosure = { residentId, resourceType, resourceIds: [], positions: [] }));
-    disclosure.resourceIds.push(row.id);
-    disclosure.positions!.push(first + i);
-  });
+    const disclosure = byResident.get(residentId);
+    if (disclosure) {
+      disclosure.resourceIds.push(row.id);
+      disclosure.positions!.push(first + i);
+    } else {
+      // Arrays of one, not empty ones pushed to (a first push reserves room for 17): a payer's
+      // page names a resident per record, 50 of them.
+      byResident.set(residentId, { residentId, resourceType, resourceIds: [row.id], positions: [first + i] });
+    }
+  }
   return [...byResident.values()];
 }
 

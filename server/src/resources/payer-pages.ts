@@ -6,18 +6,23 @@
 // - the rows: each payer key (a payer as name, a payer as id) seeks its own first rows in list
 //   order (migration 027's (facility_id, lower(column), seq) indexes); the union (one row once,
 //   even when it matches by name and by id, or several payers) in seq order gives the page.
-//   A deeper page takes each key's first `offset + page size` rows and skips `offset`: exact,
-//   whatever was written since, with no anchor to invalidate.
+//   Page 1 hands the keys' rows to `seq in (...)` as they come (UNION ALL): IN is a membership
+//   test, so a seq two keys both give is still one row, and the outer ORDER BY ... LIMIT takes
+//   the page (SQLite walks IN's own sorted list of seqs: no sort). UNION had SQLite sort each
+//   key's rows in a temporary b-tree to merge them, about 8 µs of a 150 µs statement. A deeper
+//   page takes each key's first `offset + page size` rows and merges them (UNION) so that it
+//   can skip `offset` on seqs alone: exact, whatever was written since, with no anchor to
+//   invalidate.
 // - the total: the sum of the facility's coverage_payer_counts rows (kept by triggers, one row
 //   per (name, id) pair, so a Coverage is counted once) whose name or id is one of the payers.
 // Hand-written SQL, one text per shape (payers, page size, first or deeper page), prepared
 // once like the unrestricted list's (db/prepared-statements.ts); the total rides along with
 // the page as a leading column (one statement, one round trip) unless the page is empty.
-// On PostgreSQL the page's rows are looked up LATERALly, one index probe per seq: with
-// statistics, PostgreSQL joined `seq in (...)` by hashing the page's 50 seqs and reading
-// every Coverage of the table (a facility of 4,000 Coverages: 1.3-1.8 ms against 0.6 ms,
-// EXPLAIN ANALYZE, 2026-11-26), which no page needs. SQLite has no LATERAL; it probes by
-// rowid for `seq in (...)` anyway.
+// On PostgreSQL the keys' seqs are merged in order and the page's rows looked up LATERALly,
+// one index probe per seq: with statistics, PostgreSQL joined `seq in (...)` by hashing the
+// page's 50 seqs and reading every Coverage of the table (a facility of 4,000 Coverages:
+// 1.3-1.8 ms against 0.3 ms, EXPLAIN ANALYZE, 2026-11-26), which no page needs. SQLite has
+// no LATERAL; it probes by rowid for `seq in (...)` anyway.
 import type { Knex } from 'knex';
 import type { PageInfo } from '../http/envelope.js';
 import { preparedStatements } from '../db/prepared-statements.js';
@@ -37,15 +42,22 @@ interface PayerStatements {
   page: string;
 }
 
-const shapes = new Map<string, PayerStatements>();
+/**
+ * By the listed columns, then by shape. The columns' text is the same string at every call
+ * (read once: pagination.ts listedColumnsOf), so its hash is computed once; a key that held
+ * it had to be built and hashed again at every request (3 µs of a list).
+ */
+const shapes = new Map<string, Map<string, PayerStatements>>();
 
 /**
  * `listed`: the columns to return (the list's); `size`: the page size written into the SQL
  * (a planned size), or undefined to pass it as a parameter.
  */
 function statementsOf(payers: number, listed: string, size: number | undefined, deep: boolean, postgres: boolean): PayerStatements {
-  const key = `${payers} ${size ?? '?'} ${deep ? 'deep' : 'first'} ${postgres ? 'pg' : 'sqlite'} ${listed}`;
-  let statements = shapes.get(key);
+  let ofListed = shapes.get(listed);
+  if (!ofListed) shapes.set(listed, (ofListed = new Map()));
+  const key = `${payers} ${size ?? '?'} ${deep ? 'deep' : 'first'} ${postgres ? 'pg' : 'sqlite'}`;
+  let statements = ofListed.get(key);
   if (statements) return statements;
   const marks = Array.from({ length: payers }, () => '?').join(', ');
   const total = `select coalesce(sum(total), 0) as total from coverage_payer_counts where facility_id = ? and (payor_name_key in (${marks}) or payor_id_key in (${marks}))`;
@@ -58,16 +70,22 @@ function statementsOf(payers: number, listed: string, size: number | undefined, 
       branches.push(`select seq from (select seq from coverage where facility_id = ? and lower(${column}) = ? order by seq limit ${branchLimit}) as vis_${column}_${i}`);
     }
   }
-  const seqs = `${branches.join(' union ')} order by seq limit ${pageLimit}${deep ? ' offset ?' : ''}`;
-  statements = {
-    total,
-    // `listed` names the columns as `coverage.column`: the lateral row is called coverage too.
-    // Its LIMIT 1 keeps PostgreSQL from flattening the lookup into a join it could hash.
-    page: postgres
-      ? `select (${total}) as counted_total, ${listed} from (${seqs}) as page cross join lateral (select ${listed} from coverage where coverage.seq = page.seq limit 1) as coverage order by page.seq`
-      : `select (${total}) as counted_total, ${listed} from coverage where seq in (${seqs}) order by seq`,
-  };
-  shapes.set(key, statements);
+  let page: string;
+  if (postgres) {
+    // The keys' rows merged in seq order (a Merge Append of the index scans, then Group: no
+    // sort), each seq once, the page's `limit` (and `offset`) on seqs alone; then each row
+    // looked up by seq. `listed` names the columns as `coverage.column`: the lateral row is
+    // called coverage too; its LIMIT 1 keeps PostgreSQL from flattening the lookup into a join
+    // it could hash.
+    const seqs = `select seq from (${branches.join(' union all ')}) as keyed group by seq order by seq limit ${pageLimit}${deep ? ' offset ?' : ''}`;
+    page = `select (${total}) as counted_total, ${listed} from (${seqs}) as page cross join lateral (select ${listed} from coverage where coverage.seq = page.seq limit 1) as coverage order by page.seq`;
+  } else {
+    page = deep
+      ? `select (${total}) as counted_total, ${listed} from coverage where seq in (${branches.join(' union ')} order by seq limit ${pageLimit} offset ?) order by seq`
+      : `select (${total}) as counted_total, ${listed} from coverage where seq in (${branches.join(' union all ')}) order by seq limit ${pageLimit}`;
+  }
+  statements = { total, page };
+  ofListed.set(key, statements);
   return statements;
 }
 
@@ -83,16 +101,21 @@ export async function fetchPayerCoveragePage<Row>(
   const deep = page > 1;
   const sql = statementsOf(payers.length, listed, size, deep, isPostgres(db));
   const offset = (page - 1) * pageSize;
-  const totalParams = [facilityId, ...payers, ...payers];
-  // A branch's limit is a parameter on a deeper page, or when the page size is one.
-  const branchLimit = deep ? [offset + pageSize] : size === undefined ? [pageSize] : [];
-  const branchParams: unknown[] = [];
+  // The total's parameters, then each branch's, then the outer query's, in one array.
+  const params: unknown[] = [facilityId, ...payers, ...payers];
+  const totalParams = params.length;
+  // A branch's limit is a parameter on a deeper page, or when the page size is not a planned one.
+  const branchLimit = deep ? offset + pageSize : size === undefined ? pageSize : undefined;
   for (let column = 0; column < 2; column++) {
-    for (const payer of payers) branchParams.push(facilityId, payer, ...branchLimit);
+    for (const payer of payers) {
+      params.push(facilityId, payer);
+      if (branchLimit !== undefined) params.push(branchLimit);
+    }
   }
-  const outerParams = [...(size === undefined ? [pageSize] : []), ...(deep ? [offset] : [])];
+  if (size === undefined) params.push(pageSize);
+  if (deep) params.push(offset);
   const statements = preparedStatements(db);
-  const { leading, rows } = await statements.allWithLeading(sql.page, [...totalParams, ...branchParams, ...outerParams], 1);
-  const total = leading ? leading.counted_total : (await statements.all(sql.total, totalParams))[0]?.total;
+  const { leading, rows } = await statements.allWithLeading(sql.page, params, 1);
+  const total = leading ? leading.counted_total : (await statements.all(sql.total, params.slice(0, totalParams)))[0]?.total;
   return { rows: rows as Row[], page: { page, page_size: pageSize, total: Number(total ?? 0) } };
 }

@@ -65,6 +65,8 @@ describe('the disclosure index behind the audit trail', function () {
     expect(JSON.parse(text)).to.deep.equal({ Observation: { r1: [0, 2], r2: [1] }, Patient: { r1: [3], r3: ['elsewhere'] } });
     expect(decodeDisclosures(text, resourceIds)).to.deep.equal([disclosures[0], disclosures[1], disclosures[2], disclosures[3]]);
     expect(encodeDisclosures([], resourceIds)).to.equal(null);
+    // Again, with ids already found plain (encodeDisclosures remembers them): the same text.
+    expect(encodeDisclosures(disclosures, resourceIds)).to.equal(text);
     // Positions given by the caller are used when they hold, looked up when not; a resident
     // given twice for one type is one key.
     const positioned: Disclosure[] = [
@@ -73,7 +75,10 @@ describe('the disclosure index behind the audit trail', function () {
       { residentId: 'r1', resourceType: 'Observation', resourceIds: ['o3'], positions: [2] },
     ];
     expect(JSON.parse(encodeDisclosures(positioned, resourceIds)!)).to.deep.equal({ Observation: { r1: [0, 2], r2: [1] } });
-    expect(JSON.parse(encodeDisclosures([{ residentId: 'a"b', resourceType: 'Patient', resourceIds: ['x\\y'] }], [])!)).to.deep.equal({ Patient: { 'a"b': ['x\\y'] } });
+    // An id that needs escaping is escaped every time (never remembered as plain).
+    for (let i = 0; i < 2; i++) {
+      expect(JSON.parse(encodeDisclosures([{ residentId: 'a"b', resourceType: 'Patient', resourceIds: ['x\\y'] }], [])!)).to.deep.equal({ Patient: { 'a"b': ['x\\y'] } });
+    }
     // The report's reader finds one resident's part by its key, as the whole decode does.
     for (const resident of ['r1', 'r2', 'r3', 'r4']) {
       expect(disclosuresOfResidentIn(text, JSON.stringify(resourceIds), resident)).to.deep.equal(decodeDisclosures(text, resourceIds).filter((d) => d.residentId === resident));
