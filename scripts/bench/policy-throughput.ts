@@ -31,7 +31,7 @@ import type { BenchSettings } from './settings.js';
 const DEFAULT_RESIDENTS = 2_000;
 const DEFAULT_AUDIT_ROWS = 1_000_000;
 /** BENCH_POLICY_ROUNDS: interleaved rounds of the two lists (medians reported). */
-const ROUNDS = Number(process.env.BENCH_POLICY_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_POLICY_ROUNDS ?? 5);
 
 export interface PolicyRun {
   database: string;
@@ -127,6 +127,7 @@ async function measureOn(label: string, databaseUrl: string, residents: number, 
     const unrestricted = medianOf(rounds.map((r) => r.unrestricted));
     const payerScoped = medianOf(rounds.map((r) => r.payerScoped));
     const ratios = rounds.map((r) => r.payerScoped.requestsPerSecond / r.unrestricted.requestsPerSecond);
+    for (const [i, r] of rounds.entries()) settings.log(`    round ${i + 1}: unrestricted ${r.unrestricted.requestsPerSecond.toFixed(0)} req/s, ${r.unrestricted.cpuUsPerRequest?.toFixed(0)} µs; --payer ${r.payerScoped.requestsPerSecond.toFixed(0)} req/s, ${r.payerScoped.cpuUsPerRequest?.toFixed(0)} µs`);
     const members = Number((await db('coverage').where({ facility_id: facility.id, payor_name: payer }).countDistinct({ n: 'resident_id' }).first())!.n);
     const coverages = Number((await db('coverage').where({ facility_id: facility.id }).count({ n: '*' }).first())!.n);
     settings.log(`    coverage list: unrestricted ${unrestricted.requestsPerSecond.toFixed(0)} req/s, --payer "${payer}" ${payerScoped.requestsPerSecond.toFixed(0)} req/s (${(payerScoped.requestsPerSecond / unrestricted.requestsPerSecond).toFixed(2)}; rounds ${ratios.map((r) => r.toFixed(2)).join(', ')}; the service's CPU per request ${unrestricted.cpuUsPerRequest?.toFixed(0)} vs ${payerScoped.cpuUsPerRequest?.toFixed(0)} µs), ${page.meta.page.total} of ${coverages} Coverages visible`);
