@@ -64,24 +64,21 @@ function statementsOf(payers: number, listed: string, size: number | undefined, 
   const pageLimit = size === undefined ? '?' : String(size);
   // Each key's rows up to the end of the page: the page size, or `offset + size` (a parameter).
   const branchLimit = deep ? '?' : pageLimit;
-  const branches: string[] = [];
-  for (const column of ['payor_name', 'payor_id']) {
-    for (let i = 0; i < payers; i++) {
-      branches.push(`select seq from (select seq from coverage where facility_id = ? and lower(${column}) = ? order by seq limit ${branchLimit}) as vis_${column}_${i}`);
-    }
-  }
+  // One seek per payer key (each payer as a name, then each as an id, the parameters' order):
+  // its first rows in list order, up to the end of the page.
+  const keyColumns = [...Array<string>(payers).fill('payor_name'), ...Array<string>(payers).fill('payor_id')];
+  const seek = (columns: string, column: string) => `select ${columns} from coverage where facility_id = ? and lower(${column}) = ? order by seq limit ${branchLimit}`;
   let page: string;
   if (postgres) {
     // Each key's rows, whole, in seq order (the index scans read them anyway), merged by a
     // Merge Append and kept once per seq by DISTINCT ON, then the page's `limit` (and
     // `offset`): no sort, no second lookup. `listed` names the columns as `coverage.column`,
     // so the merged rows are called coverage too (seq is one of them).
-    const keyed: string[] = [];
-    for (const column of ['payor_name', 'payor_id']) {
-      for (let i = 0; i < payers; i++) keyed.push(`(select ${listed} from coverage where facility_id = ? and lower(${column}) = ? order by seq limit ${branchLimit})`);
-    }
-    page = `select distinct on (coverage.seq) (${total}) as counted_total, ${listed} from (${keyed.join(' union all ')}) as coverage order by coverage.seq limit ${pageLimit}${deep ? ' offset ?' : ''}`;
+    const keyed = keyColumns.map((column) => `(${seek(listed, column)})`).join(' union all ');
+    page = `select distinct on (coverage.seq) (${total}) as counted_total, ${listed} from (${keyed}) as coverage order by coverage.seq limit ${pageLimit}${deep ? ' offset ?' : ''}`;
   } else {
+    // SQLite takes ORDER BY and LIMIT in a compound's member only inside a subquery.
+    const branches = keyColumns.map((column, i) => `select seq from (${seek('seq', column)}) as vis_key_${i}`);
     page = deep
       ? `select (${total}) as counted_total, ${listed} from coverage where seq in (${branches.join(' union ')} order by seq limit ${pageLimit} offset ?) order by seq`
       : `select (${total}) as counted_total, ${listed} from coverage where seq in (${branches.join(' union all ')}) order by seq limit ${pageLimit}`;
