@@ -15,6 +15,11 @@ export function list<T>(data: T[], page: PageInfo) {
   return { data, meta: { page }, error: null };
 }
 
+/** `JSON.stringify(list(data, page))`, from the items' JSON texts (http/rendered-rows.ts). */
+export function listText(itemTexts: readonly string[], page: PageInfo): string {
+  return `{"data":[${itemTexts.join(',')}],"meta":{"page":${JSON.stringify(page)}},"error":null}`;
+}
+
 export function failure(error: ApiError, requestId: string) {
   return {
     data: null,

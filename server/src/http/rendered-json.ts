@@ -11,4 +11,9 @@ export class RenderedJson {
   static of(value: unknown): RenderedJson {
     return new RenderedJson(Buffer.from(JSON.stringify(value), 'utf8'));
   }
+
+  /** JSON text serialized already (a list from its rows' texts: http/rendered-rows.ts). */
+  static ofText(json: string): RenderedJson {
+    return new RenderedJson(Buffer.from(json, 'utf8'));
+  }
 }

@@ -3,10 +3,11 @@
 // another tenant's row, or one the policy hides, is a 404.
 // Reads and lists carry a weak ETag and answer 304 to a matching If-None-Match.
 import { ApiError } from '../errors/api-error.js';
-import { list, single } from '../http/envelope.js';
+import { listText, single } from '../http/envelope.js';
 import type { OperationHandler, OperationRequest } from '../http/operation.js';
 import { conditionalGet, renderedDigestTag, versionTag } from '../http/conditional-get.js';
 import { RenderedJson } from '../http/rendered-json.js';
+import { RenderedRows } from '../http/rendered-rows.js';
 import { facilityScope } from './pagination.js';
 import { listRows, readRow, type ResourceRow } from './resource-rows.js';
 import { toPatient, type ResidentRow } from './fhir-patient.js';
@@ -19,11 +20,14 @@ import { disclosuresOf } from '../audit/disclosures.js';
 const FHIR_TYPE_OF_TABLE: Record<string, string> = { residents: 'Patient', coverage: 'Coverage', observations: 'Observation', allergies: 'AllergyIntolerance' };
 
 function listOf<Row extends ResourceRow>(table: string, map: (row: Row) => unknown): OperationHandler {
+  const rendered = new RenderedRows(map);
   return async (request: OperationRequest) => {
     const { app, params, query } = request;
     const { rows, page } = await listRows<Row>(app.db, table, facilityScope(params, query), query, await visibilityOf(app.db, request.principal));
-    // Serialized once: the ETag is a digest of the very bytes sent.
-    const body = RenderedJson.of(list(rows.map(map), page));
+    // Serialized once, each row once per version: the ETag is a digest of the very bytes sent.
+    const texts: string[] = new Array<string>(rows.length);
+    for (let i = 0; i < rows.length; i++) texts[i] = rendered.jsonOf(rows[i]!);
+    const body = RenderedJson.ofText(listText(texts, page));
     return conditionalGet(request, renderedDigestTag(body), {
       body,
       audit: { resourceIds: rows.map((row) => row.id), disclosures: disclosuresOf(FHIR_TYPE_OF_TABLE[table]!, rows as Array<Row & { resident_id?: string }>) },

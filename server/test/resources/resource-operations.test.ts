@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { startTestService, type TestService } from '../../../test/support/service.js';
 import { call } from '../../../test/support/http.js';
 import { seedTenants, RESOURCE_ENDPOINTS, type Tenants } from '../../../test/support/tenants.js';
+import { touchCoverage } from '../../../test/support/resource-changes.js';
 
 describe('the resource endpoints', () => {
   let service: TestService;
@@ -36,6 +37,16 @@ describe('the resource endpoints', () => {
       expect(seen).to.deep.equal(expected);
     });
   }
+
+  it('lists a changed row at its new version on the next page read, the others as they were', async () => {
+    const first = await get(`${base}/coverage?page_size=5`);
+    const changed = first.body.data[2];
+    const touched = await touchCoverage(service.running.app.db, t.orgA, t.a1, changed.id, 'relisted');
+    const again = await get(`${base}/coverage?page_size=5`);
+    expect(again.body.data[2]).to.deep.include({ id: changed.id, subscriberId: '*****relisted', meta: { versionId: String(touched.versionId), lastUpdated: touched.lastUpdated } });
+    expect(again.body.data.filter((_: unknown, i: number) => i !== 2)).to.deep.equal(first.body.data.filter((_: unknown, i: number) => i !== 2));
+    expect(again.headers.get('etag')).to.not.equal(first.headers.get('etag'));
+  });
 
   it('answers patient data with Cache-Control: no-store and nosniff, errors included', async () => {
     for (const path of [`${base}/residents`, `${base}/coverage/zzz`]) {
