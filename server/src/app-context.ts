@@ -9,6 +9,7 @@ import type { Webhooks } from './webhooks/webhooks.js';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
 import type { AssertionDeps } from './auth/client-assertion.js';
 import type { BulkExportWorker } from './bulk/export-worker.js';
+import type { InFlightRequests } from './http/in-flight-requests.js';
 
 export interface AppContext {
   config: Config;
@@ -26,4 +27,6 @@ export interface AppContext {
   bulkExports: Pick<BulkExportWorker, 'wake'>;
   /** False once shutdown has begun: /readyz then answers 503. */
   accepting: boolean;
+  /** The requests being handled: stopping waits for them before the database closes. */
+  inFlight: InFlightRequests;
 }

@@ -1,5 +1,5 @@
-// The Koa application: request id, access log, security headers, request metrics, error
-// envelope, then the contract's router.
+// The Koa application: requests counted in flight (stopping waits for them), request id,
+// access log, security headers, request metrics, error envelope, then the contract's router.
 import Koa from 'koa';
 import type { OpenAPIBackend } from 'openapi-backend';
 import type { AppContext } from './app-context.js';
@@ -14,6 +14,7 @@ import { tokenRateLimit } from './auth/token-rate-limit.js';
 export function createKoaApp(app: AppContext, api: OpenAPIBackend): Koa {
   const koa = new Koa({ proxy: app.config.trustProxy });
   koa.silent = true; // errors are answered and logged by errorHandler
+  koa.use(app.inFlight.middleware());
   koa.use(requestId());
   koa.use(accessLog(app.logger));
   koa.use(securityHeaders());

@@ -27,6 +27,7 @@ import { startMetricsListener } from './metrics/metrics-endpoint.js';
 import { RetentionPurger } from './retention/retention-purger.js';
 import { MllpListener } from './hl7/mllp-listener.js';
 import { BulkExportWorker } from './bulk/export-worker.js';
+import { InFlightRequests } from './http/in-flight-requests.js';
 
 export interface RunningService {
   url: string;
@@ -94,6 +95,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
     },
     bulkExports,
     accepting: true,
+    inFlight: new InFlightRequests(),
   };
   if (config.metrics.token !== undefined || config.metrics.port !== undefined) metrics.collectProcessMetrics();
   const api = await createApiBackend(app, operations);
@@ -161,6 +163,8 @@ export async function startService(config: Config, options: { logger?: Logger; d
       // The delivery worker records its last attempts, and HL7 messages being applied get
       // their ACK, before the database closes.
       await Promise.all([closed, webhooks.stop(), bulkExports.stop(), metricsListener?.close(), mllp?.close()]);
+      // Handlers whose client hung up are not connections any more, but still use the database.
+      await app.inFlight.drained();
       // After the last request's audit row: what it disclosed is indexed now or at the next start.
       await disclosureIndexer.stop();
       await closeDatabase();
