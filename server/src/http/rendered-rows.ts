@@ -4,8 +4,9 @@
 // so the JSON text of (id, version_id, last_updated) is the same on every page that holds it.
 // A partner polling a list gets the same rows request after request: JSON.stringify of a page
 // of 50 Coverages cost about 55 µs a request, joining the rows' texts about 10 µs
-// (docs/benchmarks.md). Per process (instances keep their own, nothing to share), bounded by
-// characters kept, oldest first out.
+// (docs/benchmarks.md); and while most rows are kept, the list reads only their keys. Per
+// process (instances keep their own, nothing to share), bounded by characters kept, oldest
+// first out.
 import type { ResourceRow } from '../resources/resource-rows.js';
 
 interface Rendered {
@@ -20,17 +21,26 @@ export const RENDERED_CHARACTERS_KEPT = 16 * 1024 * 1024;
 export class RenderedRows<Row extends ResourceRow> {
   private readonly byId = new Map<string, Rendered>();
   private characters = 0;
+  /** Moving average of the share of a page's rows found kept. */
+  private keptShare = 0;
 
   constructor(
     private readonly render: (row: Row) => unknown,
     private readonly charactersKept = RENDERED_CHARACTERS_KEPT,
   ) {}
 
+  /** The text kept for this version of the row (its keys are enough), or undefined. */
+  keptJsonOf(row: Pick<Row, 'id' | 'version_id' | 'last_updated'>): string | undefined {
+    const kept = this.byId.get(row.id);
+    // Loosely equal: a version may come as a number or as a string (PostgreSQL's bigint, per reader).
+    return kept !== undefined && kept.versionId == row.version_id && kept.lastUpdated === row.last_updated ? kept.json : undefined;
+  }
+
   /** `JSON.stringify(render(row))`, from the text kept for this version of the row when there is one. */
   jsonOf(row: Row): string {
+    const hit = this.keptJsonOf(row);
+    if (hit !== undefined) return hit;
     const kept = this.byId.get(row.id);
-    // Compared as the database returns them (a number on SQLite, maybe a string on PostgreSQL).
-    if (kept !== undefined && kept.versionId === row.version_id && kept.lastUpdated === row.last_updated) return kept.json;
     const json = JSON.stringify(this.render(row));
     if (kept !== undefined) {
       this.byId.delete(row.id);
@@ -47,6 +57,21 @@ export class RenderedRows<Row extends ResourceRow> {
   /** Rows kept (tests, metrics). */
   get size(): number {
     return this.byId.size;
+  }
+
+  /**
+   * Whether recent pages found their rows kept (three in four or more, a moving average over
+   * about the last ten pages): then a list reads its rows' keys and only the others whole
+   * (pagination.ts ListedColumns). A partner walking a facility once finds nothing kept, and
+   * its pages are read whole at once rather than twice.
+   */
+  get mostlyKept(): boolean {
+    return this.keptShare >= 0.75;
+  }
+
+  /** After a page: how many of its rows were found kept. */
+  notePage(kept: number, rows: number): void {
+    if (rows > 0) this.keptShare = this.keptShare * 0.9 + (kept / rows) * 0.1;
   }
 
   private evictOldest(): void {

@@ -9,7 +9,7 @@ import { conditionalGet, renderedDigestTag, versionTag } from '../http/condition
 import { RenderedJson } from '../http/rendered-json.js';
 import { RenderedRows } from '../http/rendered-rows.js';
 import { facilityScope } from './pagination.js';
-import { listRows, readRow, type ResourceRow } from './resource-rows.js';
+import { listRows, readRow, rowsBySeq, type ResourceRow } from './resource-rows.js';
 import { toPatient, type ResidentRow } from './fhir-patient.js';
 import { toCoverage, type CoverageRow } from './fhir-coverage.js';
 import { toObservation, type ObservationRow } from './fhir-observation.js';
@@ -23,11 +23,40 @@ function listOf<Row extends ResourceRow>(table: string, map: (row: Row) => unkno
   const rendered = new RenderedRows(map);
   return async (request: OperationRequest) => {
     const { app, params, query } = request;
-    const { rows, page } = await listRows<Row>(app.db, table, facilityScope(params, query), query, await visibilityOf(app.db, request.principal));
+    const scope = facilityScope(params, query);
+    const filter = await visibilityOf(app.db, request.principal);
+    // Only the rows' keys while their texts are mostly kept (http/rendered-rows.ts).
+    const listed = await listRows<Row>(app.db, table, scope, query, filter, rendered.mostlyKept ? 'keys' : 'all');
+    const { page } = listed;
+    let rows = listed.rows;
+    let texts: Array<string | undefined> = new Array<string | undefined>(rows.length);
+    let kept = 0;
+    let unkept: number[] | undefined;
+    for (let i = 0; i < rows.length; i++) {
+      const text = rendered.keptJsonOf(rows[i]!);
+      if (text !== undefined) kept++;
+      else if (listed.keysOnly) (unkept ??= []).push(i);
+      texts[i] = text ?? (listed.keysOnly ? undefined : rendered.jsonOf(rows[i]!));
+    }
+    rendered.notePage(kept, rows.length);
+    if (unkept !== undefined) {
+      // The others whole, as they are now; one moved or hidden since the page's read is left out.
+      const whole = new Map<string, Row>();
+      for (const row of await rowsBySeq<Row>(app.db, table, scope.facility_id, unkept.map((i) => rows[i]!.seq), filter)) whole.set(String(row.seq), row);
+      for (const i of unkept) {
+        const row = whole.get(String(rows[i]!.seq));
+        if (row !== undefined) {
+          rows[i] = row;
+          texts[i] = rendered.jsonOf(row);
+        }
+      }
+      if (whole.size < unkept.length) {
+        rows = rows.filter((_, i) => texts[i] !== undefined);
+        texts = texts.filter((text) => text !== undefined);
+      }
+    }
     // Serialized once, each row once per version: the ETag is a digest of the very bytes sent.
-    const texts: string[] = new Array<string>(rows.length);
-    for (let i = 0; i < rows.length; i++) texts[i] = rendered.jsonOf(rows[i]!);
-    const body = RenderedJson.ofText(listText(texts, page));
+    const body = RenderedJson.ofText(listText(texts as string[], page));
     return conditionalGet(request, renderedDigestTag(body), {
       body,
       audit: { resourceIds: rows.map((row) => row.id), disclosures: disclosuresOf(FHIR_TYPE_OF_TABLE[table]!, rows as Array<Row & { resident_id?: string }>) },

@@ -61,4 +61,25 @@ describe('rendered rows', () => {
     expect(renders).to.equal(1);
     expect(rendered.size).to.equal(4);
   });
+
+  it('asks for the rows\' keys only once recent pages found their rows kept, and for whole rows again once they did not', () => {
+    const rendered = new RenderedRows(toCoverage);
+    expect(rendered.mostlyKept).to.equal(false);
+    let pages = 0;
+    while (!rendered.mostlyKept) {
+      rendered.notePage(50, 50);
+      pages++;
+    }
+    expect(pages).to.be.within(10, 20);
+    // Empty pages say nothing.
+    rendered.notePage(0, 0);
+    expect(rendered.mostlyKept).to.equal(true);
+    // A walk over rows never read before: whole rows again within a few pages.
+    pages = 0;
+    while (rendered.mostlyKept) {
+      rendered.notePage(0, 50);
+      pages++;
+    }
+    expect(pages).to.be.within(1, 4);
+  });
 });

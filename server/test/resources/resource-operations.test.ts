@@ -5,6 +5,9 @@ import { startTestService, type TestService } from '../../../test/support/servic
 import { call } from '../../../test/support/http.js';
 import { seedTenants, RESOURCE_ENDPOINTS, type Tenants } from '../../../test/support/tenants.js';
 import { touchCoverage } from '../../../test/support/resource-changes.js';
+import { rowsBySeq, type ResourceRow } from '../../src/resources/resource-rows.js';
+import { RecordFilter } from '../../src/tenancy/record-visibility.js';
+import { DEFAULT_POLICY } from '../../src/tenancy/access-policy.js';
 
 describe('the resource endpoints', () => {
   let service: TestService;
@@ -38,14 +41,52 @@ describe('the resource endpoints', () => {
     });
   }
 
-  it('lists a changed row at its new version on the next page read, the others as they were', async () => {
-    const first = await get(`${base}/coverage?page_size=5`);
-    const changed = first.body.data[2];
-    const touched = await touchCoverage(service.running.app.db, t.orgA, t.a1, changed.id, 'relisted');
-    const again = await get(`${base}/coverage?page_size=5`);
-    expect(again.body.data[2]).to.deep.include({ id: changed.id, subscriberId: '*****relisted', meta: { versionId: String(touched.versionId), lastUpdated: touched.lastUpdated } });
-    expect(again.body.data.filter((_: unknown, i: number) => i !== 2)).to.deep.equal(first.body.data.filter((_: unknown, i: number) => i !== 2));
-    expect(again.headers.get('etag')).to.not.equal(first.headers.get('etag'));
+  for (const reads of [1, 30]) {
+    // After 30 reads of one page its rows' texts are kept, and the list reads only their keys.
+    it(`lists a changed row at its new version on the next page read, the others as they were (after ${reads} read${reads > 1 ? 's' : ''})`, async () => {
+      let first = await get(`${base}/coverage?page_size=5`);
+      for (let i = 1; i < reads; i++) {
+        const again = await get(`${base}/coverage?page_size=5`);
+        expect(again.body).to.deep.equal(first.body);
+        first = again;
+      }
+      const changed = first.body.data[reads > 1 ? 3 : 2];
+      const touched = await touchCoverage(service.running.app.db, t.orgA, t.a1, changed.id, `relisted${reads}`);
+      const again = await get(`${base}/coverage?page_size=5`);
+      const at = reads > 1 ? 3 : 2;
+      expect(again.body.data[at]).to.deep.include({ id: changed.id, subscriberId: `*****relisted${reads}`, meta: { versionId: String(touched.versionId), lastUpdated: touched.lastUpdated } });
+      expect(again.body.data.filter((_: unknown, i: number) => i !== at)).to.deep.equal(first.body.data.filter((_: unknown, i: number) => i !== at));
+      expect(again.headers.get('etag')).to.not.equal(first.headers.get('etag'));
+    });
+  }
+
+  it('reads whole rows by their keys only inside the facility and through the policy, as they are now', async () => {
+    const db = service.running.app.db;
+    const mine = await db('coverage').where({ facility_id: t.a1 }).orderBy('seq').limit(3).select('seq', 'id', 'resident_id');
+    const elsewhere = await db('coverage').where({ facility_id: t.a2 }).orderBy('seq').first('seq', 'id');
+    const everyone = new RecordFilter(DEFAULT_POLICY, { restrictedRecords: false, consentDenials: false });
+    const rows = await rowsBySeq<{ id: string; seq: number } & ResourceRow>(db, 'coverage', t.a1, [...mine.map((r) => r.seq), elsewhere.seq], everyone);
+    expect(rows.map((r) => r.id).sort()).to.deep.equal(mine.map((r) => r.id).sort());
+    expect(rows[0]).to.include.keys('payor_name', 'subscriber_id', 'status', 'version_id', 'last_updated');
+    // A payer-scoped credential's filter: only its payer's Coverages come back.
+    const payer = (await db('coverage').where({ id: mine[0]!.id }).first('payor_name')).payor_name as string;
+    const scoped = new RecordFilter({ ...DEFAULT_POLICY, payers: [payer.toLowerCase()] }, { restrictedRecords: false, consentDenials: false });
+    const visible = await rowsBySeq<ResourceRow & { payor_name: string }>(db, 'coverage', t.a1, mine.map((r) => r.seq), scoped);
+    expect(visible.length).to.be.greaterThan(0);
+    for (const row of visible) expect(row.payor_name.toLowerCase()).to.equal(payer.toLowerCase());
+    const members = await db('coverage').whereIn('seq', mine.map((r) => r.seq)).whereRaw('lower(payor_name) = ?', [payer.toLowerCase()]).pluck('id');
+    expect(visible.map((r) => r.id).sort()).to.deep.equal([...members].sort());
+  });
+
+  it('pages through a facility the same whether its rows are read whole or by their keys', async () => {
+    const pages = async () => {
+      const bodies = [];
+      for (let page = 1; page <= 4; page++) bodies.push((await get(`${base}/clinical/Observation?page=${page}&page_size=10`)).body);
+      return bodies;
+    };
+    const cold = await pages();
+    for (let i = 0; i < 20; i++) await pages();
+    expect(await pages()).to.deep.equal(cold);
   });
 
   it('answers patient data with Cache-Control: no-store and nosniff, errors included', async () => {
