@@ -185,10 +185,17 @@ const listedColumns = new Map<string, Promise<string>>();
  */
 export type ListedColumns = 'all' | 'keys';
 
-/** The key columns of `table`, as SQL. */
+const keyColumns = new Map<string, string>();
+
+/** The key columns of `table`, as SQL (the same string at every call: statement caches hash it once). */
 export function keyColumnsOf(table: string): string {
-  const keys = ['seq', 'id', 'version_id', 'last_updated', ...(table === 'residents' ? [] : ['resident_id'])];
-  return keys.map((column) => `${table}.${column}`).join(', ');
+  let listed = keyColumns.get(table);
+  if (listed === undefined) {
+    const keys = ['seq', 'id', 'version_id', 'last_updated', ...(table === 'residents' ? [] : ['resident_id'])];
+    listed = keys.map((column) => `${table}.${column}`).join(', ');
+    keyColumns.set(table, listed);
+  }
+  return listed;
 }
 
 /** The columns a list of `table` returns, as SQL (`table.column, ...`), read from the database once. */
