@@ -19,7 +19,7 @@ import { loadConfig, sqlitePath } from '../../../server/src/config/config.js';
 import { toCoverage, type CoverageRow } from '../../../server/src/resources/fhir-coverage.js';
 import { seqNext } from '../../../server/src/resources/sync-pages.js';
 import { digestTag } from '../../../server/src/http/conditional-get.js';
-import { INDEX_BATCH_ROWS, POSTGRES_BATCH, SQLITE_DEQUEUE, SQLITE_INDEX, SQLITE_LAST_OF_BATCH } from '../../../server/src/audit/disclosure-index.js';
+import { INDEX_BATCH_ROWS, POSTGRES_BATCH, SQLITE_BOUNDS_OF_BATCH, SQLITE_DEQUEUE, SQLITE_GROUPS, SQLITE_INDEX } from '../../../server/src/audit/disclosure-index.js';
 
 const [databaseUrl, port] = process.argv.slice(2);
 const TOKEN_CACHE_TTL_MS = loadConfig({}).tokenCacheTtlMs;
@@ -57,13 +57,15 @@ function sqliteStore(file: string): Store {
   const counts = db.prepare(COUNTS_SQL);
   const page = db.prepare(PAGE_SQL);
   const audit = db.prepare(AUDIT_SQL);
-  const lastOfBatch = db.prepare(SQLITE_LAST_OF_BATCH);
+  const boundsOfBatch = db.prepare(SQLITE_BOUNDS_OF_BATCH);
+  const groups = db.prepare(SQLITE_GROUPS);
   const index = db.prepare(SQLITE_INDEX);
   const dequeue = db.prepare(SQLITE_DEQUEUE);
   const indexBatch = db.transaction((limit: number) => {
-    const batch = lastOfBatch.get(limit) as { last: number | null; rows: number };
-    if (batch.last === null) return 0;
-    index.run(batch.last);
+    const batch = boundsOfBatch.get(limit) as { first: number | null; last: number | null; rows: number };
+    if (batch.first === null || batch.last === null) return 0;
+    groups.run(batch.last);
+    index.run(batch.first, batch.last);
     dequeue.run(batch.last);
     return batch.rows;
   });

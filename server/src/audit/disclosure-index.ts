@@ -1,10 +1,10 @@
 // The index of the accounting of disclosures, built behind the audit trail (migration 028).
 // Each answer's audit row says which residents it disclosed; a trigger queues the row in
-// audit_disclosure_backlog, and this turns a batch of queued rows into one index row per
-// (organization, resident) the batch disclosed, listing the batch's audit rows that did (one
-// statement over the database's own JSON functions). The batch's rows are grouped by their
-// disclosures text first: a partner polling the same page writes the same text request after
-// request, parsed once a batch. Writing a row per resident within each request's commit had
+// audit_disclosure_backlog, and this turns a batch of queued rows into groups of rows with
+// the same disclosures text (a partner polling the same page writes the same text request
+// after request: parsed once a batch), each group's seqs written once, and one small index
+// row per (organization, resident, group) (migrations 028, 029; over the database's own JSON
+// functions). Writing a row per resident within each request's commit had
 // cost 40% of a coverage list on SQLite.
 // The report reads the index and the backlog in one statement (audit/disclosures.ts), so it is
 // exact whether or not a row was indexed yet; the index only has to catch up. Instances of
@@ -20,8 +20,9 @@ const CATCH_UP_DELAY_MS = 1_000;
 /** Rows another process queued (an instance stopped before indexing its own). */
 const SWEEP_INTERVAL_MS = 60_000;
 
-// A resident's index row joins the seq lists of the texts that name it (unsorted: the report
-// orders by time).
+// A batch's audit rows are grouped by (organization, disclosures text): each group's seqs are
+// written once, in audit_disclosure_groups (migration 029), and each resident the text names
+// gets an index row whose first_seq is the group's (seqs '[]': the report reads the group's).
 /** One batch of the catch-up, as SQL text (the benchmark's hand-written server runs it too). */
 export const POSTGRES_BATCH = `WITH batch AS (
     DELETE FROM audit_disclosure_backlog
@@ -31,33 +32,33 @@ export const POSTGRES_BATCH = `WITH batch AS (
     SELECT a.org_id, a.disclosures, string_agg(a.seq::text, ',') AS seqs, min(a.seq) AS first_seq, max(a.seq) AS last_seq
     FROM batch JOIN audit_events a ON a.seq = batch.seq
     GROUP BY a.org_id, a.disclosures
+  ), grouped AS (
+    INSERT INTO audit_disclosure_groups (first_seq, last_seq, seqs)
+    SELECT first_seq, last_seq, '[' || seqs || ']' FROM texts
   ), named AS (
-    SELECT DISTINCT x.org_id, r.key AS resident_id, x.seqs, x.first_seq, x.last_seq
+    SELECT DISTINCT x.org_id, r.key AS resident_id, x.first_seq, x.last_seq
     FROM texts x
     CROSS JOIN LATERAL jsonb_each(x.disclosures::jsonb) t
     CROSS JOIN LATERAL jsonb_object_keys(t.value) r(key)
   ), indexed AS (
     INSERT INTO audit_disclosure_index (org_id, resident_id, first_seq, last_seq, seqs)
-    SELECT org_id, resident_id::uuid, min(first_seq), max(last_seq), '[' || string_agg(seqs, ',') || ']'
-    FROM named GROUP BY org_id, resident_id
+    SELECT org_id, resident_id::uuid, first_seq, last_seq, '[]' FROM named
   )
   SELECT count(*)::int AS rows FROM batch`;
 
 // CROSS JOIN: SQLite joins in the order written, from the batch to its audit rows (it had
-// preferred walking every earlier audit row by seq).
-export const SQLITE_LAST_OF_BATCH = 'SELECT max(seq) AS last, count(*) AS rows FROM (SELECT seq FROM audit_disclosure_backlog ORDER BY seq LIMIT ?)';
+// preferred walking every earlier audit row by seq). The groups are written first; the
+// residents are then read from each new group's first audit row (its text is the group's).
+export const SQLITE_BOUNDS_OF_BATCH = 'SELECT min(seq) AS first, max(seq) AS last, count(*) AS rows FROM (SELECT seq FROM audit_disclosure_backlog ORDER BY seq LIMIT ?)';
+export const SQLITE_GROUPS = `INSERT INTO audit_disclosure_groups (first_seq, last_seq, seqs)
+  SELECT min(a.seq), max(a.seq), '[' || group_concat(a.seq, ',') || ']'
+  FROM audit_disclosure_backlog b CROSS JOIN audit_events a
+  WHERE b.seq <= ? AND a.seq = b.seq
+  GROUP BY a.org_id, a.disclosures`;
 export const SQLITE_INDEX = `INSERT INTO audit_disclosure_index (org_id, resident_id, first_seq, last_seq, seqs)
-  SELECT org_id, resident_id, min(first_seq), max(last_seq), '[' || group_concat(seqs, ',') || ']'
-  FROM (
-    SELECT DISTINCT x.org_id AS org_id, r.key AS resident_id, x.seqs AS seqs, x.first_seq AS first_seq, x.last_seq AS last_seq
-    FROM (
-      SELECT a.org_id AS org_id, a.disclosures AS disclosures, group_concat(a.seq, ',') AS seqs, min(a.seq) AS first_seq, max(a.seq) AS last_seq
-      FROM audit_disclosure_backlog b CROSS JOIN audit_events a
-      WHERE b.seq <= ? AND a.seq = b.seq
-      GROUP BY a.org_id, a.disclosures
-    ) x CROSS JOIN json_each(x.disclosures) t CROSS JOIN json_each(t.value) r
-  )
-  GROUP BY org_id, resident_id`;
+  SELECT DISTINCT a.org_id, r.key, g.first_seq, g.last_seq, '[]'
+  FROM audit_disclosure_groups g CROSS JOIN audit_events a CROSS JOIN json_each(a.disclosures) t CROSS JOIN json_each(t.value) r
+  WHERE g.first_seq >= ? AND g.first_seq <= ? AND a.seq = g.first_seq`;
 export const SQLITE_DEQUEUE = 'DELETE FROM audit_disclosure_backlog WHERE seq <= ?';
 
 /** Indexes one batch of queued audit rows; returns how many rows it took. */
@@ -66,9 +67,10 @@ export async function indexQueuedDisclosures(db: Knex, limit = INDEX_BATCH_ROWS)
     return withoutJit(db, async (trx) => rawRows<{ rows: number }>(await trx.raw(POSTGRES_BATCH, [limit]))[0]?.rows ?? 0);
   }
   return db.transaction(async (trx) => {
-    const [batch] = rawRows<{ last: number | null; rows: number }>(await trx.raw(SQLITE_LAST_OF_BATCH, [limit]));
-    if (!batch || batch.last === null) return 0;
-    await trx.raw(SQLITE_INDEX, [batch.last]);
+    const [batch] = rawRows<{ first: number | null; last: number | null; rows: number }>(await trx.raw(SQLITE_BOUNDS_OF_BATCH, [limit]));
+    if (!batch || batch.first === null || batch.last === null) return 0;
+    await trx.raw(SQLITE_GROUPS, [batch.last]);
+    await trx.raw(SQLITE_INDEX, [batch.first, batch.last]);
     await trx.raw(SQLITE_DEQUEUE, [batch.last]);
     return batch.rows;
   });

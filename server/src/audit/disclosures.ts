@@ -58,7 +58,7 @@ export function disclosuresOf(resourceType: string, rows: ReadonlyArray<{ id: st
 /**
  * The requests that disclosed the resident, indexed or still queued, in one statement (one
  * snapshot: a row the catch-up moves meanwhile is seen in one place or the other, never
- * neither), each branch driven from its small side: the resident's index rows, the backlog.
+ * neither; an index row's requests are its group's, or its own seqs before migration 029), each branch driven from its small side: the resident's index rows, the backlog.
  * SQLite keeps a CROSS JOIN's order; PostgreSQL gets a LATERAL lookup it cannot turn around
  * (LIMIT 1: seq is the key), since with a fresh table's statistics it had scanned every audit
  * row of the organization (1 s among 10^6).
@@ -69,7 +69,8 @@ function readsSql(postgres: boolean, bounds: string): string {
     const row = (seq: string, where = '') =>
       `CROSS JOIN LATERAL (SELECT * FROM audit_events a WHERE a.seq = ${seq}${where}${bounds} LIMIT 1) a LEFT JOIN clients c ON c.client_id = a.client_id`;
     return `SELECT ${columns}
-  FROM audit_disclosure_index i CROSS JOIN LATERAL jsonb_array_elements_text(i.seqs::jsonb) s(value) ${row('s.value::bigint')}
+  FROM audit_disclosure_index i LEFT JOIN audit_disclosure_groups g ON g.first_seq = i.first_seq
+  CROSS JOIN LATERAL jsonb_array_elements_text(coalesce(g.seqs, i.seqs)::jsonb) s(value) ${row('s.value::bigint')}
   WHERE i.org_id = ? AND i.resident_id = ?
   UNION ALL
   SELECT ${columns}
@@ -77,7 +78,8 @@ function readsSql(postgres: boolean, bounds: string): string {
   ORDER BY 2, 1`;
   }
   return `SELECT ${columns}
-  FROM audit_disclosure_index i CROSS JOIN json_each(i.seqs) s CROSS JOIN audit_events a LEFT JOIN clients c ON c.client_id = a.client_id
+  FROM audit_disclosure_index i LEFT JOIN audit_disclosure_groups g ON g.first_seq = i.first_seq
+  CROSS JOIN json_each(coalesce(g.seqs, i.seqs)) s CROSS JOIN audit_events a LEFT JOIN clients c ON c.client_id = a.client_id
   WHERE i.org_id = ? AND i.resident_id = ? AND a.seq = s.value${bounds}
   UNION ALL
   SELECT ${columns}

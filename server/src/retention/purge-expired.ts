@@ -73,6 +73,7 @@ export async function purgeExpired(
       const oldest = (await trx('audit_events').min({ seq: 'seq' }).first()) as { seq: number | string | null } | undefined;
       const below = oldest?.seq === null || oldest?.seq === undefined ? Number.MAX_SAFE_INTEGER : Number(oldest.seq);
       await trx('audit_disclosure_index').where('last_seq', '<', below).del();
+      await trx('audit_disclosure_groups').where('last_seq', '<', below).del();
       await trx('audit_disclosure_backlog').where('seq', '<', below).del();
       return removed;
     }),

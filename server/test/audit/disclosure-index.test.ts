@@ -13,6 +13,7 @@ import { decodeDisclosures, disclosuresOfResidentIn, encodeDisclosures } from '.
 import { DisclosureIndexer, indexAllQueuedDisclosures, indexQueuedDisclosures } from '../../src/audit/disclosure-index.js';
 import { disclosuresOfResident, type DisclosureRecord } from '../../src/audit/disclosures.js';
 import * as disclosureIndex from '../../src/db/migrations/028_disclosure_index.js';
+import * as disclosureGroups from '../../src/db/migrations/029_disclosure_groups.js';
 
 describe('the disclosure index behind the audit trail', function () {
   this.timeout(60_000);
@@ -32,6 +33,14 @@ describe('the disclosure index behind the audit trail', function () {
   });
 
   const count = async (table: string) => Number((await db(table).count({ n: '*' }).first())!.n);
+  /** The audit seqs indexed for a resident: its index rows' groups' seqs (a row's own, before migration 029). */
+  const indexedSeqsOf = async (residentId: string, org = orgId): Promise<number[]> => {
+    const rows = (await db('audit_disclosure_index as i')
+      .leftJoin('audit_disclosure_groups as g', 'g.first_seq', 'i.first_seq')
+      .where({ 'i.org_id': org, 'i.resident_id': residentId })
+      .select('i.seqs as own', 'g.seqs as grouped')) as Array<{ own: string; grouped: string | null }>;
+    return rows.flatMap((r) => JSON.parse(r.grouped ?? r.own) as Array<number | string>).map(Number).sort((x, y) => x - y);
+  };
 
   /** A list answer that returned two records of each resident given. */
   function listEntry(of: string[], options: { org?: string; purpose?: string; type?: string } = {}): AuditEntry {
@@ -85,7 +94,7 @@ describe('the disclosure index behind the audit trail', function () {
     }
   });
 
-  it('reports a request before it is indexed, and the same after; the backlog empties into one index row per resident and batch', async () => {
+  it('reports a request before it is indexed, and the same after; the backlog empties into a group per text and an index row per resident it names', async () => {
     const first = listEntry(residents.slice(0, 4));
     const second = listEntry([residents[0]!, residents[4]!], { purpose: 'TREAT' });
     await trail.record(first);
@@ -106,15 +115,18 @@ describe('the disclosure index behind the audit trail', function () {
 
     expect(await indexAllQueuedDisclosures(db)).to.equal(3);
     expect(await count('audit_disclosure_backlog')).to.equal(0);
-    // One batch: residents 0-4 of this organization, resident 0 of the other.
-    expect(await count('audit_disclosure_index')).to.equal(5 + 1);
-    const [row] = await db('audit_disclosure_index').where({ org_id: orgId, resident_id: residents[0] });
+    // One batch, three texts: residents 0-3, then 0 and 4, of this organization; resident 0 of the other.
+    expect(await count('audit_disclosure_groups')).to.equal(3);
+    expect(await count('audit_disclosure_index')).to.equal(4 + 2 + 1);
     const seqs = (await db('audit_events').whereIn('request_id', [first.requestId, second.requestId]).orderBy('seq').pluck('seq')).map(Number);
-    expect({ seqs: (JSON.parse(row.seqs) as number[]).sort((x, y) => x - y), first: Number(row.first_seq), last: Number(row.last_seq) }).to.deep.equal({ seqs, first: seqs[0], last: seqs[1] });
+    expect(await indexedSeqsOf(residents[0]!)).to.deep.equal(seqs);
+    expect(await indexedSeqsOf(residents[4]!)).to.deep.equal([seqs[1]]);
+    const rows = await db('audit_disclosure_index').where({ org_id: orgId, resident_id: residents[0] }).orderBy('first_seq');
+    expect(rows.map((r: { first_seq: number | string; last_seq: number | string; seqs: string }) => [Number(r.first_seq), Number(r.last_seq), r.seqs])).to.deep.equal([[seqs[0], seqs[0], '[]'], [seqs[1], seqs[1], '[]']]);
     expect(await Promise.all(residents.map((r) => reportOf(r)))).to.deep.equal(before);
     // Nothing left: another catch-up adds nothing.
     expect(await indexAllQueuedDisclosures(db)).to.equal(0);
-    expect(await count('audit_disclosure_index')).to.equal(6);
+    expect(await count('audit_disclosure_index')).to.equal(7);
   });
 
   it('reports a resident disclosed twice by one answer (its records and itself) once, with both types', async () => {
@@ -135,8 +147,8 @@ describe('the disclosure index behind the audit trail', function () {
     const indexed = await reportOf(resident!);
     expect(indexed).to.deep.equal(queued);
     expect(indexed.map((r) => [r.operation, r.resource_types, r.resource_ids])).to.deep.equal([['searchObservationR4', ['Observation', 'Patient'], [...observations, resident]]]);
-    const [row] = await db('audit_disclosure_index').where({ resident_id: resident });
-    expect(JSON.parse(row.seqs)).to.have.length(1);
+    expect(await db('audit_disclosure_index').where({ resident_id: resident })).to.have.length(1);
+    expect(await indexedSeqsOf(resident!)).to.have.length(1);
   });
 
   it('indexes a page polled again and again (the same disclosures, request after request) with the other answers of its batch', async () => {
@@ -148,10 +160,13 @@ describe('the disclosure index behind the audit trail', function () {
     expect(new Set(texts.map((t: { disclosures: string }) => t.disclosures)).size).to.equal(2);
     const queued = await reportOf(residents[3]!);
     await indexAllQueuedDisclosures(db);
-    const rows = await db('audit_disclosure_index').where({ org_id: orgId, resident_id: residents[3] }).orderBy('first_seq', 'desc');
     const seqs = texts.map((t: { seq: number | string }) => Number(t.seq));
-    expect({ seqs: (JSON.parse(rows[0].seqs) as number[]).sort((x, y) => x - y), first: Number(rows[0].first_seq), last: Number(rows[0].last_seq) }).to.deep.equal({ seqs, first: seqs[0], last: seqs[3] });
-    expect((await db('audit_disclosure_index').where({ org_id: orgId, resident_id: residents[2] }).orderBy('first_seq', 'desc').first()).seqs).to.satisfy((text: string) => (JSON.parse(text) as number[]).sort((x, y) => x - y).join() === seqs.slice(0, 3).join());
+    // The polled text's requests are listed once, in its group, whichever residents it names.
+    const group = await db('audit_disclosure_groups').where({ first_seq: seqs[0] }).first();
+    expect({ seqs: (JSON.parse(group.seqs) as number[]).map(Number).sort((x, y) => x - y), last: Number(group.last_seq) }).to.deep.equal({ seqs: seqs.slice(0, 3), last: seqs[2] });
+    // (Both residents were disclosed by earlier answers too.)
+    expect((await indexedSeqsOf(residents[3]!)).filter((seq) => seq >= seqs[0]!)).to.deep.equal(seqs);
+    expect((await indexedSeqsOf(residents[2]!)).filter((seq) => seq >= seqs[0]!)).to.deep.equal(seqs.slice(0, 3));
     expect(await reportOf(residents[3]!)).to.deep.equal(queued);
   });
 
@@ -176,13 +191,12 @@ describe('the disclosure index behind the audit trail', function () {
     expect(fromSecond).to.have.length(3);
   });
 
-  it('two indexers at once index every queued row exactly once, a batch of 300 requests about one resident in one index row', async () => {
+  it('two indexers at once index every queued row exactly once', async () => {
     const disclosed = Array.from({ length: 300 }, () => listEntry([residents[1]!, randomUUID()]));
     await Promise.all(disclosed.map((entry) => trail.record(entry)));
     await indexAllQueuedDisclosures(db);
     await Promise.all(disclosed.map((entry) => trail.record({ ...entry, requestId: `${entry.requestId}-again` })));
-    const seqsOf = async (residentId: string) =>
-      (await db('audit_disclosure_index').where({ org_id: orgId, resident_id: residentId }).pluck('seqs')).flatMap((seqs: string) => JSON.parse(seqs) as number[]).sort((x, y) => x - y);
+    const seqsOf = indexedSeqsOf;
     const before = await seqsOf(residents[1]!);
     const [a, b] = await Promise.all([indexAllQueuedDisclosures(db, { limit: 16 }), indexAllQueuedDisclosures(db, { limit: 16 })]);
     expect(a + b).to.equal(300);
@@ -206,6 +220,25 @@ describe('the disclosure index behind the audit trail', function () {
       trail.onDisclosures = undefined;
       await indexer.stop();
     }
+  });
+
+  it('migration 029\'s rollback writes each group\'s requests back into its index rows, and the report stays the same', async () => {
+    const resident = randomUUID();
+    for (let i = 0; i < 3; i++) await trail.record(listEntry([resident, residents[5]!]));
+    await indexAllQueuedDisclosures(db);
+    const report = await reportOf(resident);
+    expect(report).to.have.length(3);
+    const seqs = await indexedSeqsOf(resident);
+    await disclosureGroups.down(db);
+    try {
+      expect(await db.schema.hasTable('audit_disclosure_groups')).to.equal(false);
+      const [row] = await db('audit_disclosure_index').where({ org_id: orgId, resident_id: resident });
+      expect((JSON.parse(row.seqs) as Array<number | string>).map(Number).sort((x, y) => x - y)).to.deep.equal(seqs);
+    } finally {
+      await disclosureGroups.up(db);
+    }
+    // Rows written back keep their own seqs: reported as before.
+    expect(await reportOf(resident)).to.deep.equal(report);
   });
 
   it('migration 028 keeps the disclosure rows written before it in the report, and its rollback writes every disclosure back as those rows', async () => {

@@ -66,6 +66,7 @@ describe('retention', function () {
     await db('audit_events').del();
     await db('audit_disclosure_backlog').del();
     await db('audit_disclosure_index').del();
+    await db('audit_disclosure_groups').del();
     const oldResident = randomUUID();
     const keptResident = randomUUID();
     // Two old rows that disclosed a resident: one indexed, one still queued.
@@ -114,6 +115,8 @@ describe('retention', function () {
     // goes when that row does; the report never shows a purged row).
     const oldest = Number((await db('audit_events').min({ seq: 'seq' }).first())!.seq);
     expect(Number((await db('audit_disclosure_index').where('last_seq', '<', oldest).count({ n: '*' }).first())!.n)).to.equal(0);
+    expect(Number((await db('audit_disclosure_groups').where('last_seq', '<', oldest).count({ n: '*' }).first())!.n)).to.equal(0);
+    expect(await count('audit_disclosure_groups')).to.be.above(0);
     expect(await count('audit_disclosures', { resident_id: oldResident })).to.equal(0);
     expect(await count('audit_disclosures', { resident_id: keptResident })).to.equal(1);
     const reported = async (residentId: string) => (await disclosuresOfResident(db, { orgId: tenant.orgId, residentId })).map((r) => r.resource_ids);

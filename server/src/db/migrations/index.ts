@@ -26,6 +26,7 @@ import * as searchDrivingIndexes from './025_search_driving_indexes.js';
 import * as writePathIndexes from './026_write_path_indexes.js';
 import * as coveragePayerCounts from './027_coverage_payer_counts.js';
 import * as disclosureIndex from './028_disclosure_index.js';
+import * as disclosureGroups from './029_disclosure_groups.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -58,4 +59,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['026_write_path_indexes', writePathIndexes],
   ['027_coverage_payer_counts', coveragePayerCounts],
   ['028_disclosure_index', disclosureIndex],
+  ['029_disclosure_groups', disclosureGroups],
 ];
