@@ -4,8 +4,8 @@
 // the same disclosures text (a partner polling the same page writes the same text request
 // after request: parsed once a batch), each group's seqs written once, and one small index
 // row per (organization, resident, group) (migrations 028, 029; over the database's own JSON
-// functions). Writing a row per resident within each request's commit had
-// cost 40% of a coverage list on SQLite.
+// functions). Writing a row per resident within each request's commit had cost 40% of a
+// coverage list on SQLite.
 // The report reads the index and the backlog in one statement (audit/disclosures.ts), so it is
 // exact whether or not a row was indexed yet; the index only has to catch up. Instances of
 // the service share the backlog on PostgreSQL (SKIP LOCKED): a queued row is taken, and

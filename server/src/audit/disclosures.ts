@@ -58,7 +58,8 @@ export function disclosuresOf(resourceType: string, rows: ReadonlyArray<{ id: st
 /**
  * The requests that disclosed the resident, indexed or still queued, in one statement (one
  * snapshot: a row the catch-up moves meanwhile is seen in one place or the other, never
- * neither; an index row's requests are its group's, or its own seqs before migration 029), each branch driven from its small side: the resident's index rows, the backlog.
+ * neither; an index row's requests are its group's, or its own seqs before migration 029),
+ * each branch driven from its small side: the resident's index rows, the backlog.
  * SQLite keeps a CROSS JOIN's order; PostgreSQL gets a LATERAL lookup it cannot turn around
  * (LIMIT 1: seq is the key), since with a fresh table's statistics it had scanned every audit
  * row of the organization (1 s among 10^6).

@@ -15,6 +15,11 @@ interface Rendered {
   json: string;
 }
 
+/** Loosely equal versions: one may come as a number, the other as a string (PostgreSQL's bigint, per reader). */
+function isVersionOf(kept: Rendered, row: Pick<ResourceRow, 'version_id' | 'last_updated'>): boolean {
+  return kept.versionId == row.version_id && kept.lastUpdated === row.last_updated;
+}
+
 /** About 16 MB of text per renderer at most (one-byte strings: FHIR JSON is mostly ASCII). */
 export const RENDERED_CHARACTERS_KEPT = 16 * 1024 * 1024;
 
@@ -32,15 +37,13 @@ export class RenderedRows<Row extends ResourceRow> {
   /** The text kept for this version of the row (its keys are enough), or undefined. */
   keptJsonOf(row: Pick<Row, 'id' | 'version_id' | 'last_updated'>): string | undefined {
     const kept = this.byId.get(row.id);
-    // Loosely equal: a version may come as a number or as a string (PostgreSQL's bigint, per reader).
-    return kept !== undefined && kept.versionId == row.version_id && kept.lastUpdated === row.last_updated ? kept.json : undefined;
+    return kept !== undefined && isVersionOf(kept, row) ? kept.json : undefined;
   }
 
   /** `JSON.stringify(render(row))`, from the text kept for this version of the row when there is one. */
   jsonOf(row: Row): string {
-    const hit = this.keptJsonOf(row);
-    if (hit !== undefined) return hit;
     const kept = this.byId.get(row.id);
+    if (kept !== undefined && isVersionOf(kept, row)) return kept.json;
     const json = JSON.stringify(this.render(row));
     if (kept !== undefined) {
       this.byId.delete(row.id);

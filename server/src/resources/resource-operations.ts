@@ -2,6 +2,7 @@
 // organization and facility (already authorized) and by the caller's access policy, so
 // another tenant's row, or one the policy hides, is a 404.
 // Reads and lists carry a weak ETag and answer 304 to a matching If-None-Match.
+import type { Knex } from 'knex';
 import { ApiError } from '../errors/api-error.js';
 import { listText, single } from '../http/envelope.js';
 import type { OperationHandler, OperationRequest } from '../http/operation.js';
@@ -15,9 +16,36 @@ import { toCoverage, type CoverageRow } from './fhir-coverage.js';
 import { toObservation, type ObservationRow } from './fhir-observation.js';
 import { toAllergyIntolerance, type AllergyRow } from './fhir-allergy-intolerance.js';
 import { visibilityOf } from '../tenancy/authorize.js';
+import type { RecordFilter } from '../tenancy/record-visibility.js';
 import { disclosuresOf } from '../audit/disclosures.js';
 
 const FHIR_TYPE_OF_TABLE: Record<string, string> = { residents: 'Patient', coverage: 'Coverage', observations: 'Observation', allergies: 'AllergyIntolerance' };
+
+/**
+ * The rows a page read by their keys did not find rendered, read whole as they are now, in
+ * the page's order; one moved or hidden since the page's read is left out, with its text.
+ */
+async function withWholeRows<Row extends ResourceRow>(
+  db: Knex,
+  table: string,
+  facilityId: string,
+  filter: RecordFilter,
+  rendered: RenderedRows<Row>,
+  page: { rows: Row[]; texts: Array<string | undefined> },
+  unkept: number[],
+): Promise<{ rows: Row[]; texts: string[] }> {
+  const { rows, texts } = page;
+  const whole = new Map<string, Row>();
+  for (const row of await rowsBySeq<Row>(db, table, facilityId, unkept.map((i) => rows[i]!.seq), filter)) whole.set(String(row.seq), row);
+  for (const i of unkept) {
+    const row = whole.get(String(rows[i]!.seq));
+    if (row === undefined) continue;
+    rows[i] = row;
+    texts[i] = rendered.jsonOf(row);
+  }
+  if (whole.size === unkept.length) return { rows, texts: texts as string[] };
+  return { rows: rows.filter((_, i) => texts[i] !== undefined), texts: texts.filter((text): text is string => text !== undefined) };
+}
 
 function listOf<Row extends ResourceRow>(table: string, map: (row: Row) => unknown): OperationHandler {
   const rendered = new RenderedRows(map);
@@ -27,36 +55,25 @@ function listOf<Row extends ResourceRow>(table: string, map: (row: Row) => unkno
     const filter = await visibilityOf(app.db, request.principal);
     // Only the rows' keys while their texts are mostly kept (http/rendered-rows.ts).
     const listed = await listRows<Row>(app.db, table, scope, query, filter, rendered.mostlyKept ? 'keys' : 'all');
-    const { page } = listed;
-    let rows = listed.rows;
-    let texts: Array<string | undefined> = new Array<string | undefined>(rows.length);
+    const texts = new Array<string | undefined>(listed.rows.length);
     let kept = 0;
     let unkept: number[] | undefined;
-    for (let i = 0; i < rows.length; i++) {
-      const text = rendered.keptJsonOf(rows[i]!);
-      if (text !== undefined) kept++;
-      else if (listed.keysOnly) (unkept ??= []).push(i);
-      texts[i] = text ?? (listed.keysOnly ? undefined : rendered.jsonOf(rows[i]!));
+    for (let i = 0; i < listed.rows.length; i++) {
+      const row = listed.rows[i]!;
+      const text = rendered.keptJsonOf(row);
+      if (text !== undefined) {
+        texts[i] = text;
+        kept++;
+      } else if (listed.keysOnly) (unkept ??= []).push(i);
+      else texts[i] = rendered.jsonOf(row);
     }
-    rendered.notePage(kept, rows.length);
-    if (unkept !== undefined) {
-      // The others whole, as they are now; one moved or hidden since the page's read is left out.
-      const whole = new Map<string, Row>();
-      for (const row of await rowsBySeq<Row>(app.db, table, scope.facility_id, unkept.map((i) => rows[i]!.seq), filter)) whole.set(String(row.seq), row);
-      for (const i of unkept) {
-        const row = whole.get(String(rows[i]!.seq));
-        if (row !== undefined) {
-          rows[i] = row;
-          texts[i] = rendered.jsonOf(row);
-        }
-      }
-      if (whole.size < unkept.length) {
-        rows = rows.filter((_, i) => texts[i] !== undefined);
-        texts = texts.filter((text) => text !== undefined);
-      }
-    }
+    rendered.notePage(kept, listed.rows.length);
+    const { rows, texts: shown } =
+      unkept === undefined
+        ? { rows: listed.rows, texts: texts as string[] }
+        : await withWholeRows(app.db, table, scope.facility_id, filter, rendered, { rows: listed.rows, texts }, unkept);
     // Serialized once, each row once per version: the ETag is a digest of the very bytes sent.
-    const body = RenderedJson.ofText(listText(texts as string[], page));
+    const body = RenderedJson.ofText(listText(shown, listed.page));
     return conditionalGet(request, renderedDigestTag(body), {
       body,
       audit: { resourceIds: rows.map((row) => row.id), disclosures: disclosuresOf(FHIR_TYPE_OF_TABLE[table]!, rows as Array<Row & { resident_id?: string }>) },
