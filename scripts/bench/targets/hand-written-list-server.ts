@@ -19,7 +19,7 @@ import { loadConfig, sqlitePath } from '../../../server/src/config/config.js';
 import { toCoverage, type CoverageRow } from '../../../server/src/resources/fhir-coverage.js';
 import { seqNext } from '../../../server/src/resources/sync-pages.js';
 import { digestTag } from '../../../server/src/http/conditional-get.js';
-import { INDEX_BATCH_ROWS, POSTGRES_BATCH, SQLITE_BOUNDS_OF_BATCH, SQLITE_DEQUEUE, SQLITE_GROUPS, SQLITE_INDEX } from '../../../server/src/audit/disclosure-index.js';
+import { POSTGRES_BATCH, timedIndexBatchSize, SQLITE_BOUNDS_OF_BATCH, SQLITE_DEQUEUE, SQLITE_GROUPS, SQLITE_INDEX } from '../../../server/src/audit/disclosure-index.js';
 
 const [databaseUrl, port] = process.argv.slice(2);
 const TOKEN_CACHE_TTL_MS = loadConfig({}).tokenCacheTtlMs;
@@ -112,10 +112,19 @@ function postgresStore(url: string): Store {
 const file = sqlitePath(databaseUrl!);
 const store = file !== null ? sqliteStore(file) : postgresStore(databaseUrl!);
 
-// The disclosure index catches up once a second, a batch at a time, as the service's does.
+// The disclosure index catches up once a second, a batch at a time, its batches sized by time,
+// as the service's does.
+const batchSize = timedIndexBatchSize();
 const catchUp = async (): Promise<void> => {
   try {
-    while ((await store.indexDisclosures(INDEX_BATCH_ROWS)) === INDEX_BATCH_ROWS) await new Promise((resolve) => setImmediate(resolve));
+    for (;;) {
+      const limit = batchSize.current;
+      const started = performance.now();
+      const rows = await store.indexDisclosures(limit);
+      batchSize.observe(rows, limit, performance.now() - started);
+      if (rows < limit) break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   } catch (error) {
     process.stderr.write(`disclosure index: ${(error as Error).message}\n`);
   }

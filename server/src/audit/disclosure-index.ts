@@ -12,9 +12,18 @@
 // indexed, in one transaction by one of them.
 import type { Knex } from 'knex';
 import { isPostgres, rawRows, withoutJit } from '../db/database.js';
+import { TimedBatchSize } from '../db/timed-batch-size.js';
 
-/** Audit rows per batch: on SQLite a batch holds the single writer for a few milliseconds. */
+/** Audit rows per batch where no time steers it (ops, tests): a few milliseconds on SQLite. */
 export const INDEX_BATCH_ROWS = 128;
+/**
+ * The service's batches are sized by time (db/timed-batch-size.ts): a batch holds SQLite's
+ * single writer, and the event loop, about this long, whether its rows repeat one text (a
+ * polled page: up to the ceiling) or each name 50 residents of their own (a few dozen rows).
+ */
+export const INDEX_BATCH_TARGET_MS = 5;
+export const INDEX_BATCH_MIN_ROWS = 16;
+export const INDEX_BATCH_MAX_ROWS = 2_048;
 /** After a commit with disclosures: enough time for many more to share the batch. */
 const CATCH_UP_DELAY_MS = 1_000;
 /** Rows another process queued (an instance stopped before indexing its own). */
@@ -76,13 +85,24 @@ export async function indexQueuedDisclosures(db: Knex, limit = INDEX_BATCH_ROWS)
   });
 }
 
-/** Indexes until the backlog is empty (ops, tests, the benchmark). */
-export async function indexAllQueuedDisclosures(db: Knex, options: { limit?: number; pause?: () => Promise<void> } = {}): Promise<number> {
+/** The batches' size sized by time, as the service's catch-up (and the benchmark's hand-written server) sizes them. */
+export function timedIndexBatchSize(): TimedBatchSize {
+  return new TimedBatchSize({ targetMs: INDEX_BATCH_TARGET_MS, min: INDEX_BATCH_MIN_ROWS, max: INDEX_BATCH_MAX_ROWS, initial: INDEX_BATCH_ROWS });
+}
+
+/**
+ * Indexes until the backlog is empty (ops, tests, the benchmark), `limit` rows a batch, or as
+ * many as `size` says, told how long each batch took.
+ */
+export async function indexAllQueuedDisclosures(db: Knex, options: { limit?: number; size?: TimedBatchSize; pause?: () => Promise<void> } = {}): Promise<number> {
   let total = 0;
   for (;;) {
-    const rows = await indexQueuedDisclosures(db, options.limit);
+    const limit = options.size?.current ?? options.limit ?? INDEX_BATCH_ROWS;
+    const started = performance.now();
+    const rows = await indexQueuedDisclosures(db, limit);
+    options.size?.observe(rows, limit, performance.now() - started);
     total += rows;
-    if (rows < (options.limit ?? INDEX_BATCH_ROWS)) return total;
+    if (rows < limit) return total;
     await options.pause?.();
   }
 }
@@ -95,6 +115,7 @@ export class DisclosureIndexer {
   private stopped = false;
   /** Woken while running: rows committed after its last batch was read wait for another run. */
   private wokenWhileRunning = false;
+  private readonly batchSize = timedIndexBatchSize();
 
   constructor(
     private readonly db: Knex,
@@ -115,6 +136,7 @@ export class DisclosureIndexer {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.running = indexAllQueuedDisclosures(this.db, {
+        size: this.batchSize,
         // Between batches, requests waiting for SQLite's single writer go first.
         pause: () => new Promise((resolve) => setImmediate(resolve)),
       })

@@ -12,6 +12,7 @@ import { AuditTrail, type AuditEntry, type Disclosure } from '../../src/audit/au
 import { decodeDisclosures, disclosuresOfResidentIn, encodeDisclosures } from '../../src/audit/disclosure-encoding.js';
 import { DisclosureIndexer, indexAllQueuedDisclosures, indexQueuedDisclosures } from '../../src/audit/disclosure-index.js';
 import { disclosuresOfResident, type DisclosureRecord } from '../../src/audit/disclosures.js';
+import { TimedBatchSize } from '../../src/db/timed-batch-size.js';
 import * as disclosureIndex from '../../src/db/migrations/028_disclosure_index.js';
 import * as disclosureGroups from '../../src/db/migrations/029_disclosure_groups.js';
 
@@ -204,6 +205,19 @@ describe('the disclosure index behind the audit trail', function () {
     const again = (await db('audit_events').where('request_id', 'like', '%-again').orderBy('seq').pluck('seq')).map(Number);
     expect(await seqsOf(residents[1]!)).to.deep.equal([...before, ...again]);
     for (const entry of disclosed) expect(await seqsOf(entry.disclosures![1]!.residentId)).to.have.length(2);
+  });
+
+  it('takes batches of the size a timed batch size gives, and tells it how long each took', async () => {
+    for (let i = 0; i < 100; i++) await trail.record(listEntry([residents[3]!]));
+    // Any batch is far under a minute: each full one doubles the next, up to the ceiling.
+    const size = new TimedBatchSize({ targetMs: 60_000, min: 8, max: 32, initial: 8 });
+    const taken: number[] = [];
+    const indexed = await indexAllQueuedDisclosures(db, { size, pause: async () => void taken.push(size.current) });
+    expect(indexed).to.equal(100);
+    // Batches of 8, 16, 32, 32 and the last 12: after each full one, the next one's size.
+    expect(taken).to.deep.equal([16, 32, 32, 32]);
+    expect(size.current).to.equal(32);
+    expect(await count('audit_disclosure_backlog')).to.equal(0);
   });
 
   it('the service-side indexer catches up after the trail tells it, and stops cleanly', async () => {
