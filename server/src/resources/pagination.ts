@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import type { PageInfo } from '../http/envelope.js';
 import { PageAnchors } from './page-anchors.js';
 import { preparedStatements } from '../db/prepared-statements.js';
+import { isPostgres } from '../db/database.js';
 import type { RecordFilter } from '../tenancy/record-visibility.js';
 import { fetchPayerCoveragePage, seeksPayers } from './payer-pages.js';
 
@@ -91,9 +92,12 @@ export async function fetchResourcePage<Row extends { seq: number }>(
   const limit = size === undefined ? [pageSize] : [];
   let counts: Record<string, unknown> | undefined;
   let rows: Row[] | undefined;
-  if (page === 1 && scope.resident_id === undefined) {
+  if (page === 1 && scope.resident_id === undefined && isPostgres(db)) {
     // Page 1 of a whole facility, the most read of all, starts at the beginning whatever the
-    // layout: its count and its rows come from one statement, one round trip (unless empty).
+    // layout: on PostgreSQL its count and its rows come from one statement, one round trip
+    // (unless empty). SQLite has no round trip to save, and the counters' subqueries in the
+    // page's select list cost it about 14 µs over 50 rows (against 2.3 µs as a statement of
+    // their own, 2026-11-26): there the counts are read first, then the page from seq 0.
     const first = await statements.allWithLeading(sql.firstPage, [scope.facility_id, scope.facility_id, scope.facility_id, ...limit], 2);
     if (first.leading) {
       counts = { total: first.leading.counted_total, layout_version: first.leading.counted_layout_version };
