@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { freshKnexForSuite } from '../../../test/support/database.js';
+import { isPostgres } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { AuditTrail, type AuditEntry, type Disclosure } from '../../src/audit/audit-trail.js';
 import { decodeDisclosures, disclosuresOfResidentIn, encodeDisclosures } from '../../src/audit/disclosure-encoding.js';
@@ -218,6 +219,26 @@ describe('the disclosure index behind the audit trail', function () {
     expect(taken).to.deep.equal([16, 32, 32, 32]);
     expect(size.current).to.equal(32);
     expect(await count('audit_disclosure_backlog')).to.equal(0);
+  });
+
+  it('times a batch from its first statement, not from the wait for SQLite\'s connection before it', async function () {
+    if (isPostgres(db)) this.skip(); // a pool of connections: nothing to wait for
+    for (let i = 0; i < 100; i++) await trail.record(listEntry([residents[4]!]));
+    const size = new TimedBatchSize({ targetMs: 100, min: 4, max: 64, initial: 8 });
+    const taken: number[] = [];
+    // A request's transaction holds SQLite's one connection for 300 ms as the catch-up starts.
+    let release!: () => void;
+    const held = db.transaction(async (trx) => {
+      await trx.raw('select 1');
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const indexing = indexAllQueuedDisclosures(db, { size, pause: async () => void taken.push(size.current) });
+    setTimeout(() => release(), 300);
+    await held;
+    expect(await indexing).to.equal(100);
+    // Had the wait counted, the first batch (300 ms against 100) would have halved the next.
+    expect(taken[0]).to.equal(16);
   });
 
   it('the service-side indexer catches up after the trail tells it, and stops cleanly', async () => {
