@@ -56,6 +56,8 @@ export function openDatabase(databaseUrl: string): Knex {
           conn.pragma('synchronous = NORMAL');
           conn.pragma('foreign_keys = ON');
           conn.pragma('busy_timeout = 5000');
+          // A log that grew in a burst is cut back to 64 MB when it starts again (db/wal-checkpointer.ts).
+          conn.pragma('journal_size_limit = 67108864');
           done(null, conn);
         },
       },

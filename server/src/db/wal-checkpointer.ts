@@ -5,9 +5,14 @@
 // enqueue to arrival was 148 ms with automatic checkpoints and 65 ms without them
 // (docs/benchmarks.md). The service therefore turns them off on its own connection and
 // checkpoints from a worker thread, on a connection of its own, in PASSIVE mode: it copies
-// what it can without waiting for the writer or making it wait, and once the log is copied
-// whole the next commit starts it again from the beginning, so it stays small. If the thread
-// fails, the service's connection checkpoints itself again, as before.
+// what it can without waiting for the writer or making it wait. A commit starts the log again
+// from the beginning only when it finds the log copied whole, and under writes that never stop
+// (a commit every millisecond under load) a passive checkpoint never does: the log grew to
+// 960 MB in 40 s of a list benchmark, and every page read searched it, slower and slower. So
+// once the log holds `restartAfterFrames` pages, the thread follows its passive checkpoint
+// with a RESTART one: it copies the few pages committed since (the writer waits those few
+// milliseconds) and lets the next commit start the log again. If the thread fails, the
+// service's connection checkpoints itself again, as before.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
@@ -15,6 +20,8 @@ import type { Knex } from 'knex';
 /** SQLite's default `wal_autocheckpoint` (pages), restored when the thread stops or fails. */
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 const DEFAULT_INTERVAL_MS = 200;
+/** 16 MB of 4 KB pages: a restart every second or two under the heaviest load measured. */
+const DEFAULT_RESTART_AFTER_FRAMES = 4096;
 
 // Plain CommonJS in an eval'd worker: nothing to bundle, and better-sqlite3 is loaded from
 // the path the main thread resolved.
@@ -26,7 +33,8 @@ db.pragma('busy_timeout = 1000');
 db.pragma('synchronous = NORMAL');
 const checkpoint = () => {
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    const [passive] = db.pragma('wal_checkpoint(PASSIVE)');
+    if (passive && passive.log >= workerData.restartAfterFrames) db.pragma('wal_checkpoint(RESTART)');
   } catch (error) {
     parentPort.postMessage({ failed: String(error && error.message) });
   }
@@ -49,6 +57,8 @@ interface SqliteConnection {
 
 export interface WalCheckpointerOptions {
   intervalMs?: number;
+  /** Pages in the log after a passive checkpoint that make the thread restart it. */
+  restartAfterFrames?: number;
   /** Where better-sqlite3 is loaded from in the thread (tests point it elsewhere to make the thread fail). */
   modulePath?: string;
   onFailure?: (message: string) => void;
@@ -72,7 +82,7 @@ async function setAutocheckpoint(db: Knex, pages: number): Promise<void> {
 export async function startWalCheckpointer(db: Knex, file: string, options: WalCheckpointerOptions = {}): Promise<WalCheckpointer> {
   const worker = new Worker(CHECKPOINTER_SOURCE, {
     eval: true,
-    workerData: { file, intervalMs: options.intervalMs ?? DEFAULT_INTERVAL_MS, modulePath: options.modulePath ?? createRequire(import.meta.url).resolve('better-sqlite3') },
+    workerData: { file, intervalMs: options.intervalMs ?? DEFAULT_INTERVAL_MS, restartAfterFrames: options.restartAfterFrames ?? DEFAULT_RESTART_AFTER_FRAMES, modulePath: options.modulePath ?? createRequire(import.meta.url).resolve('better-sqlite3') },
   });
   worker.unref();
   let stopping = false;
