@@ -7,11 +7,14 @@
 // checkpoints from a worker thread, on a connection of its own, in PASSIVE mode: it copies
 // what it can without waiting for the writer or making it wait. A commit starts the log again
 // from the beginning only when it finds the log copied whole, and under writes that never stop
-// (a commit every millisecond under load) a passive checkpoint never does: the log grew to
+// (a commit every millisecond under load) the thread's copy is always behind: the log grew to
 // 960 MB in 40 s of a list benchmark, and every page read searched it, slower and slower. So
-// once the log holds `restartAfterFrames` pages, the thread follows its passive checkpoint
-// with a RESTART one: it copies the few pages committed since (the writer waits those few
-// milliseconds) and lets the next commit start the log again. If the thread fails, the
+// once the thread finds the log holding `restartAfterFrames` pages, it tells the service's
+// connection, which copies the rest itself (a passive checkpoint between two of its own
+// commits: only what was committed since the thread's pass, a few milliseconds), and its next
+// commit starts the log again. Not a RESTART checkpoint from the thread: that takes the write
+// lock, and a transaction of the service that had read before it wrote got SQLITE_BUSY at
+// once (SQLite does not wait for a lock a reader would deadlock on). If the thread fails, the
 // service's connection checkpoints itself again, as before.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -34,7 +37,7 @@ db.pragma('synchronous = NORMAL');
 const checkpoint = () => {
   try {
     const [passive] = db.pragma('wal_checkpoint(PASSIVE)');
-    if (passive && passive.log >= workerData.restartAfterFrames) db.pragma('wal_checkpoint(RESTART)');
+    if (passive && passive.log >= workerData.restartAfterFrames) parentPort.postMessage({ longLog: passive.log });
   } catch (error) {
     parentPort.postMessage({ failed: String(error && error.message) });
   }
@@ -57,7 +60,7 @@ interface SqliteConnection {
 
 export interface WalCheckpointerOptions {
   intervalMs?: number;
-  /** Pages in the log after a passive checkpoint that make the thread restart it. */
+  /** Pages in the log after the thread's checkpoint that make the service's connection finish it. */
   restartAfterFrames?: number;
   /** Where better-sqlite3 is loaded from in the thread (tests point it elsewhere to make the thread fail). */
   modulePath?: string;
@@ -78,6 +81,16 @@ async function setAutocheckpoint(db: Knex, pages: number): Promise<void> {
   }
 }
 
+/** The rest of the log copied by the service's own connection, between two of its commits. */
+async function finishCheckpoint(db: Knex): Promise<void> {
+  const connection = (await db.client.acquireConnection()) as SqliteConnection;
+  try {
+    if (connection.open) connection.pragma('wal_checkpoint(PASSIVE)');
+  } finally {
+    db.client.releaseConnection(connection);
+  }
+}
+
 /** Moves the checkpoints of the SQLite database `file`, opened by `db`, to a worker thread. */
 export async function startWalCheckpointer(db: Knex, file: string, options: WalCheckpointerOptions = {}): Promise<WalCheckpointer> {
   const worker = new Worker(CHECKPOINTER_SOURCE, {
@@ -93,10 +106,17 @@ export async function startWalCheckpointer(db: Knex, file: string, options: WalC
     setAutocheckpoint(db, DEFAULT_AUTOCHECKPOINT_PAGES).catch(() => undefined);
   };
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  let finishing = false;
   const ready = new Promise<boolean>((resolve) => {
-    worker.on('message', (message: { ready?: boolean; failed?: string }) => {
+    worker.on('message', (message: { ready?: boolean; failed?: string; longLog?: number }) => {
       if (message.ready) resolve(true);
       if (message.failed) options.onFailure?.(message.failed);
+      if (message.longLog !== undefined && !finishing && !stopping) {
+        finishing = true;
+        finishCheckpoint(db)
+          .catch(() => undefined) // busy (the thread was copying): the next pass tells again
+          .finally(() => (finishing = false));
+      }
     });
     worker.once('error', (error) => {
       resolve(false);
