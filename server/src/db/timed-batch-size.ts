@@ -34,7 +34,7 @@ export class TimedBatchSize {
    * batch (the backlog ran out) says nothing of what a full one costs, so only full ones count.
    */
   observe(rows: number, limit: number, elapsedMs: number): void {
-    if (rows < limit || rows <= 0) return;
+    if (rows < limit) return;
     const scale = Math.min(2, Math.max(0.5, this.options.targetMs / Math.max(elapsedMs, 0.01)));
     this.rows = clamp(Math.round(limit * scale), this.options.min, this.options.max);
   }

@@ -72,23 +72,23 @@ export interface WalCheckpointer {
   stop(): Promise<void>;
 }
 
-async function setAutocheckpoint(db: Knex, pages: number): Promise<void> {
+/** A pragma on the service's own connection, between two of its statements or transactions. */
+async function onServiceConnection(db: Knex, pragma: string): Promise<void> {
   const connection = (await db.client.acquireConnection()) as SqliteConnection;
   try {
-    if (connection.open) connection.pragma(`wal_autocheckpoint = ${pages}`);
+    if (connection.open) connection.pragma(pragma);
   } finally {
     db.client.releaseConnection(connection);
   }
 }
 
+function setAutocheckpoint(db: Knex, pages: number): Promise<void> {
+  return onServiceConnection(db, `wal_autocheckpoint = ${pages}`);
+}
+
 /** The rest of the log copied by the service's own connection, between two of its commits. */
-async function finishCheckpoint(db: Knex): Promise<void> {
-  const connection = (await db.client.acquireConnection()) as SqliteConnection;
-  try {
-    if (connection.open) connection.pragma('wal_checkpoint(PASSIVE)');
-  } finally {
-    db.client.releaseConnection(connection);
-  }
+function finishCheckpoint(db: Knex): Promise<void> {
+  return onServiceConnection(db, 'wal_checkpoint(PASSIVE)');
 }
 
 /** Moves the checkpoints of the SQLite database `file`, opened by `db`, to a worker thread. */

@@ -133,22 +133,21 @@ export async function fetchPayerCoveragePage<Row>(
     // one range of its index, read in list order like the unrestricted page; none, no page.
     const counters = (await statements.all(sql.counters, params.slice(0, totalParams))) as Array<{ payor_name_key: string; payor_id_key: string; total: number | string }>;
     let total = 0;
-    const keys = new Set<string>();
+    const byName = new Set<string>();
+    const byId = new Set<string>();
     for (const counter of counters) {
       const n = Number(counter.total);
       if (n <= 0) continue;
       total += n;
-      if (payers.includes(counter.payor_name_key)) keys.add(`payor_name ${counter.payor_name_key}`);
-      if (payers.includes(counter.payor_id_key)) keys.add(`payor_id ${counter.payor_id_key}`);
+      if (payers.includes(counter.payor_name_key)) byName.add(counter.payor_name_key);
+      if (payers.includes(counter.payor_id_key)) byId.add(counter.payor_id_key);
     }
     const info = { page, page_size: pageSize, total };
-    if (keys.size === 0) return { rows: [], page: info };
-    if (keys.size === 1) {
-      const [key] = keys as Set<string>;
-      const space = key!.indexOf(' ');
-      const column = key!.slice(0, space) as 'payor_name' | 'payor_id';
-      const one = [facilityId, key!.slice(space + 1), ...(size === undefined ? [pageSize] : []), ...(deep ? [offset] : [])];
-      return { rows: (await statements.all(column === 'payor_name' ? sql.byName : sql.byId, one)) as Row[], page: info };
+    if (byName.size + byId.size === 0) return { rows: [], page: info };
+    if (byName.size + byId.size === 1) {
+      const [key] = [...byName, ...byId];
+      const one = [facilityId, key, ...(size === undefined ? [pageSize] : []), ...(deep ? [offset] : [])];
+      return { rows: (await statements.all(byName.size === 1 ? sql.byName : sql.byId, one)) as Row[], page: info };
     }
     return { rows: (await statements.all(sql.page, params.slice(totalParams))) as Row[], page: info };
   }
