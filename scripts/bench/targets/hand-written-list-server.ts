@@ -19,7 +19,7 @@ import { loadConfig, sqlitePath } from '../../../server/src/config/config.js';
 import { toCoverage, type CoverageRow } from '../../../server/src/resources/fhir-coverage.js';
 import { seqNext } from '../../../server/src/resources/sync-pages.js';
 import { digestTag } from '../../../server/src/http/conditional-get.js';
-import { POSTGRES_BATCH, timedIndexBatchSize, SQLITE_BOUNDS_OF_BATCH, SQLITE_DEQUEUE, SQLITE_GROUPS, SQLITE_INDEX } from '../../../server/src/audit/disclosure-index.js';
+import { INDEX_BATCH_MAX_ROWS, POSTGRES_BATCH, timedIndexBatchSize, SQLITE_BOUNDS_OF_BATCH, SQLITE_DEQUEUE, SQLITE_GROUPS, SQLITE_INDEX } from '../../../server/src/audit/disclosure-index.js';
 
 const [databaseUrl, port] = process.argv.slice(2);
 const TOKEN_CACHE_TTL_MS = loadConfig({}).tokenCacheTtlMs;
@@ -97,6 +97,7 @@ function postgresStore(url: string): Store {
   const page = statement('page', PAGE_SQL);
   const audit = statement('audit', AUDIT_SQL);
   const indexBatch = statement('index_disclosures', POSTGRES_BATCH);
+  let resumeAt = 0;
   return {
     token: async (hash) => {
       const [row] = await token([hash]);
@@ -105,20 +106,25 @@ function postgresStore(url: string): Store {
     counts: async (facilityId) => (await counts([facilityId]))[0],
     page: (facilityId, limit) => page([facilityId, limit]),
     audit: async (params) => void (await audit(params)),
-    indexDisclosures: async (limit) => Number((await indexBatch([limit]))[0]?.rows ?? 0),
+    // From the first seq of the previous batch, as the service's catch-up (audit/disclosure-index.ts).
+    indexDisclosures: async (limit) => {
+      const [batch] = await indexBatch([resumeAt, limit]);
+      if (batch?.first != null) resumeAt = Math.max(resumeAt, Number(batch.first));
+      return Number(batch?.rows ?? 0);
+    },
   };
 }
 
 const file = sqlitePath(databaseUrl!);
 const store = file !== null ? sqliteStore(file) : postgresStore(databaseUrl!);
 
-// The disclosure index catches up once a second, a batch at a time, its batches sized by time,
-// as the service's does.
+// The disclosure index catches up once a second, a batch at a time, its batches sized by time
+// on SQLite and of the ceiling on PostgreSQL, as the service's are.
 const batchSize = timedIndexBatchSize();
 const catchUp = async (): Promise<void> => {
   try {
     for (;;) {
-      const limit = batchSize.current;
+      const limit = file !== null ? batchSize.current : INDEX_BATCH_MAX_ROWS;
       const started = performance.now();
       const rows = await store.indexDisclosures(limit);
       batchSize.observe(rows, limit, performance.now() - started);

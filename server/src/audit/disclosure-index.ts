@@ -17,9 +17,14 @@ import { TimedBatchSize } from '../db/timed-batch-size.js';
 /** Audit rows per batch where no time steers it (ops, tests): a few milliseconds on SQLite. */
 export const INDEX_BATCH_ROWS = 128;
 /**
- * The service's batches are sized by time (db/timed-batch-size.ts): a batch holds SQLite's
- * single writer, and the event loop, about this long, whether its rows repeat one text (a
- * polled page: up to the ceiling) or each name 50 residents of their own (a few dozen rows).
+ * On SQLite the service's batches are sized by time (db/timed-batch-size.ts): a batch holds
+ * SQLite's single writer, and the event loop, about this long, whether its rows repeat one
+ * text (a polled page: up to the ceiling) or each name 50 residents of their own (a few dozen
+ * rows). A PostgreSQL batch holds neither (other instances skip its locked rows), so it takes
+ * the ceiling: sized by time there, the wall time of a batch on a busy machine (its backend
+ * waiting for a core) shrank the batches to the floor, and each batch of 16-18 polled rows
+ * indexed the page's 50 residents again (catch-up 108 µs a request against 38 for a page of
+ * 25 residents, pg_stat_statements, 2026-11-26).
  */
 export const INDEX_BATCH_TARGET_MS = 5;
 export const INDEX_BATCH_MIN_ROWS = 16;
@@ -29,13 +34,22 @@ const CATCH_UP_DELAY_MS = 1_000;
 /** Rows another process queued (an instance stopped before indexing its own). */
 const SWEEP_INTERVAL_MS = 60_000;
 
+// Where a batch starts (PostgreSQL): a queue whose rows are deleted leaves their index entries
+// behind until VACUUM, and a batch that scanned the backlog from its start stepped over every
+// one of them: 2.2 ms a batch after 170,000 rows (331 index pages, EXPLAIN ANALYZE,
+// 2026-11-26; autovacuum, where it runs, empties them only about once a minute). So a batch
+// starts at the first seq of the previous one (`BacklogResume`): what it skips is at most a
+// batch of entries. A row below that (its audit row committed after a whole batch of later
+// ones: a transaction held open for more than the catch-up's delay) waits for the sweep, which
+// starts from the beginning once a minute; the report reads the backlog too, so it is exact
+// meanwhile. SQLite deletes index entries with their rows, and commits one writer at a time.
 // A batch's audit rows are grouped by (organization, disclosures text): each group's seqs are
 // written once, in audit_disclosure_groups (migration 029), and each resident the text names
 // gets an index row whose first_seq is the group's (seqs '[]': the report reads the group's).
 /** One batch of the catch-up, as SQL text (the benchmark's hand-written server runs it too). */
 export const POSTGRES_BATCH = `WITH batch AS (
     DELETE FROM audit_disclosure_backlog
-    WHERE seq IN (SELECT seq FROM audit_disclosure_backlog ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED)
+    WHERE seq IN (SELECT seq FROM audit_disclosure_backlog WHERE seq >= ? ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED)
     RETURNING seq
   ), texts AS (
     SELECT a.org_id, a.disclosures, string_agg(a.seq::text, ',') AS seqs, min(a.seq) AS first_seq, max(a.seq) AS last_seq
@@ -53,7 +67,7 @@ export const POSTGRES_BATCH = `WITH batch AS (
     INSERT INTO audit_disclosure_index (org_id, resident_id, first_seq, last_seq, seqs)
     SELECT org_id, resident_id::uuid, first_seq, last_seq, '[]' FROM named
   )
-  SELECT count(*)::int AS rows FROM batch`;
+  SELECT count(*)::int AS rows, min(seq) AS first FROM batch`;
 
 // CROSS JOIN: SQLite joins in the order written, from the batch to its audit rows (it had
 // preferred walking every earlier audit row by seq). The groups are written first; the
@@ -70,9 +84,14 @@ export const SQLITE_INDEX = `INSERT INTO audit_disclosure_index (org_id, residen
   WHERE g.first_seq >= ? AND g.first_seq <= ? AND a.seq = g.first_seq`;
 export const SQLITE_DEQUEUE = 'DELETE FROM audit_disclosure_backlog WHERE seq <= ?';
 
+/** Where the next batch starts looking in the backlog: the first seq of the last batch taken. */
+export interface BacklogResume {
+  seq: number;
+}
+
 /** Indexes one batch of queued audit rows; returns how many rows it took. */
 export async function indexQueuedDisclosures(db: Knex, limit = INDEX_BATCH_ROWS): Promise<number> {
-  return (await indexBatch(db, limit)).rows;
+  return (await indexBatch(db, limit, { seq: 0 })).rows;
 }
 
 /**
@@ -80,22 +99,26 @@ export async function indexQueuedDisclosures(db: Knex, limit = INDEX_BATCH_ROWS)
  * the wait for the connection before it (requests hold that, and counting their wait would
  * shrink the batches under load, when the backlog grows fastest).
  */
-async function indexBatch(db: Knex, limit: number): Promise<{ rows: number; heldMs: number }> {
+async function indexBatch(db: Knex, limit: number, resume: BacklogResume): Promise<{ rows: number; heldMs: number }> {
   let started = 0;
-  const rows = isPostgres(db)
-    ? await withoutJit(db, async (trx) => {
-        started = performance.now();
-        return rawRows<{ rows: number }>(await trx.raw(POSTGRES_BATCH, [limit]))[0]?.rows ?? 0;
-      })
-    : await db.transaction(async (trx) => {
-        started = performance.now();
-        const [batch] = rawRows<{ first: number | null; last: number | null; rows: number }>(await trx.raw(SQLITE_BOUNDS_OF_BATCH, [limit]));
-        if (!batch || batch.first === null || batch.last === null) return 0;
-        await trx.raw(SQLITE_GROUPS, [batch.last]);
-        await trx.raw(SQLITE_INDEX, [batch.first, batch.last]);
-        await trx.raw(SQLITE_DEQUEUE, [batch.last]);
-        return batch.rows;
-      });
+  if (isPostgres(db)) {
+    const batch = await withoutJit(db, async (trx) => {
+      started = performance.now();
+      return rawRows<{ rows: number; first: number | string | null }>(await trx.raw(POSTGRES_BATCH, [resume.seq, limit]))[0];
+    });
+    // Moved once the batch is committed: a batch that failed is taken again from where it was.
+    if (batch && batch.first !== null) resume.seq = Math.max(resume.seq, Number(batch.first));
+    return { rows: batch?.rows ?? 0, heldMs: performance.now() - started };
+  }
+  const rows = await db.transaction(async (trx) => {
+    started = performance.now();
+    const [batch] = rawRows<{ first: number | null; last: number | null; rows: number }>(await trx.raw(SQLITE_BOUNDS_OF_BATCH, [limit]));
+    if (!batch || batch.first === null || batch.last === null) return 0;
+    await trx.raw(SQLITE_GROUPS, [batch.last]);
+    await trx.raw(SQLITE_INDEX, [batch.first, batch.last]);
+    await trx.raw(SQLITE_DEQUEUE, [batch.last]);
+    return batch.rows;
+  });
   return { rows, heldMs: performance.now() - started };
 }
 
@@ -106,13 +129,18 @@ export function timedIndexBatchSize(): TimedBatchSize {
 
 /**
  * Indexes until the backlog is empty (ops, tests, the benchmark), `limit` rows a batch, or as
- * many as `size` says, told how long each batch took.
+ * many as `size` says, told how long each batch took; from the backlog's start, or from where
+ * `resume` says (the service's catch-up between its sweeps), which it moves along.
  */
-export async function indexAllQueuedDisclosures(db: Knex, options: { limit?: number; size?: TimedBatchSize; pause?: () => Promise<void> } = {}): Promise<number> {
+export async function indexAllQueuedDisclosures(
+  db: Knex,
+  options: { limit?: number; size?: TimedBatchSize; pause?: () => Promise<void>; resume?: BacklogResume } = {},
+): Promise<number> {
+  const resume = options.resume ?? { seq: 0 };
   let total = 0;
   for (;;) {
     const limit = options.size?.current ?? options.limit ?? INDEX_BATCH_ROWS;
-    const { rows, heldMs } = await indexBatch(db, limit);
+    const { rows, heldMs } = await indexBatch(db, limit, resume);
     options.size?.observe(rows, limit, heldMs);
     total += rows;
     if (rows < limit) return total;
@@ -129,16 +157,23 @@ export class DisclosureIndexer {
   /** Woken while running: rows committed after its last batch was read wait for another run. */
   private wokenWhileRunning = false;
   private readonly batchSize = timedIndexBatchSize();
+  private readonly resume: BacklogResume = { seq: 0 };
+  /** The next run starts from the backlog's beginning (the sweep: rows committed late). */
+  private sweepDue = false;
 
   constructor(
     private readonly db: Knex,
     private readonly onError: (error: Error) => void,
     private readonly delayMs = CATCH_UP_DELAY_MS,
+    private readonly sweepMs = SWEEP_INTERVAL_MS,
   ) {}
 
   start(): void {
     this.wake();
-    this.sweep = setInterval(() => this.wake(), SWEEP_INTERVAL_MS);
+    this.sweep = setInterval(() => {
+      this.sweepDue = true;
+      this.wake();
+    }, this.sweepMs);
     this.sweep.unref();
   }
 
@@ -148,8 +183,13 @@ export class DisclosureIndexer {
     if (this.stopped || this.timer !== undefined || this.running !== undefined) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      if (this.sweepDue) {
+        this.sweepDue = false;
+        this.resume.seq = 0;
+      }
       this.running = indexAllQueuedDisclosures(this.db, {
-        size: this.batchSize,
+        ...(isPostgres(this.db) ? { limit: INDEX_BATCH_MAX_ROWS } : { size: this.batchSize }),
+        resume: this.resume,
         // Between batches, requests waiting for SQLite's single writer go first.
         pause: () => new Promise((resolve) => setImmediate(resolve)),
       })

@@ -241,6 +241,142 @@ describe('the disclosure index behind the audit trail', function () {
     expect(taken[0]).to.equal(16);
   });
 
+  /** An audit row of `resident` written in `trx` (its trigger queues it there): a request whose commit is late. */
+  const auditRowIn = (trx: Knex | Knex.Transaction, resident: string) =>
+    trx('audit_events').insert({
+      at: new Date().toISOString(),
+      request_id: `late-${++requestNumber}`,
+      client_id: 'client-a',
+      org_id: orgId,
+      facility_id: null,
+      operation: 'listCoverage',
+      status: 200,
+      resource_ids: JSON.stringify([resident]),
+      result_count: 1,
+      purpose: 'HPAYMT',
+      disclosures: JSON.stringify({ Patient: { [resident]: [0] } }),
+    });
+
+  /** An audit row of a new resident, queued in a transaction left open until `commit()`: a request whose commit is late. */
+  async function lateAuditRow(): Promise<{ resident: string; commit: () => Promise<void> }> {
+    const resident = randomUUID();
+    let written!: () => void;
+    let release!: () => void;
+    const isWritten = new Promise<void>((resolve) => (written = resolve));
+    const open = db.transaction(async (trx) => {
+      await auditRowIn(trx, resident);
+      written();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await isWritten;
+    return { resident, commit: async () => (release(), await open) };
+  }
+
+  it('starts each batch where the previous one started, leaving a row committed behind a whole batch to a run from the start (PostgreSQL)', async function () {
+    if (!isPostgres(db)) this.skip(); // SQLite commits one writer at a time: no row commits behind a later one
+    await indexAllQueuedDisclosures(db);
+    const resume = { seq: 0 };
+    const late = await lateAuditRow();
+    try {
+      for (let i = 0; i < 40; i++) await trail.record(listEntry([residents[5]!]));
+      expect(await indexAllQueuedDisclosures(db, { limit: 16, resume })).to.equal(40);
+    } finally {
+      await late.commit();
+    }
+    expect(resume.seq).to.be.greaterThan(0);
+    // Still queued (and reported) while the catch-up goes on from where it was.
+    expect(await indexAllQueuedDisclosures(db, { resume })).to.equal(0);
+    expect(await count('audit_disclosure_backlog')).to.equal(1);
+    expect(await reportOf(late.resident)).to.have.length(1);
+    // From the start (the sweep, ops, a new instance): taken.
+    expect(await indexAllQueuedDisclosures(db)).to.equal(1);
+    expect(await indexedSeqsOf(late.resident)).to.have.length(1);
+  });
+
+  it('a batch after 20,000 dequeued rows reads a few index pages, not every dead entry before it (PostgreSQL)', async function () {
+    if (!isPostgres(db)) this.skip(); // SQLite deletes index entries with their rows
+    const resident = randomUUID();
+    await indexAllQueuedDisclosures(db);
+    for (let i = 0; i < 20_000; i += 1_000) {
+      await db.transaction(async (trx) => {
+        await trx.raw(
+          `insert into audit_events (at, request_id, client_id, org_id, operation, status, resource_ids, result_count, purpose, disclosures)
+           select ?, 'bulk-' || n, 'client-a', ?, 'listCoverage', 200, ?, 1, 'HPAYMT', ? from generate_series(1, 1000) as n`,
+          [new Date().toISOString(), orgId, JSON.stringify([resident]), JSON.stringify({ Patient: { [resident]: [0] } })],
+        );
+      });
+    }
+    const resume = { seq: 0 };
+    expect(await indexAllQueuedDisclosures(db, { limit: 2_048, resume })).to.equal(20_000);
+    await trail.record(listEntry([resident]));
+    const buffersFrom = async (seq: number) => {
+      const [plan] = (await db.raw(`explain (analyze, buffers, format json) select seq from audit_disclosure_backlog where seq >= ? order by seq limit 16`, [seq])).rows[0]['QUERY PLAN'];
+      return Number(plan.Plan['Shared Hit Blocks'] ?? 0) + Number(plan.Plan['Shared Read Blocks'] ?? 0);
+    };
+    // From the last batch's start: that batch's entries at most. From the backlog's start: all 20,000.
+    const fromLastBatch = await buffersFrom(resume.seq);
+    expect(fromLastBatch).to.be.at.most(30);
+    expect(await buffersFrom(0)).to.be.greaterThan(4 * fromLastBatch);
+    expect(await indexAllQueuedDisclosures(db, { resume })).to.equal(1);
+  });
+
+  it('the service-side indexer\'s sweep takes a row committed behind a whole batch (PostgreSQL)', async function () {
+    if (!isPostgres(db)) this.skip();
+    await indexAllQueuedDisclosures(db);
+    const errors: Error[] = [];
+    const indexer = new DisclosureIndexer(db, (error) => errors.push(error), 10, 200);
+    try {
+      const until = async (done: () => Promise<boolean>) => {
+        const deadline = Date.now() + 5_000;
+        while (!(await done()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      };
+      const late = await lateAuditRow();
+      try {
+        for (let i = 0; i < 40; i++) await trail.record(listEntry([residents[5]!]));
+        indexer.wake();
+        // The 40 are taken; the late row, not yet committed, is not seen.
+        await until(async () => (await count('audit_disclosure_backlog')) === 0);
+      } finally {
+        await late.commit();
+      }
+      expect(await count('audit_disclosure_backlog')).to.equal(1);
+      // A catch-up woken by a request goes on from where it was, and leaves it.
+      indexer.wake();
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(await count('audit_disclosure_backlog')).to.equal(1);
+      // The sweep starts from the beginning.
+      indexer.start();
+      await until(async () => (await count('audit_disclosure_backlog')) === 0);
+      expect(await count('audit_disclosure_backlog')).to.equal(0);
+      expect(await indexedSeqsOf(late.resident)).to.have.length(1);
+      expect(errors).to.deep.equal([]);
+    } finally {
+      await indexer.stop();
+    }
+  });
+
+  it('the service-side indexer takes a polled page\'s backlog in batches of the ceiling on PostgreSQL: one group for its one text (PostgreSQL)', async function () {
+    if (!isPostgres(db)) this.skip(); // SQLite's batches follow their time (a batch holds its one writer)
+    await indexAllQueuedDisclosures(db);
+    const polled = listEntry([randomUUID(), randomUUID()]);
+    for (let i = 0; i < 600; i++) await trail.record({ ...polled, requestId: `${polled.requestId}-poll-${i}` });
+    const seqs = (await db('audit_events').where('request_id', 'like', `${polled.requestId}-poll-%`).pluck('seq')).map(Number);
+    const errors: Error[] = [];
+    const indexer = new DisclosureIndexer(db, (error) => errors.push(error), 10);
+    try {
+      indexer.wake();
+      const deadline = Date.now() + 5_000;
+      while ((await count('audit_disclosure_backlog')) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      await indexer.stop();
+    }
+    expect(errors).to.deep.equal([]);
+    // Batches sized by time start at 128 rows: five groups, the page's residents indexed five times.
+    const groups = await db('audit_disclosure_groups').where('first_seq', '>=', Math.min(...seqs)).count({ n: '*' }).first();
+    expect(Number(groups!.n)).to.equal(1);
+    expect(await indexedSeqsOf(polled.disclosures![0]!.residentId)).to.deep.equal(seqs.sort((x, y) => x - y));
+  });
+
   it('the service-side indexer catches up after the trail tells it, and stops cleanly', async () => {
     const errors: Error[] = [];
     const indexer = new DisclosureIndexer(db, (error) => errors.push(error), 10);
