@@ -75,7 +75,7 @@ export class AuditTrail {
 
   /** Resolves once the row is committed; rejects if its commit failed. */
   record(entry: AuditEntry): Promise<void> {
-    const disclosures = entry.disclosures && entry.orgId && entry.clientId ? encodeDisclosures(entry.disclosures, entry.resourceIds) : null;
+    const disclosures = entry.disclosures && entry.orgId && entry.clientId ? this.disclosuresText(entry.disclosures, entry.resourceIds) : null;
     const params = [
       nowIso(),
       entry.requestId,
@@ -84,7 +84,7 @@ export class AuditTrail {
       entry.facilityId,
       entry.operation,
       entry.status,
-      entry.resourceIds ? JSON.stringify(entry.resourceIds) : null,
+      entry.resourceIds ? this.idsText(entry.resourceIds) : null,
       entry.resourceIds?.length ?? 0,
       entry.purpose ?? (disclosures === null ? null : DEFAULT_PURPOSE),
       disclosures,
@@ -100,6 +100,25 @@ export class AuditTrail {
         });
       }
     });
+  }
+
+  // The texts of arrays handed again: a kept page's answer gives the same arrays at every
+  // request (http/rendered-pages.ts), encoded once (about 2 KB each for a page of 50).
+  private readonly idsTexts = new WeakMap<readonly string[], string>();
+  private readonly disclosureTexts = new WeakMap<readonly Disclosure[], { of: readonly string[] | null; text: string | null }>();
+
+  private idsText(ids: readonly string[]): string {
+    let text = this.idsTexts.get(ids);
+    if (text === undefined) this.idsTexts.set(ids, (text = JSON.stringify(ids)));
+    return text;
+  }
+
+  private disclosuresText(disclosures: readonly Disclosure[], resourceIds: readonly string[] | null): string | null {
+    const kept = this.disclosureTexts.get(disclosures);
+    if (kept !== undefined && kept.of === resourceIds) return kept.text;
+    const text = encodeDisclosures(disclosures, resourceIds);
+    this.disclosureTexts.set(disclosures, { of: resourceIds, text });
+    return text;
   }
 
   private async commit(): Promise<void> {

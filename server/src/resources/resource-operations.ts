@@ -9,6 +9,8 @@ import type { OperationHandler, OperationRequest } from '../http/operation.js';
 import { conditionalGet, renderedDigestTag, versionTag } from '../http/conditional-get.js';
 import { RenderedJson } from '../http/rendered-json.js';
 import { RenderedRows } from '../http/rendered-rows.js';
+import { RenderedPages, type PageAnswer } from '../http/rendered-pages.js';
+import type { PageInfo } from '../http/envelope.js';
 import { facilityScope } from './pagination.js';
 import { listRows, readRow, rowsBySeq, type ResourceRow } from './resource-rows.js';
 import { toPatient, type ResidentRow } from './fhir-patient.js';
@@ -49,36 +51,63 @@ async function withWholeRows<Row extends ResourceRow>(
 
 function listOf<Row extends ResourceRow>(table: string, map: (row: Row) => unknown): OperationHandler {
   const rendered = new RenderedRows(map);
+  const pages = new RenderedPages();
   return async (request: OperationRequest) => {
     const { app, params, query } = request;
     const scope = facilityScope(params, query);
     const filter = await visibilityOf(app.db, request.principal);
     // Only the rows' keys while their texts are mostly kept (http/rendered-rows.ts).
     const listed = await listRows<Row>(app.db, table, scope, query, filter, rendered.mostlyKept ? 'keys' : 'all');
-    const texts = new Array<string | undefined>(listed.rows.length);
-    let kept = 0;
-    let unkept: number[] | undefined;
-    for (let i = 0; i < listed.rows.length; i++) {
-      const row = listed.rows[i]!;
-      const text = rendered.keptJsonOf(row);
-      if (text !== undefined) {
-        texts[i] = text;
-        kept++;
-      } else if (listed.keysOnly) (unkept ??= []).push(i);
-      else texts[i] = rendered.jsonOf(row);
+    // The page this credential asked for last time, if it holds these very rows (http/rendered-pages.ts).
+    const pageKey = `${request.principal.clientId} ${scope.facility_id} ${request.koa.querystring}`;
+    let answer = pages.answerOf(pageKey, listed.rows, listed.page);
+    if (answer !== undefined) rendered.notePage(listed.rows.length, listed.rows.length);
+    else {
+      const built = await answerOfRows(app.db, table, scope.facility_id, filter, rendered, listed);
+      answer = built.answer;
+      if (built.ofListedRows) pages.keep(pageKey, listed.rows, listed.page, answer);
     }
-    rendered.notePage(kept, listed.rows.length);
-    const { rows, texts: shown } =
-      unkept === undefined
-        ? { rows: listed.rows, texts: texts as string[] }
-        : await withWholeRows(app.db, table, scope.facility_id, filter, rendered, { rows: listed.rows, texts }, unkept);
-    // Serialized once, each row once per version: the ETag is a digest of the very bytes sent.
-    const body = RenderedJson.ofText(listText(shown, listed.page));
-    return conditionalGet(request, renderedDigestTag(body), {
-      body,
-      audit: { resourceIds: rows.map((row) => row.id), disclosures: disclosuresOf(FHIR_TYPE_OF_TABLE[table]!, rows as Array<Row & { resident_id?: string }>) },
-    });
+    return conditionalGet(request, answer.etag, { body: answer.body, audit: { resourceIds: answer.resourceIds, disclosures: answer.disclosures } });
   };
+}
+
+/**
+ * A page's answer, built from its rows: their texts kept or rendered, read whole where only
+ * their keys were read; `ofListedRows` when it is exactly the rows listed (none read again,
+ * which may have changed or gone since).
+ */
+async function answerOfRows<Row extends ResourceRow>(
+  db: Knex,
+  table: string,
+  facilityId: string,
+  filter: RecordFilter,
+  rendered: RenderedRows<Row>,
+  listed: { rows: Row[]; page: PageInfo; keysOnly: boolean },
+): Promise<{ answer: PageAnswer; ofListedRows: boolean }> {
+  const texts = new Array<string | undefined>(listed.rows.length);
+  let kept = 0;
+  let unkept: number[] | undefined;
+  for (let i = 0; i < listed.rows.length; i++) {
+    const row = listed.rows[i]!;
+    const text = rendered.keptJsonOf(row);
+    if (text !== undefined) {
+      texts[i] = text;
+      kept++;
+    } else if (listed.keysOnly) (unkept ??= []).push(i);
+    else texts[i] = rendered.jsonOf(row);
+  }
+  rendered.notePage(kept, listed.rows.length);
+  const { rows, texts: shown } =
+    unkept === undefined ? { rows: listed.rows, texts: texts as string[] } : await withWholeRows(db, table, facilityId, filter, rendered, { rows: listed.rows, texts }, unkept);
+  // Serialized once, each row once per version: the ETag is a digest of the very bytes sent.
+  const body = RenderedJson.ofText(listText(shown, listed.page));
+  const answer = {
+    body,
+    etag: renderedDigestTag(body),
+    resourceIds: rows.map((row) => row.id),
+    disclosures: disclosuresOf(FHIR_TYPE_OF_TABLE[table]!, rows as Array<Row & { resident_id?: string }>),
+  };
+  return { answer, ofListedRows: unkept === undefined };
 }
 
 function readOf<Row extends ResourceRow>(table: string, idParam: string, map: (row: Row) => unknown): OperationHandler {

@@ -60,6 +60,33 @@ describe('the resource endpoints', () => {
     });
   }
 
+  it('answers a page polled again byte for byte the same, each request still audited with the page\'s ids and residents', async () => {
+    const path = `${base}/coverage?page_size=7&page=2`;
+    const requestIds = [0, 1, 2, 3].map((i) => `poll-${i}-${randomUUID()}`);
+    const answers = [];
+    for (const requestId of requestIds) answers.push(await call(service.baseUrl, 'GET', path, { token: t.fullToken, headers: { 'x-request-id': requestId } }));
+    for (const answer of answers) {
+      expect(answer.status).to.equal(200);
+      // The ETag is a digest of the bytes sent: the same tag, the same bytes.
+      expect(answer.headers.get('etag')).to.equal(answers[0]!.headers.get('etag'));
+      expect(answer.body).to.deep.equal(answers[0]!.body);
+    }
+    const ids = answers[0]!.body.data.map((r: { id: string }) => r.id);
+    const db = service.running.app.db;
+    const audited = await db('audit_events').whereIn('request_id', requestIds).orderBy('seq').select('resource_ids', 'disclosures', 'status');
+    expect(audited).to.have.length(4);
+    const residents = await db('coverage').whereIn('id', ids).select('id', 'resident_id');
+    const residentOf = new Map(residents.map((r: { id: string; resident_id: string }) => [r.id, r.resident_id]));
+    for (const row of audited) {
+      expect(JSON.parse(row.resource_ids)).to.deep.equal(ids);
+      const named = Object.entries(JSON.parse(row.disclosures).Coverage as Record<string, number[]>).flatMap(([resident, at]) => at.map((i) => [ids[i], resident]));
+      expect(new Map(named as Array<[string, string]>)).to.deep.equal(residentOf);
+    }
+    // A 304 to the kept answer's ETag, audited without disclosures.
+    const unchanged = await call(service.baseUrl, 'GET', path, { token: t.fullToken, headers: { 'if-none-match': answers[0]!.headers.get('etag')! } });
+    expect(unchanged.status).to.equal(304);
+  });
+
   it('reads whole rows by their keys only inside the facility and through the policy, as they are now', async () => {
     const db = service.running.app.db;
     const mine = await db('coverage').where({ facility_id: t.a1 }).orderBy('seq').limit(3).select('seq', 'id', 'resident_id');

@@ -1,0 +1,86 @@
+// A list page's answer built once while the page stays the same. A partner polling a list gets
+// the same page request after request; with each row's text kept (rendered-rows.ts), what was
+// still built per request from the same rows was the page's text (joining 50 texts), its
+// bytes and their digest for the ETag, the ids for the audit row, and which resident each
+// record belongs to, encoded for the accounting of disclosures (audit/disclosure-encoding.ts;
+// it works per resident, and a payer's page names twice the residents of a facility's).
+// All of it is a function of the rows' (id, version_id, last_updated) in order, their
+// residents (a new resident is a new version) and the page's numbers; the rows are read from
+// the database at every request, through the credential's policy, and compared with the kept
+// page's: the same, the kept answer; else it is built and kept. Only an answer built from
+// exactly the rows read is kept (a row dropped between the keys' read and its whole read is
+// not in the answer, and might be back next time). Per process, per list, bounded (one page
+// per credential and page asked, the least recently used dropped first).
+import type { PageInfo } from './envelope.js';
+import type { RenderedJson } from './rendered-json.js';
+import type { Disclosure } from '../audit/audit-trail.js';
+import type { ResourceRow } from '../resources/resource-rows.js';
+import { recentlyUsed } from '../db/recently-used.js';
+
+/** What a list answers, and what its audit row records, for one page of rows. */
+export interface PageAnswer {
+  body: RenderedJson;
+  etag: string;
+  /** The same arrays at every use: the audit trail encodes them once (audit-trail.ts). */
+  resourceIds: string[];
+  disclosures: Disclosure[];
+}
+
+/** The page's numbers (and a sync page's cursor to the next). */
+type PageNumbers = PageInfo & { next?: string };
+
+interface KeptPage {
+  ids: string[];
+  versions: Array<number | string>;
+  lastUpdated: string[];
+  page: PageNumbers;
+  answer: PageAnswer;
+}
+
+function samePage(a: PageNumbers, b: PageNumbers): boolean {
+  return a.total === b.total && a.page === b.page && a.page_size === b.page_size && a.next === b.next;
+}
+
+/** Pages kept per list: a credential's polled pages, a few hundred credentials. */
+export const RENDERED_PAGES_KEPT = 512;
+
+type KeyRow = Pick<ResourceRow, 'id' | 'version_id' | 'last_updated'>;
+
+export class RenderedPages {
+  private readonly pages = new Map<string, KeptPage>();
+
+  constructor(private readonly pagesKept = RENDERED_PAGES_KEPT) {}
+
+  /** The answer kept under `key` if it was built from these very rows and page, else undefined. */
+  answerOf(key: string, rows: readonly KeyRow[], page: PageNumbers): PageAnswer | undefined {
+    const kept = this.pages.get(key);
+    if (kept === undefined || kept.ids.length !== rows.length || !samePage(kept.page, page)) return undefined;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      // Loosely equal versions: PostgreSQL's bigint may come as a string.
+      if (kept.ids[i] !== row.id || kept.versions[i] != row.version_id || kept.lastUpdated[i] !== row.last_updated) return undefined;
+    }
+    // Used again: the most recently used.
+    this.pages.delete(key);
+    this.pages.set(key, kept);
+    return kept.answer;
+  }
+
+  /** Keeps `answer`, built from exactly `rows` and `page`, under `key`. */
+  keep(key: string, rows: readonly KeyRow[], page: PageNumbers, answer: PageAnswer): void {
+    const kept: KeptPage = {
+      ids: rows.map((row) => row.id),
+      versions: rows.map((row) => row.version_id),
+      lastUpdated: rows.map((row) => row.last_updated),
+      page: { ...page },
+      answer,
+    };
+    this.pages.delete(key);
+    recentlyUsed(this.pages, key, this.pagesKept, () => kept);
+  }
+
+  /** Pages kept (tests). */
+  get size(): number {
+    return this.pages.size;
+  }
+}
