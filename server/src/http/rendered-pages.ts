@@ -11,6 +11,11 @@
 // exactly the rows read is kept (a row dropped between the keys' read and its whole read is
 // not in the answer, and might be back next time). Per process, per list, bounded (one page
 // per credential and page asked, the least recently used dropped first).
+// Where a page depends on its facility's rows alone (no consent or label the policy weighs),
+// the facility's stamp (resources/pagination.ts facilityStamp: changed in the transaction of
+// any write to those rows, migration 030) read at the request is enough: the same stamp as
+// when the page was kept (or last found the same), the same rows. The stamp is read before
+// the rows a page is built from, so what is kept is never older than its stamp.
 import type { PageInfo } from './envelope.js';
 import type { RenderedJson } from './rendered-json.js';
 import type { Disclosure } from '../audit/audit-trail.js';
@@ -35,6 +40,8 @@ interface KeptPage {
   lastUpdated: string[];
   page: PageNumbers;
   answer: PageAnswer;
+  /** The facility's stamp read before these rows were (or the kept page last found the same). */
+  stamp: string | undefined;
 }
 
 function samePage(a: PageNumbers, b: PageNumbers): boolean {
@@ -51,8 +58,20 @@ export class RenderedPages {
 
   constructor(private readonly pagesKept = RENDERED_PAGES_KEPT) {}
 
-  /** The answer kept under `key` if it was built from these very rows and page, else undefined. */
-  answerOf(key: string, rows: readonly KeyRow[], page: PageNumbers): PageAnswer | undefined {
+  /** The answer kept under `key` if the facility's stamp is the one it was kept with, else undefined. */
+  answerOfStamp(key: string, stamp: string): PageAnswer | undefined {
+    const kept = this.pages.get(key);
+    if (kept === undefined || kept.stamp !== stamp) return undefined;
+    this.pages.delete(key);
+    this.pages.set(key, kept);
+    return kept.answer;
+  }
+
+  /**
+   * The answer kept under `key` if it was built from these very rows and page, else
+   * undefined; found the same, it is kept with `stamp`, read before these rows were.
+   */
+  answerOf(key: string, rows: readonly KeyRow[], page: PageNumbers, stamp?: string): PageAnswer | undefined {
     const kept = this.pages.get(key);
     if (kept === undefined || kept.ids.length !== rows.length || !samePage(kept.page, page)) return undefined;
     for (let i = 0; i < rows.length; i++) {
@@ -61,19 +80,21 @@ export class RenderedPages {
       if (kept.ids[i] !== row.id || kept.versions[i] != row.version_id || kept.lastUpdated[i] !== row.last_updated) return undefined;
     }
     // Used again: the most recently used.
+    kept.stamp = stamp;
     this.pages.delete(key);
     this.pages.set(key, kept);
     return kept.answer;
   }
 
-  /** Keeps `answer`, built from exactly `rows` and `page`, under `key`. */
-  keep(key: string, rows: readonly KeyRow[], page: PageNumbers, answer: PageAnswer): void {
+  /** Keeps `answer`, built from exactly `rows` and `page` (read after `stamp`, if any), under `key`. */
+  keep(key: string, rows: readonly KeyRow[], page: PageNumbers, answer: PageAnswer, stamp?: string): void {
     const kept: KeptPage = {
       ids: rows.map((row) => row.id),
       versions: rows.map((row) => row.version_id),
       lastUpdated: rows.map((row) => row.last_updated),
       page: { ...page },
       answer,
+      stamp,
     };
     this.pages.delete(key);
     recentlyUsed(this.pages, key, this.pagesKept, () => kept);

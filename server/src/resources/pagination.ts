@@ -161,6 +161,18 @@ async function fetchFilteredPage<Row extends { seq: number }>(
 
 const COUNTS_SQL = 'select total, layout_version from facility_resource_counts where resource = ? and facility_id = ? limit 1';
 
+const STAMP_SQL = 'select total, layout_version, changes from facility_resource_counts where resource = ? and facility_id = ? limit 1';
+
+/**
+ * What every write to a facility's rows of `table` changes, in the writing transaction: its
+ * count, its layout version (deletes, moves) and its changes (updates; migration 030). Equal
+ * stamps: the same rows, at the same versions, in the same order.
+ */
+export async function facilityStamp(db: Knex, table: string, facilityId: string): Promise<string> {
+  const row = (await preparedStatements(db).all(STAMP_SQL, [table, facilityId]))[0] as { total?: unknown; layout_version?: unknown; changes?: unknown } | undefined;
+  return row === undefined ? 'none' : `${row.total} ${row.layout_version} ${row.changes}`;
+}
+
 interface TableStatements {
   /** Page 1 of a facility, its total and layout version in the two leading columns. */
   firstPage: string;

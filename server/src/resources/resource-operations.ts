@@ -11,7 +11,8 @@ import { RenderedJson } from '../http/rendered-json.js';
 import { RenderedRows } from '../http/rendered-rows.js';
 import { RenderedPages, type PageAnswer } from '../http/rendered-pages.js';
 import type { PageInfo } from '../http/envelope.js';
-import { facilityScope } from './pagination.js';
+import { facilityScope, facilityStamp } from './pagination.js';
+import { isSyncRequest } from './sync-pages.js';
 import { listRows, readRow, rowsBySeq, type ResourceRow } from './resource-rows.js';
 import { toPatient, type ResidentRow } from './fhir-patient.js';
 import { toCoverage, type CoverageRow } from './fhir-coverage.js';
@@ -56,19 +57,37 @@ function listOf<Row extends ResourceRow>(table: string, map: (row: Row) => unkno
     const { app, params, query } = request;
     const scope = facilityScope(params, query);
     const filter = await visibilityOf(app.db, request.principal);
-    // Only the rows' keys while their texts are mostly kept (http/rendered-rows.ts).
-    const listed = await listRows<Row>(app.db, table, scope, query, filter, rendered.mostlyKept ? 'keys' : 'all');
-    // The page this credential asked for last time, if it holds these very rows (http/rendered-pages.ts).
-    const pageKey = `${request.principal.clientId} ${scope.facility_id} ${request.koa.querystring}`;
-    let answer = pages.answerOf(pageKey, listed.rows, listed.page);
-    if (answer !== undefined) rendered.notePage(listed.rows.length, listed.rows.length);
-    else {
-      const built = await answerOfRows(app.db, table, scope.facility_id, filter, rendered, listed);
-      answer = built.answer;
-      if (built.ofListedRows) pages.keep(pageKey, listed.rows, listed.page, answer);
+    // The page this credential asked for last time (http/rendered-pages.ts): kept under what
+    // selects it, and what the policy hides.
+    const pageKey = `${request.principal.clientId} ${scope.facility_id} ${filter.payersOnly?.join('\n') ?? ''} ${request.koa.querystring}`;
+    // Unchanged if its facility's rows are, where they alone decide the page.
+    const stamp = dependsOnRowsAlone(table, filter, query) ? await facilityStamp(app.db, table, scope.facility_id) : undefined;
+    let answer = stamp === undefined ? undefined : pages.answerOfStamp(pageKey, stamp);
+    if (answer === undefined) {
+      // Only the rows' keys while their texts are mostly kept (http/rendered-rows.ts).
+      const listed = await listRows<Row>(app.db, table, scope, query, filter, rendered.mostlyKept ? 'keys' : 'all');
+      // Unchanged if it holds these very rows.
+      answer = pages.answerOf(pageKey, listed.rows, listed.page, stamp);
+      if (answer !== undefined) rendered.notePage(listed.rows.length, listed.rows.length);
+      else {
+        const built = await answerOfRows(app.db, table, scope.facility_id, filter, rendered, listed);
+        answer = built.answer;
+        if (built.ofListedRows) pages.keep(pageKey, listed.rows, listed.page, answer, stamp);
+      }
     }
     return conditionalGet(request, answer.etag, { body: answer.body, audit: { resourceIds: answer.resourceIds, disclosures: answer.disclosures } });
   };
+}
+
+/**
+ * Whether a page-numbered list of `table` shows exactly a function of its facility's rows
+ * under this filter: nothing hidden, or (Coverage) payers alone, which a Coverage's own
+ * columns decide. Consents (their own table, their periods against the clock) and labels
+ * weighed by the policy are not; neither are the sync's pages (bounded by time).
+ */
+function dependsOnRowsAlone(table: string, filter: RecordFilter, query: Record<string, unknown>): boolean {
+  if (isSyncRequest(query)) return false;
+  return filter.isEmpty || (table === 'coverage' && filter.payersOnly !== null);
 }
 
 /**

@@ -8,6 +8,7 @@ import { touchCoverage } from '../../../test/support/resource-changes.js';
 import { rowsBySeq, type ResourceRow } from '../../src/resources/resource-rows.js';
 import { RecordFilter } from '../../src/tenancy/record-visibility.js';
 import { DEFAULT_POLICY } from '../../src/tenancy/access-policy.js';
+import { createChangeTrigger, dropChangeTrigger } from '../../src/db/migrations/030_facility_resource_changes.js';
 
 describe('the resource endpoints', () => {
   let service: TestService;
@@ -85,6 +86,28 @@ describe('the resource endpoints', () => {
     // A 304 to the kept answer's ETag, audited without disclosures.
     const unchanged = await call(service.baseUrl, 'GET', path, { token: t.fullToken, headers: { 'if-none-match': answers[0]!.headers.get('etag')! } });
     expect(unchanged.status).to.equal(304);
+  });
+
+  it('answers a polled page from its facility\'s stamp without reading its rows again, until a write to them moves the stamp', async () => {
+    const db = service.running.app.db;
+    const path = `${base}/coverage?page_size=4&page=3`;
+    const first = await get(path);
+    expect((await get(path)).body).to.deep.equal(first.body);
+    const row = first.body.data[1];
+    // A write the change trigger does not see (it is dropped for the test): the kept page is
+    // answered from the stamp alone, so the change does not show.
+    await dropChangeTrigger(db, 'coverage');
+    try {
+      await db('coverage').where({ id: row.id }).update({ subscriber_id: 'BEHINDTHESTAMP', version_id: db.raw('version_id + 1'), last_updated: new Date().toISOString() });
+      expect((await get(path)).body).to.deep.equal(first.body);
+    } finally {
+      await createChangeTrigger(db, 'coverage');
+    }
+    // Any counted write moves the stamp: the rows are read again, and the page is rebuilt.
+    const touched = await touchCoverage(db, t.orgA, t.a1, first.body.data[2].id, 'stamped');
+    const again = await get(path);
+    expect(again.body.data[2]).to.deep.include({ subscriberId: '*****stamped', meta: { versionId: String(touched.versionId), lastUpdated: touched.lastUpdated } });
+    expect(again.body.data[1].meta.versionId).to.equal(String(Number(row.meta.versionId) + 1));
   });
 
   it('reads whole rows by their keys only inside the facility and through the policy, as they are now', async () => {

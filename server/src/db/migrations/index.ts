@@ -27,6 +27,7 @@ import * as writePathIndexes from './026_write_path_indexes.js';
 import * as coveragePayerCounts from './027_coverage_payer_counts.js';
 import * as disclosureIndex from './028_disclosure_index.js';
 import * as disclosureGroups from './029_disclosure_groups.js';
+import * as facilityResourceChanges from './030_facility_resource_changes.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -60,4 +61,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['027_coverage_payer_counts', coveragePayerCounts],
   ['028_disclosure_index', disclosureIndex],
   ['029_disclosure_groups', disclosureGroups],
+  ['030_facility_resource_changes', facilityResourceChanges],
 ];
