@@ -169,8 +169,12 @@ const STAMP_SQL = 'select total, layout_version, changes from facility_resource_
  * stamps: the same rows, at the same versions, in the same order.
  */
 export async function facilityStamp(db: Knex, table: string, facilityId: string): Promise<string> {
-  const row = (await preparedStatements(db).all(STAMP_SQL, [table, facilityId]))[0] as { total?: unknown; layout_version?: unknown; changes?: unknown } | undefined;
-  return row === undefined ? 'none' : `${row.total} ${row.layout_version} ${row.changes}`;
+  return stampOf((await preparedStatements(db).all(STAMP_SQL, [table, facilityId]))[0]);
+}
+
+/** The stamp of a facility_resource_counts row (none yet: no row was ever written). */
+export function stampOf(counts: { total?: unknown; layout_version?: unknown; changes?: unknown } | undefined): string {
+  return counts === undefined ? 'none' : `${counts.total} ${counts.layout_version} ${counts.changes}`;
 }
 
 interface TableStatements {

@@ -11,14 +11,14 @@ import { RenderedJson } from '../http/rendered-json.js';
 import { RenderedRows } from '../http/rendered-rows.js';
 import { RenderedPages, type PageAnswer } from '../http/rendered-pages.js';
 import type { PageInfo } from '../http/envelope.js';
-import { facilityScope, facilityStamp } from './pagination.js';
+import { facilityScope } from './pagination.js';
 import { isSyncRequest } from './sync-pages.js';
 import { listRows, readRow, rowsBySeq, type ResourceRow } from './resource-rows.js';
 import { toPatient, type ResidentRow } from './fhir-patient.js';
 import { toCoverage, type CoverageRow } from './fhir-coverage.js';
 import { toObservation, type ObservationRow } from './fhir-observation.js';
 import { toAllergyIntolerance, type AllergyRow } from './fhir-allergy-intolerance.js';
-import { visibilityOf } from '../tenancy/authorize.js';
+import { visibilityAndStampOf, visibilityOf } from '../tenancy/authorize.js';
 import type { RecordFilter } from '../tenancy/record-visibility.js';
 import { disclosuresOf } from '../audit/disclosures.js';
 
@@ -56,12 +56,14 @@ function listOf<Row extends ResourceRow>(table: string, map: (row: Row) => unkno
   return async (request: OperationRequest) => {
     const { app, params, query } = request;
     const scope = facilityScope(params, query);
-    const filter = await visibilityOf(app.db, request.principal);
+    // Who may see what, and the stamp of the facility's rows, in one statement.
+    const visibility = await visibilityAndStampOf(app.db, request.principal, table, scope.facility_id);
+    const filter = visibility.filter;
     // The page this credential asked for last time (http/rendered-pages.ts): kept under what
     // selects it, and what the policy hides.
     const pageKey = `${request.principal.clientId} ${scope.facility_id} ${filter.payersOnly?.join('\n') ?? ''} ${request.koa.querystring}`;
     // Unchanged if its facility's rows are, where they alone decide the page.
-    const stamp = dependsOnRowsAlone(table, filter, query) ? await facilityStamp(app.db, table, scope.facility_id) : undefined;
+    const stamp = dependsOnRowsAlone(table, filter, query) ? visibility.stamp : undefined;
     let answer = stamp === undefined ? undefined : pages.answerOfStamp(pageKey, stamp);
     if (answer === undefined) {
       // Only the rows' keys while their texts are mostly kept (http/rendered-rows.ts).

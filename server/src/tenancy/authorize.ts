@@ -5,7 +5,8 @@
 // credential's access policy (visibilityOf below), so a record it may not see is not found either.
 import type { Knex } from 'knex';
 import { ApiError } from '../errors/api-error.js';
-import { recordFilterOf, type RecordFilter } from './record-visibility.js';
+import { recordFilterAndCountsOf, recordFilterOf, type RecordFilter } from './record-visibility.js';
+import { stampOf } from '../resources/pagination.js';
 import { policyOfRow } from './access-policy.js';
 import type { Principal } from '../auth/principal.js';
 import { REALM } from '../auth/bearer-authentication.js';
@@ -49,6 +50,15 @@ export function authorize(principal: Principal, requiredScopes: readonly string[
  */
 export function visibilityOf(db: Knex, principal: Principal): Promise<RecordFilter> {
   return recordFilterOf(db, principal.orgId, principal.policy);
+}
+
+/**
+ * visibilityOf for a list, with the stamp of the facility's rows of `table`
+ * (resources/pagination.ts facilityStamp) read in the same statement.
+ */
+export async function visibilityAndStampOf(db: Knex, principal: Principal, table: string, facilityId: string): Promise<{ filter: RecordFilter; stamp: string }> {
+  const { filter, counts } = await recordFilterAndCountsOf(db, principal.orgId, principal.policy, table, facilityId);
+  return { filter, stamp: stampOf(counts) };
 }
 
 /**

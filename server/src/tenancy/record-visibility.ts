@@ -112,3 +112,21 @@ export async function recordFilterOf(db: Knex, orgId: string, policy: AccessPoli
   const flags = await organizationFlags(db, orgId);
   return new RecordFilter(policy, flags);
 }
+
+// The flags and one facility's counters of a resource (resources/pagination.ts facilityStamp),
+// in one statement: a list asks both at every request, and on PostgreSQL each is a round trip.
+const FLAGS_AND_COUNTS_SQL = `select o.restricted_records, o.consent_denials, c.total, c.layout_version, c.changes
+  from organizations o left join facility_resource_counts c on c.resource = ? and c.facility_id = ? where o.id = ?`;
+
+/** recordFilterOf, with the counters of `facilityId`'s rows of `table` read in the same statement (outside a transaction). */
+export async function recordFilterAndCountsOf(
+  db: Knex,
+  orgId: string,
+  policy: AccessPolicy,
+  table: string,
+  facilityId: string,
+): Promise<{ filter: RecordFilter; counts: { total?: unknown; layout_version?: unknown; changes?: unknown } | undefined }> {
+  const row = (await preparedStatements(db).all(FLAGS_AND_COUNTS_SQL, [table, facilityId, orgId]))[0] as Record<string, unknown> | undefined;
+  const flags = { restrictedRecords: Number(row?.restricted_records ?? 0) === 1, consentDenials: Number(row?.consent_denials ?? 0) === 1 };
+  return { filter: new RecordFilter(policy, flags), counts: row?.total === null || row?.total === undefined ? undefined : row };
+}
