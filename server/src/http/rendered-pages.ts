@@ -9,8 +9,9 @@
 // the database at every request, through the credential's policy, and compared with the kept
 // page's: the same, the kept answer; else it is built and kept. Only an answer built from
 // exactly the rows read is kept (a row dropped between the keys' read and its whole read is
-// not in the answer, and might be back next time). Per process, per list, bounded (one page
-// per credential and page asked, the least recently used dropped first).
+// not in the answer, and might be back next time). Per process, per list, bounded by pages
+// and by bytes (one page per credential and page asked, the least recently used dropped
+// first: 512 pages of 200 Coverages would otherwise hold 36 MB a list).
 // Where a page depends on its facility's rows alone (no consent or label the policy weighs),
 // the facility's stamp (resources/pagination.ts facilityStamp: changed in the transaction of
 // any write to those rows, migration 030) read at the request is enough: the same stamp as
@@ -20,7 +21,6 @@ import type { PageInfo } from './envelope.js';
 import type { RenderedJson } from './rendered-json.js';
 import type { Disclosure } from '../audit/audit-trail.js';
 import type { ResourceRow } from '../resources/resource-rows.js';
-import { recentlyUsed } from '../db/recently-used.js';
 
 /** What a list answers, and what its audit row records, for one page of rows. */
 export interface PageAnswer {
@@ -50,13 +50,24 @@ function samePage(a: PageNumbers, b: PageNumbers): boolean {
 
 /** Pages kept per list: a credential's polled pages, a few hundred credentials. */
 export const RENDERED_PAGES_KEPT = 512;
+/** About 16 MB of answers per list at most, as rendered-rows.ts keeps of rows' texts. */
+export const RENDERED_PAGE_BYTES_KEPT = 16 * 1024 * 1024;
+
+/** What a kept page holds, about: its bytes, and its ids twice (the audit row's array, the check's). */
+function bytesOf(page: KeptPage): number {
+  return page.answer.body.bytes.length + page.ids.length * 96;
+}
 
 type KeyRow = Pick<ResourceRow, 'id' | 'version_id' | 'last_updated'>;
 
 export class RenderedPages {
   private readonly pages = new Map<string, KeptPage>();
+  private bytes = 0;
 
-  constructor(private readonly pagesKept = RENDERED_PAGES_KEPT) {}
+  constructor(
+    private readonly pagesKept = RENDERED_PAGES_KEPT,
+    private readonly bytesKept = RENDERED_PAGE_BYTES_KEPT,
+  ) {}
 
   /** The answer kept under `key` if the facility's stamp is the one it was kept with, else undefined. */
   answerOfStamp(key: string, stamp: string): PageAnswer | undefined {
@@ -96,12 +107,29 @@ export class RenderedPages {
       answer,
       stamp,
     };
-    this.pages.delete(key);
-    recentlyUsed(this.pages, key, this.pagesKept, () => kept);
+    const earlier = this.pages.get(key);
+    if (earlier !== undefined) {
+      this.pages.delete(key);
+      this.bytes -= bytesOf(earlier);
+    }
+    if (bytesOf(kept) > this.bytesKept) return;
+    this.pages.set(key, kept);
+    this.bytes += bytesOf(kept);
+    // A Map iterates in insertion order, and a page used again is set again: the first are the least recently used.
+    for (const [oldest, page] of this.pages) {
+      if (this.pages.size <= this.pagesKept && this.bytes <= this.bytesKept) break;
+      this.pages.delete(oldest);
+      this.bytes -= bytesOf(page);
+    }
   }
 
   /** Pages kept (tests). */
   get size(): number {
     return this.pages.size;
+  }
+
+  /** Bytes kept, about (tests). */
+  get keptBytes(): number {
+    return this.bytes;
   }
 }

@@ -51,4 +51,24 @@ describe('rendered pages', () => {
     expect(pages.answerOf('a', rows, page)).to.not.equal(undefined);
     expect(pages.answerOf('c', rows, page)).to.not.equal(undefined);
   });
+
+  it('keeps a bounded number of bytes, the least recently used dropped first, and no page larger than the bound', () => {
+    // Each answer 1,000 bytes (and a row's ids, about 96 more): three fit in 3,500 bytes, four do not.
+    const pages = new RenderedPages(100, 3_500);
+    const rows = [row()];
+    for (const key of ['a', 'b', 'c']) pages.keep(key, rows, page, answer(key.repeat(1_000)));
+    expect(pages.size).to.equal(3);
+    expect(pages.answerOf('a', rows, page)).to.not.equal(undefined);
+    pages.keep('d', rows, page, answer('d'.repeat(1_000)));
+    expect(pages.size).to.equal(3);
+    expect(pages.answerOf('b', rows, page)).to.equal(undefined);
+    expect(pages.keptBytes).to.be.at.most(3_500);
+    // Kept again under its key: counted once.
+    pages.keep('d', rows, page, answer('e'.repeat(1_000)));
+    expect(pages.size).to.equal(3);
+    expect(pages.keptBytes).to.equal(3 * 1_096);
+    pages.keep('huge', rows, page, answer('h'.repeat(4_000)));
+    expect(pages.answerOf('huge', rows, page)).to.equal(undefined);
+    expect(pages.size).to.equal(3);
+  });
 });
