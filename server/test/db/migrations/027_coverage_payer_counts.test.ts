@@ -3,11 +3,10 @@
 // payor_id set and cleared), moves between facilities and deletes, written by any statement;
 // a rolled-back write leaves them as they were; and the backfill counts rows written before.
 import { expect } from 'chai';
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { freshKnexForSuite } from '../../../../test/support/database.js';
 import { migrateToLatest } from '../../../src/db/migrate.js';
-import { createFacility, createOrganization } from '../../../src/organizations/organizations.js';
+import { facilitiesWithAResident, insertCoverageRow, type CountedFacilities } from '../../../../test/support/counted-rows.js';
 import * as coveragePayerCounts from '../../../src/db/migrations/027_coverage_payer_counts.js';
 
 const NAMES = ['Acme Health', 'ACME HEALTH', 'acme health', 'Beta Care', 'BETA-01', 'Gamma'];
@@ -28,29 +27,16 @@ describe('the Coverage payer counters (migration 027)', function () {
     await migrateToLatest(db);
   });
   let db: Knex;
-  let orgId: string;
-  const facilities: string[] = [];
-  const residents: Record<string, string> = {};
+  let fixture: CountedFacilities;
+  let facilities: string[];
 
   before(async () => {
     db = knex();
-    orgId = (await createOrganization(db, 'counted')).id;
-    for (const name of ['one', 'two', 'three']) {
-      const facilityId = (await createFacility(db, orgId, name)).id;
-      facilities.push(facilityId);
-      residents[facilityId] = randomUUID();
-      await db('residents').insert({
-        id: residents[facilityId], org_id: orgId, facility_id: facilityId, identifiers: '[]', family_name: 'Doe', given_names: '["Jo"]',
-        gender: 'unknown', birth_date: '1940-01-01', active: true, created_at: new Date().toISOString(),
-      });
-    }
+    fixture = await facilitiesWithAResident(db, 'counted', ['one', 'two', 'three']);
+    facilities = fixture.facilities;
   });
 
-  const insertCoverage = (trx: Knex, facilityId: string, payorName: string, payorId: string | null) =>
-    trx('coverage').insert({
-      id: randomUUID(), org_id: orgId, facility_id: facilityId, resident_id: residents[facilityId], status: 'active', payor_name: payorName,
-      payor_id: payorId, subscriber_id: 'S1', period_start: '2025-01-01', coverage_order: 1, created_at: new Date().toISOString(),
-    });
+  const insertCoverage = (trx: Knex, facilityId: string, payorName: string, payorId: string | null) => insertCoverageRow(trx, fixture, facilityId, payorName, payorId);
 
   /** The counters as the triggers left them (rows at zero are no Coverage). */
   async function counters(): Promise<string[]> {
@@ -83,13 +69,13 @@ describe('the Coverage payer counters (migration 027)', function () {
       } else if (operation === 3) {
         // A move takes the row's resident along (a resident belongs to one facility).
         const facilityId = pick(facilities);
-        await db('coverage').where({ id: target }).update({ facility_id: facilityId, resident_id: residents[facilityId] });
+        await db('coverage').where({ id: target }).update({ facility_id: facilityId, resident_id: fixture.residentOf[facilityId] });
       } else if (operation === 4) {
         await db('coverage').where({ id: target }).delete();
       } else if (operation === 5) {
         // Several rows in one statement, every column at once.
         const facilityId = pick(facilities);
-        await db('coverage').whereIn('id', ids.slice(0, 1 + next(5))).update({ facility_id: facilityId, resident_id: residents[facilityId], payor_name: pick(NAMES), payor_id: pick(IDS) });
+        await db('coverage').whereIn('id', ids.slice(0, 1 + next(5))).update({ facility_id: facilityId, resident_id: fixture.residentOf[facilityId], payor_name: pick(NAMES), payor_id: pick(IDS) });
       }
       if (step % 50 === 49) expect(await counters(), `after step ${step}`).to.deep.equal(await counted());
     }

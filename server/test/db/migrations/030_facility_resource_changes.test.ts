@@ -3,11 +3,10 @@
 // (resources/pagination.ts facilityStamp) in the writing transaction, and no other
 // facility's or resource's; a rolled-back write changes nothing; its rollback drops it all.
 import { expect } from 'chai';
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { freshKnexForSuite } from '../../../../test/support/database.js';
 import { migrateToLatest } from '../../../src/db/migrate.js';
-import { createFacility, createOrganization } from '../../../src/organizations/organizations.js';
+import { facilitiesWithAResident, insertCoverageRow, type CountedFacilities } from '../../../../test/support/counted-rows.js';
 import { facilityStamp } from '../../../src/resources/pagination.js';
 import * as facilityResourceChanges from '../../../src/db/migrations/030_facility_resource_changes.js';
 
@@ -17,32 +16,16 @@ describe('the facility change counters (migration 030)', function () {
     await migrateToLatest(db);
   });
   let db: Knex;
-  let orgId: string;
-  const facilities: string[] = [];
-  const residentOf: Record<string, string> = {};
+  let fixture: CountedFacilities;
+  let facilities: string[];
 
   before(async () => {
     db = knex();
-    orgId = (await createOrganization(db, 'stamped')).id;
-    for (const name of ['one', 'two']) {
-      const facilityId = (await createFacility(db, orgId, name)).id;
-      facilities.push(facilityId);
-      residentOf[facilityId] = randomUUID();
-      await db('residents').insert({
-        id: residentOf[facilityId], org_id: orgId, facility_id: facilityId, identifiers: '[]', family_name: 'Doe', given_names: '["Jo"]',
-        gender: 'unknown', birth_date: '1940-01-01', active: true, created_at: new Date().toISOString(),
-      });
-    }
+    fixture = await facilitiesWithAResident(db, 'stamped', ['one', 'two']);
+    facilities = fixture.facilities;
   });
 
-  const insertCoverage = async (trx: Knex, facilityId: string): Promise<string> => {
-    const id = randomUUID();
-    await trx('coverage').insert({
-      id, org_id: orgId, facility_id: facilityId, resident_id: residentOf[facilityId], status: 'active', payor_name: 'Acme Health',
-      payor_id: 'ACME-01', subscriber_id: 'S1', period_start: '2025-01-01', coverage_order: 1, created_at: new Date().toISOString(),
-    });
-    return id;
-  };
+  const insertCoverage = (trx: Knex, facilityId: string) => insertCoverageRow(trx, fixture, facilityId);
   const stamps = async () => ({
     coverage: await Promise.all(facilities.map((f) => facilityStamp(db, 'coverage', f))),
     residents: await Promise.all(facilities.map((f) => facilityStamp(db, 'residents', f))),
@@ -57,7 +40,7 @@ describe('the facility change counters (migration 030)', function () {
       ['an update in place (a new version)', () => db('coverage').where({ id }).update({ status: 'cancelled', version_id: 2 }), [0]],
       ['an update of a column alone', () => db('coverage').where({ id }).update({ subscriber_id: 'S2' }), [0]],
       ['an update to the same value', () => db('coverage').where({ id }).update({ subscriber_id: 'S2' }), [0]],
-      ['a move to another facility', () => db('coverage').where({ id }).update({ facility_id: there, resident_id: residentOf[there] }), [0, 1]],
+      ['a move to another facility', () => db('coverage').where({ id }).update({ facility_id: there, resident_id: fixture.residentOf[there] }), [0, 1]],
       ['a delete', () => db('coverage').where({ id }).delete(), [1]],
     ];
     for (const [what, write, changed] of writes) {
