@@ -13,8 +13,8 @@
 // and by bytes (one page per credential and page asked, the least recently used dropped
 // first: 512 pages of 200 Coverages would otherwise hold 36 MB a list).
 // Where a page depends on its facility's rows alone (no consent or label the policy weighs),
-// the facility's stamp (resources/pagination.ts facilityStamp: changed in the transaction of
-// any write to those rows, migration 030) read at the request is enough: the same stamp as
+// the facility's stamp (resources/facility-stamp.ts: changed in the transaction of any write
+// to those rows, migration 030) read at the request is enough: the same stamp as
 // when the page was kept (or last found the same), the same rows. The stamp is read before
 // the rows a page is built from, so what is kept is never older than its stamp.
 import type { PageInfo } from './envelope.js';
@@ -73,9 +73,7 @@ export class RenderedPages {
   answerOfStamp(key: string, stamp: string): PageAnswer | undefined {
     const kept = this.pages.get(key);
     if (kept === undefined || kept.stamp !== stamp) return undefined;
-    this.pages.delete(key);
-    this.pages.set(key, kept);
-    return kept.answer;
+    return this.usedAgain(key, kept);
   }
 
   /**
@@ -90,8 +88,12 @@ export class RenderedPages {
       // Loosely equal versions: PostgreSQL's bigint may come as a string.
       if (kept.ids[i] !== row.id || kept.versions[i] != row.version_id || kept.lastUpdated[i] !== row.last_updated) return undefined;
     }
-    // Used again: the most recently used.
     kept.stamp = stamp;
+    return this.usedAgain(key, kept);
+  }
+
+  /** Moved to the end of the Map's order: the most recently used. */
+  private usedAgain(key: string, kept: KeptPage): PageAnswer {
     this.pages.delete(key);
     this.pages.set(key, kept);
     return kept.answer;

@@ -161,22 +161,6 @@ async function fetchFilteredPage<Row extends { seq: number }>(
 
 const COUNTS_SQL = 'select total, layout_version from facility_resource_counts where resource = ? and facility_id = ? limit 1';
 
-const STAMP_SQL = 'select total, layout_version, changes from facility_resource_counts where resource = ? and facility_id = ? limit 1';
-
-/**
- * What every write to a facility's rows of `table` changes, in the writing transaction: its
- * count, its layout version (deletes, moves) and its changes (updates; migration 030). Equal
- * stamps: the same rows, at the same versions, in the same order.
- */
-export async function facilityStamp(db: Knex, table: string, facilityId: string): Promise<string> {
-  return stampOf((await preparedStatements(db).all(STAMP_SQL, [table, facilityId]))[0]);
-}
-
-/** The stamp of a facility_resource_counts row (none yet: no row was ever written). */
-export function stampOf(counts: { total?: unknown; layout_version?: unknown; changes?: unknown } | undefined): string {
-  return counts === undefined ? 'none' : `${counts.total} ${counts.layout_version} ${counts.changes}`;
-}
-
 interface TableStatements {
   /** Page 1 of a facility, its total and layout version in the two leading columns. */
   firstPage: string;

@@ -5,8 +5,7 @@
 // credential's access policy (visibilityOf below), so a record it may not see is not found either.
 import type { Knex } from 'knex';
 import { ApiError } from '../errors/api-error.js';
-import { recordFilterAndCountsOf, recordFilterOf, type RecordFilter } from './record-visibility.js';
-import { stampOf } from '../resources/pagination.js';
+import { recordFilterAndStampOf, recordFilterOf, type RecordFilter } from './record-visibility.js';
 import { policyOfRow } from './access-policy.js';
 import type { Principal } from '../auth/principal.js';
 import { REALM } from '../auth/bearer-authentication.js';
@@ -54,11 +53,10 @@ export function visibilityOf(db: Knex, principal: Principal): Promise<RecordFilt
 
 /**
  * visibilityOf for a list, with the stamp of the facility's rows of `table`
- * (resources/pagination.ts facilityStamp) read in the same statement.
+ * (resources/facility-stamp.ts) read in the same statement.
  */
-export async function visibilityAndStampOf(db: Knex, principal: Principal, table: string, facilityId: string): Promise<{ filter: RecordFilter; stamp: string }> {
-  const { filter, counts } = await recordFilterAndCountsOf(db, principal.orgId, principal.policy, table, facilityId);
-  return { filter, stamp: stampOf(counts) };
+export function visibilityAndStampOf(db: Knex, principal: Principal, table: string, facilityId: string): Promise<{ filter: RecordFilter; stamp: string }> {
+  return recordFilterAndStampOf(db, principal.orgId, principal.policy, table, facilityId);
 }
 
 /**

@@ -16,6 +16,7 @@ import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
 import { preparedStatements } from '../db/prepared-statements.js';
 import type { AccessPolicy } from './access-policy.js';
+import { stampOf, type FacilityCounts } from '../resources/facility-stamp.js';
 
 /** What the organization holds that a policy may hide (organizations' flags, never cleared). */
 export interface OrganizationFlags {
@@ -103,7 +104,16 @@ export async function organizationFlags(db: Knex, orgId: string): Promise<Organi
   // Read at every request that shows records: prepared once, outside a transaction.
   const row = (
     db.isTransaction ? await db('organizations').where({ id: orgId }).first('restricted_records', 'consent_denials') : (await preparedStatements(db).all(FLAGS_SQL, [orgId]))[0]
-  ) as { restricted_records?: unknown; consent_denials?: unknown } | undefined;
+  ) as FlagColumns | undefined;
+  return flagsOf(row);
+}
+
+interface FlagColumns {
+  restricted_records?: unknown;
+  consent_denials?: unknown;
+}
+
+function flagsOf(row: FlagColumns | undefined): OrganizationFlags {
   return { restrictedRecords: Number(row?.restricted_records ?? 0) === 1, consentDenials: Number(row?.consent_denials ?? 0) === 1 };
 }
 
@@ -113,20 +123,19 @@ export async function recordFilterOf(db: Knex, orgId: string, policy: AccessPoli
   return new RecordFilter(policy, flags);
 }
 
-// The flags and one facility's counters of a resource (resources/pagination.ts facilityStamp),
+// The flags and the stamp of one facility's rows of a resource (resources/facility-stamp.ts),
 // in one statement: a list asks both at every request, and on PostgreSQL each is a round trip.
 const FLAGS_AND_COUNTS_SQL = `select o.restricted_records, o.consent_denials, c.total, c.layout_version, c.changes
   from organizations o left join facility_resource_counts c on c.resource = ? and c.facility_id = ? where o.id = ?`;
 
-/** recordFilterOf, with the counters of `facilityId`'s rows of `table` read in the same statement (outside a transaction). */
-export async function recordFilterAndCountsOf(
+/** recordFilterOf, with the stamp of `facilityId`'s rows of `table` read in the same statement (outside a transaction). */
+export async function recordFilterAndStampOf(
   db: Knex,
   orgId: string,
   policy: AccessPolicy,
   table: string,
   facilityId: string,
-): Promise<{ filter: RecordFilter; counts: { total?: unknown; layout_version?: unknown; changes?: unknown } | undefined }> {
-  const row = (await preparedStatements(db).all(FLAGS_AND_COUNTS_SQL, [table, facilityId, orgId]))[0] as Record<string, unknown> | undefined;
-  const flags = { restrictedRecords: Number(row?.restricted_records ?? 0) === 1, consentDenials: Number(row?.consent_denials ?? 0) === 1 };
-  return { filter: new RecordFilter(policy, flags), counts: row?.total === null || row?.total === undefined ? undefined : row };
+): Promise<{ filter: RecordFilter; stamp: string }> {
+  const row = (await preparedStatements(db).all(FLAGS_AND_COUNTS_SQL, [table, facilityId, orgId]))[0] as (FlagColumns & FacilityCounts) | undefined;
+  return { filter: new RecordFilter(policy, flagsOf(row)), stamp: stampOf(row?.total === null || row?.total === undefined ? undefined : row) };
 }

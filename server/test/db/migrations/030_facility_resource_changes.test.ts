@@ -1,13 +1,13 @@
 // Migration 030's change counter: every write to a facility's rows of a resource (insert,
 // update of any column, move, delete), by any statement, changes that facility's stamp
-// (resources/pagination.ts facilityStamp) in the writing transaction, and no other
+// (resources/facility-stamp.ts) in the writing transaction, and no other
 // facility's or resource's; a rolled-back write changes nothing; its rollback drops it all.
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { freshKnexForSuite } from '../../../../test/support/database.js';
 import { migrateToLatest } from '../../../src/db/migrate.js';
 import { facilitiesWithAResident, insertCoverageRow, type CountedFacilities } from '../../../../test/support/counted-rows.js';
-import { facilityStamp } from '../../../src/resources/pagination.js';
+import { stampOf } from '../../../src/resources/facility-stamp.js';
 import * as facilityResourceChanges from '../../../src/db/migrations/030_facility_resource_changes.js';
 
 describe('the facility change counters (migration 030)', function () {
@@ -26,9 +26,10 @@ describe('the facility change counters (migration 030)', function () {
   });
 
   const insertCoverage = (trx: Knex, facilityId: string) => insertCoverageRow(trx, fixture, facilityId);
+  const facilityStamp = async (resource: string, facilityId: string) => stampOf(await db('facility_resource_counts').where({ resource, facility_id: facilityId }).first('total', 'layout_version', 'changes'));
   const stamps = async () => ({
-    coverage: await Promise.all(facilities.map((f) => facilityStamp(db, 'coverage', f))),
-    residents: await Promise.all(facilities.map((f) => facilityStamp(db, 'residents', f))),
+    coverage: await Promise.all(facilities.map((f) => facilityStamp('coverage', f))),
+    residents: await Promise.all(facilities.map((f) => facilityStamp('residents', f))),
   });
 
   it('changes the stamp of the facility written, at every kind of write, and of no other', async () => {
