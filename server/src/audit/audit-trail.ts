@@ -11,16 +11,24 @@
 // is done. Same durability as a commit each, far fewer commits. A few commits may be in
 // flight at once (PostgreSQL flushes concurrent commits together); when all are busy, rows
 // wait for the next free one and go in together.
+// Long texts (a list's record ids and residents) are stored once and named by their digest
+// (audit/audit-texts.ts, migration 031): a polled page writes the same ones at every request.
 import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
 import { preparedStatements } from '../db/prepared-statements.js';
 import { DEFAULT_PURPOSE } from '../tenancy/access-policy.js';
 import { encodeDisclosures } from './disclosure-encoding.js';
+import { INTERNED_FROM, InternedTexts, POSTGRES_STORE_TEXTS, SQLITE_STORE_TEXT, TextsToStore } from './audit-texts.js';
 
 const MAX_COMMITS_IN_FLIGHT = 4;
 
-const COLUMNS = ['at', 'request_id', 'client_id', 'org_id', 'facility_id', 'operation', 'status', 'resource_ids', 'result_count', 'purpose', 'disclosures'] as const;
-const PG_TYPES = ['varchar', 'varchar', 'varchar', 'uuid', 'uuid', 'varchar', 'integer', 'text', 'integer', 'varchar', 'text'] as const;
+const COLUMNS = ['at', 'request_id', 'client_id', 'org_id', 'facility_id', 'operation', 'status', 'resource_ids', 'result_count', 'purpose', 'disclosures', 'resource_ids_digest', 'disclosures_digest'] as const;
+const PG_TYPES = ['varchar', 'varchar', 'varchar', 'uuid', 'uuid', 'varchar', 'integer', 'text', 'integer', 'varchar', 'text', 'varchar', 'varchar'] as const;
+/** Each long text's column, and the column of its digest when it is stored apart. */
+const INTERNED_COLUMNS = [
+  [COLUMNS.indexOf('resource_ids'), COLUMNS.indexOf('resource_ids_digest')],
+  [COLUMNS.indexOf('disclosures'), COLUMNS.indexOf('disclosures_digest')],
+] as const;
 
 /** The records of one resident an answer returned. */
 export interface Disclosure {
@@ -88,6 +96,8 @@ export class AuditTrail {
       entry.resourceIds?.length ?? 0,
       entry.purpose ?? (disclosures === null ? null : DEFAULT_PURPOSE),
       disclosures,
+      null,
+      null,
     ];
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ params, discloses: disclosures !== null, resolve, reject });
@@ -121,6 +131,22 @@ export class AuditTrail {
     return text;
   }
 
+  private readonly interned = new InternedTexts();
+
+  /** Moves the batch's long texts out of its rows: their digests in the rows, the texts to store beside. */
+  private internTexts(batch: Pending[], now: number): TextsToStore {
+    const toStore = new TextsToStore();
+    for (const { params } of batch) {
+      for (const [column, digestColumn] of INTERNED_COLUMNS) {
+        const text = params[column] as string | null;
+        if (text === null || text.length < INTERNED_FROM) continue;
+        params[digestColumn] = this.interned.digestOf(text, now, toStore);
+        params[column] = null;
+      }
+    }
+    return toStore;
+  }
+
   private async commit(): Promise<void> {
     if (this.inFlight >= MAX_COMMITS_IN_FLIGHT || this.pending.length === 0) return;
     this.inFlight++;
@@ -128,7 +154,22 @@ export class AuditTrail {
     this.pending = [];
     try {
       const statements = preparedStatements(this.db);
-      await statements.insertRows('audit_events', COLUMNS, PG_TYPES, batch.map((p) => p.params));
+      const now = Date.now();
+      const toStore = this.internTexts(batch, now);
+      const usedAt = nowIso(now);
+      await statements.insertRows(
+        'audit_events',
+        COLUMNS,
+        PG_TYPES,
+        batch.map((p) => p.params),
+        toStore.size === 0
+          ? undefined
+          : {
+              sqlite: { sql: SQLITE_STORE_TEXT, rows: toStore.digests.map((digest, i) => [digest, toStore.texts[i], usedAt]) },
+              postgres: { with: POSTGRES_STORE_TEXTS, params: [usedAt, toStore.digests, toStore.texts] },
+            },
+      );
+      if (toStore.size > 0) this.interned.stored(toStore, now);
       for (const p of batch) p.resolve();
       if (batch.some((p) => p.discloses)) this.onDisclosures?.();
     } catch (error) {
@@ -141,10 +182,13 @@ export class AuditTrail {
   }
 
   async query(filter: { orgId: string; clientId?: string; since?: string; limit?: number }): Promise<AuditRecord[]> {
-    let q = this.db('audit_events').where({ org_id: filter.orgId });
-    if (filter.clientId) q = q.andWhere({ client_id: filter.clientId });
-    if (filter.since) q = q.andWhere('at', '>=', filter.since);
-    const rows = await q.orderBy('seq').limit(filter.limit ?? 10_000);
+    let q = this.db('audit_events as a')
+      .leftJoin('audit_texts as rt', 'rt.digest', 'a.resource_ids_digest')
+      .select('a.at', 'a.request_id', 'a.client_id', 'a.org_id', 'a.facility_id', 'a.operation', 'a.status', 'a.result_count', this.db.raw('coalesce(a.resource_ids, rt.text) AS resource_ids'))
+      .where('a.org_id', filter.orgId);
+    if (filter.clientId) q = q.andWhere('a.client_id', filter.clientId);
+    if (filter.since) q = q.andWhere('a.at', '>=', filter.since);
+    const rows = await q.orderBy('a.seq').limit(filter.limit ?? 10_000);
     return rows.map((row: Record<string, unknown>) => ({
       at: row.at as string,
       request_id: row.request_id as string,

@@ -43,7 +43,8 @@ const SWEEP_INTERVAL_MS = 60_000;
 // ones: a transaction held open for more than the catch-up's delay) waits for the sweep, which
 // starts from the beginning once a minute; the report reads the backlog too, so it is exact
 // meanwhile. SQLite deletes index entries with their rows, and commits one writer at a time.
-// A batch's audit rows are grouped by (organization, disclosures text): each group's seqs are
+// A batch's audit rows are grouped by (organization, disclosures text, or its digest where the
+// text is stored apart, migration 031): each group's seqs are
 // written once, in audit_disclosure_groups (migration 029), and each resident the text names
 // gets an index row whose first_seq is the group's (seqs '[]': the report reads the group's).
 /** One batch of the catch-up, as SQL text (the benchmark's hand-written server runs it too). */
@@ -52,16 +53,16 @@ export const POSTGRES_BATCH = `WITH batch AS (
     WHERE seq IN (SELECT seq FROM audit_disclosure_backlog WHERE seq >= ? ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED)
     RETURNING seq
   ), texts AS (
-    SELECT a.org_id, a.disclosures, string_agg(a.seq::text, ',') AS seqs, min(a.seq) AS first_seq, max(a.seq) AS last_seq
+    SELECT a.org_id, a.disclosures, a.disclosures_digest, string_agg(a.seq::text, ',') AS seqs, min(a.seq) AS first_seq, max(a.seq) AS last_seq
     FROM batch JOIN audit_events a ON a.seq = batch.seq
-    GROUP BY a.org_id, a.disclosures
+    GROUP BY a.org_id, a.disclosures_digest, a.disclosures
   ), grouped AS (
     INSERT INTO audit_disclosure_groups (first_seq, last_seq, seqs)
     SELECT first_seq, last_seq, '[' || seqs || ']' FROM texts
   ), named AS (
     SELECT DISTINCT x.org_id, r.key AS resident_id, x.first_seq, x.last_seq
-    FROM texts x
-    CROSS JOIN LATERAL jsonb_each(x.disclosures::jsonb) t
+    FROM texts x LEFT JOIN audit_texts dt ON dt.digest = x.disclosures_digest
+    CROSS JOIN LATERAL jsonb_each(coalesce(x.disclosures, dt.text)::jsonb) t
     CROSS JOIN LATERAL jsonb_object_keys(t.value) r(key)
   ), indexed AS (
     INSERT INTO audit_disclosure_index (org_id, resident_id, first_seq, last_seq, seqs)
@@ -77,10 +78,11 @@ export const SQLITE_GROUPS = `INSERT INTO audit_disclosure_groups (first_seq, la
   SELECT min(a.seq), max(a.seq), '[' || group_concat(a.seq, ',') || ']'
   FROM audit_disclosure_backlog b CROSS JOIN audit_events a
   WHERE b.seq <= ? AND a.seq = b.seq
-  GROUP BY a.org_id, a.disclosures`;
+  GROUP BY a.org_id, a.disclosures_digest, a.disclosures`;
 export const SQLITE_INDEX = `INSERT INTO audit_disclosure_index (org_id, resident_id, first_seq, last_seq, seqs)
   SELECT DISTINCT a.org_id, r.key, g.first_seq, g.last_seq, '[]'
-  FROM audit_disclosure_groups g CROSS JOIN audit_events a CROSS JOIN json_each(a.disclosures) t CROSS JOIN json_each(t.value) r
+  FROM audit_disclosure_groups g CROSS JOIN audit_events a LEFT JOIN audit_texts dt ON dt.digest = a.disclosures_digest
+  CROSS JOIN json_each(coalesce(a.disclosures, dt.text)) t CROSS JOIN json_each(t.value) r
   WHERE g.first_seq >= ? AND g.first_seq <= ? AND a.seq = g.first_seq`;
 export const SQLITE_DEQUEUE = 'DELETE FROM audit_disclosure_backlog WHERE seq <= ?';
 

@@ -10,6 +10,7 @@ import type { Knex } from 'knex';
 import type { Disclosure } from './audit-trail.js';
 import { DEFAULT_PURPOSE } from '../tenancy/access-policy.js';
 import { disclosuresOfResidentIn } from './disclosure-encoding.js';
+import { RESOLVED_TEXTS, TEXTS_JOIN } from './audit-texts.js';
 import { isPostgres, rawRows, withoutJit } from '../db/database.js';
 
 export interface DisclosureRecord {
@@ -65,10 +66,10 @@ export function disclosuresOf(resourceType: string, rows: ReadonlyArray<{ id: st
  * row of the organization (1 s among 10^6).
  */
 function readsSql(postgres: boolean, bounds: string): string {
-  const columns = 'a.seq, a.at, a.client_id, c.name AS client_name, a.purpose, a.operation, a.resource_ids, a.disclosures';
+  const columns = `a.seq, a.at, a.client_id, c.name AS client_name, a.purpose, a.operation, ${RESOLVED_TEXTS}`;
   if (postgres) {
     const row = (seq: string, where = '') =>
-      `CROSS JOIN LATERAL (SELECT * FROM audit_events a WHERE a.seq = ${seq}${where}${bounds} LIMIT 1) a LEFT JOIN clients c ON c.client_id = a.client_id`;
+      `CROSS JOIN LATERAL (SELECT * FROM audit_events a WHERE a.seq = ${seq}${where}${bounds} LIMIT 1) a LEFT JOIN clients c ON c.client_id = a.client_id ${TEXTS_JOIN}`;
     return `SELECT ${columns}
   FROM audit_disclosure_index i LEFT JOIN audit_disclosure_groups g ON g.first_seq = i.first_seq
   CROSS JOIN LATERAL jsonb_array_elements_text(coalesce(g.seqs, i.seqs)::jsonb) s(value) ${row('s.value::bigint')}
@@ -80,11 +81,11 @@ function readsSql(postgres: boolean, bounds: string): string {
   }
   return `SELECT ${columns}
   FROM audit_disclosure_index i LEFT JOIN audit_disclosure_groups g ON g.first_seq = i.first_seq
-  CROSS JOIN json_each(coalesce(g.seqs, i.seqs)) s CROSS JOIN audit_events a LEFT JOIN clients c ON c.client_id = a.client_id
+  CROSS JOIN json_each(coalesce(g.seqs, i.seqs)) s CROSS JOIN audit_events a LEFT JOIN clients c ON c.client_id = a.client_id ${TEXTS_JOIN}
   WHERE i.org_id = ? AND i.resident_id = ? AND a.seq = s.value${bounds}
   UNION ALL
   SELECT ${columns}
-  FROM audit_disclosure_backlog b CROSS JOIN audit_events a LEFT JOIN clients c ON c.client_id = a.client_id
+  FROM audit_disclosure_backlog b CROSS JOIN audit_events a LEFT JOIN clients c ON c.client_id = a.client_id ${TEXTS_JOIN}
   WHERE a.seq = b.seq AND a.org_id = ?${bounds}
   ORDER BY 2, 1`;
 }

@@ -17,6 +17,14 @@ import { inPgTransaction, onPgConnection, type PgSession } from './pooled-connec
 
 export type Row = Record<string, unknown>;
 
+/** Written in the same transaction before insertRows' rows (the audit rows' texts). */
+export interface LeadingWrite {
+  /** SQLite (and knex's path): a statement run once for each of `rows`. */
+  sqlite: { sql: string; rows: unknown[][] };
+  /** PostgreSQL: a WITH clause put in front of the first INSERT, and its parameters (none: nothing to write). */
+  postgres: { with: string; params: unknown[] };
+}
+
 interface SqliteStatement {
   all(...params: unknown[]): unknown[];
   run(...params: unknown[]): unknown;
@@ -207,12 +215,14 @@ export class PreparedStatements {
    * PostgreSQL) for all of them. On PostgreSQL up to MAX_ROWS_PER_INSERT rows are one
    * statement, one round trip; `pgTypes` are the column types.
    */
-  async insertRows(table: string, columns: readonly string[], pgTypes: readonly string[], rows: unknown[][]): Promise<void> {
+  async insertRows(table: string, columns: readonly string[], pgTypes: readonly string[], rows: unknown[][], first?: LeadingWrite): Promise<void> {
     const insert = `insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`;
     const connection = this.usableSqlite();
     if (connection) {
       const statement = this.sqliteStatement(connection, insert);
+      const leading = first && first.sqlite.rows.length > 0 ? this.sqliteStatement(connection, first.sqlite.sql) : undefined;
       connection.transaction(() => {
+        if (leading) for (const row of first!.sqlite.rows) leading.run(...row);
         for (const row of rows) statement.run(...row);
       })();
       return;
@@ -223,10 +233,13 @@ export class PreparedStatements {
       // several: plain parameters, no arrays to encode (pg escapes every element as text).
       const chunks: unknown[][][] = [];
       for (let i = 0; i < rows.length; i += MAX_ROWS_PER_INSERT) chunks.push(rows.slice(i, i + MAX_ROWS_PER_INSERT));
-      const statements = chunks.map((chunk) => ({
-        sql: `insert into ${table} (${columns.join(', ')}) values ${chunk.map(() => `(${pgTypes.map((type) => `?::${type}`).join(', ')})`).join(', ')}`,
-        params: chunk.flat(),
-      }));
+      const statements = chunks.map((chunk, i) => {
+        const leading = i === 0 && first !== undefined && first.postgres.params.length > 0 ? first.postgres : undefined;
+        return {
+          sql: `${leading ? `${leading.with} ` : ''}insert into ${table} (${columns.join(', ')}) values ${chunk.map(() => `(${pgTypes.map((type) => `?::${type}`).join(', ')})`).join(', ')}`,
+          params: leading ? [...leading.params, ...chunk.flat()] : chunk.flat(),
+        };
+      });
       const write = async (session: PgSession) => {
         for (const { sql, params } of statements) await session.query(numbered(sql), params);
       };
@@ -234,6 +247,7 @@ export class PreparedStatements {
       return;
     }
     await this.db.transaction(async (trx) => {
+      for (const row of first?.sqlite.rows ?? []) await trx.raw(first!.sqlite.sql, row as Knex.RawBinding[]);
       for (const row of rows) await trx.raw(insert, row as Knex.RawBinding[]);
     });
   }

@@ -1,5 +1,5 @@
 // Retention: audit rows older than AUDIT_RETENTION_DAYS (and the disclosures recorded with
-// them), webhook history older than DELIVERY_RETENTION_DAYS (attempts, finished deliveries
+// them, and the long texts they named, audit/audit-texts.ts), webhook history older than DELIVERY_RETENTION_DAYS (attempts, finished deliveries
 // with their bodies), and events older than EVENT_RETENTION_DAYS that no delivery refers to
 // any more (the event log reads them until then). Deleted in small batches, each its own
 // short statement or transaction, with a pause between them: SQLite has a single writer and
@@ -7,9 +7,10 @@
 import type { Knex } from 'knex';
 import type { RetentionConfig } from '../config/config.js';
 import { nowIso } from '../db/clock.js';
+import { TEXT_RETAINED_BEYOND_MS } from '../audit/audit-texts.js';
 
 const DAY_MS = 86_400_000;
-export const PURGED_TABLES = ['audit_events', 'audit_disclosures', 'webhook_delivery_attempts', 'webhook_deliveries', 'webhook_events'] as const;
+export const PURGED_TABLES = ['audit_events', 'audit_texts', 'audit_disclosures', 'webhook_delivery_attempts', 'webhook_deliveries', 'webhook_events'] as const;
 export type PurgedTable = (typeof PURGED_TABLES)[number];
 
 export interface PurgeReport {
@@ -43,7 +44,7 @@ export async function purgeExpired(
   const eventCutoff = nowIso(now - (config.eventDays ?? config.deliveryDays) * DAY_MS);
   const limit = config.batchSize;
   const report: PurgeReport = {
-    removed: { audit_events: 0, audit_disclosures: 0, webhook_delivery_attempts: 0, webhook_deliveries: 0, webhook_events: 0 },
+    removed: { audit_events: 0, audit_texts: 0, audit_disclosures: 0, webhook_delivery_attempts: 0, webhook_deliveries: 0, webhook_events: 0 },
     cutoffs: { audit_events: auditCutoff, webhook_history: historyCutoff, webhook_events: eventCutoff },
     batches: 0,
   };
@@ -77,6 +78,14 @@ export async function purgeExpired(
       await trx('audit_disclosure_backlog').where('seq', '<', below).del();
       return removed;
     }),
+  );
+  // Texts no writer has confirmed since well before the cut-off: every row that named one was
+  // written before it plus TEXT_CONFIRMED_FOR_MS, so is gone above (audit/audit-texts.ts).
+  const textCutoff = nowIso(now - config.auditDays * DAY_MS - TEXT_RETAINED_BEYOND_MS);
+  await drain('audit_texts', () =>
+    db('audit_texts')
+      .whereIn('digest', db('audit_texts').select('digest').where('used_at', '<', textCutoff).orderBy('used_at').limit(limit))
+      .del(),
   );
   // Disclosure rows written before migration 028, by the same cut-off.
   await drain('audit_disclosures', () =>

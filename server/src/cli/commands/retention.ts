@@ -13,7 +13,7 @@ export const purge: Command = {
   },
   format: (r: PurgeReport) =>
     [
-      `audit rows before ${r.cutoffs.audit_events}: ${r.removed.audit_events} removed`,
+      `audit rows before ${r.cutoffs.audit_events}: ${r.removed.audit_events} removed (and ${r.removed.audit_texts} texts no row names any more)`,
       `webhook history before ${r.cutoffs.webhook_history}: ${r.removed.webhook_deliveries} deliveries, ${r.removed.webhook_delivery_attempts} attempts removed`,
       `events before ${r.cutoffs.webhook_events} that no delivery kept: ${r.removed.webhook_events} removed`,
     ].join('\n'),

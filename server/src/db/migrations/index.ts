@@ -28,6 +28,7 @@ import * as coveragePayerCounts from './027_coverage_payer_counts.js';
 import * as disclosureIndex from './028_disclosure_index.js';
 import * as disclosureGroups from './029_disclosure_groups.js';
 import * as facilityResourceChanges from './030_facility_resource_changes.js';
+import * as auditTexts from './031_audit_texts.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -62,4 +63,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['028_disclosure_index', disclosureIndex],
   ['029_disclosure_groups', disclosureGroups],
   ['030_facility_resource_changes', facilityResourceChanges],
+  ['031_audit_texts', auditTexts],
 ];
