@@ -1,15 +1,19 @@
 // One structured line per request: method, route, status, duration, client and request id.
 // No URLs (they carry resident ids), no query strings, no bodies, no headers.
+// Its fields are these five, fixed here, none a path the logger redacts; so its lines skip
+// redaction, which pino applies to every field under the wildcard paths (`*.secret`...): 10%
+// of the CPU time of a /healthz request (V8 profile, 2026-11-26). Other lines keep it.
 import type { Middleware } from 'koa';
 import type { Logger } from '../logging/logger.js';
 
 export function accessLog(logger: Logger): Middleware {
+  const lines = logger.child({}, { redact: [] });
   return async (ctx, next) => {
     const started = performance.now();
     try {
       await next();
     } finally {
-      logger.info(
+      lines.info(
         {
           request_id: ctx.state.requestId,
           method: ctx.method,
