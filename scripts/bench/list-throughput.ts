@@ -4,10 +4,11 @@
 // - the hand-written server (targets/hand-written-list-server.ts): the same work per request
 //   with no framework, the honest ceiling, measured on SQLite and on PostgreSQL;
 // - a bare node:http server returning the same bytes from memory (the physical limit).
-// Service and hand-written server are measured in interleaved rounds (BENCH_LIST_ROUNDS,
-// default 3), so drifting load on a shared machine hits both alike. Then /healthz through
-// the whole stack (the framework floor), and the list again with the server under
-// --cpu-prof, to say where the time goes. Each load also charges its server the CPU time its
+// Service, hand-written server and bare server (and on SQLite /healthz through the whole
+// stack: the framework floor) are measured in interleaved rounds (BENCH_LIST_ROUNDS, default
+// 3), so drifting load on a shared machine hits them alike, and the ratios to the bare server
+// are taken round by round (its figure alone moved from 23 to 35 µs between runs of one day).
+// Then the list again with the server under --cpu-prof, to say where the time goes. Each load also charges its server the CPU time its
 // process (and on PostgreSQL the database's backends) spent per request (process-cpu.ts):
 // issue 26's yardstick, 32 connections.
 import { randomBytes } from 'node:crypto';
@@ -44,6 +45,10 @@ async function chargedTo(databaseUrl: string): Promise<{ charge(pid: number): Cp
 export interface ListRound {
   service: LoadResult;
   handWritten: LoadResult;
+  /** The same bytes from the bare server, in the same round (runs since 2026-11-26 20:30). */
+  bare?: LoadResult;
+  /** /healthz through the service, in the same round (SQLite). */
+  healthz?: LoadResult;
 }
 
 /** The service against the hand-written server on one database. */
@@ -113,19 +118,43 @@ interface Tenant {
   client: { client_id: string; client_secret: string };
 }
 
-/** Both servers on one database, measured in interleaved rounds. */
+/** The bare server answering `recorded`'s bytes, in its own process. */
+async function startBareServer(recorded: Recorded): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const scratch = mkdtempSync(join(tmpdir(), 'ofctx-bench-bare-'));
+  try {
+    const responseFile = join(scratch, 'response.json');
+    writeFileSync(responseFile, JSON.stringify(recorded));
+    const port = await freePort();
+    const server = await startChildScript('scripts/bench/targets/bare-http-server.ts', [responseFile, String(port)]);
+    return {
+      url: `http://127.0.0.1:${port}/`,
+      pid: server.pid,
+      stop: async () => {
+        await server.stop();
+        rmSync(scratch, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(scratch, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** The servers on one database, measured in interleaved rounds. */
 async function serviceAgainstHandWritten(
   database: ListOnDatabase['database'],
   databaseUrl: string,
   tenant: Tenant,
   settings: BenchSettings,
   env: Record<string, string>,
-): Promise<{ run: ListOnDatabase; recorded: Recorded; healthz?: LoadResult }> {
+): Promise<{ run: ListOnDatabase; recorded: Recorded }> {
   const { log, durationSeconds, warmupSeconds } = settings;
   const path = `/api/v1/ofctx/${tenant.orgId}/${tenant.facilityId}/coverage?page_size=50`;
   const charged = await chargedTo(databaseUrl);
   const loadOf = (url: string, headers: Record<string, string>, pid: number) =>
     measureLoad({ url, headers, durationSeconds, warmupSeconds, pid, connections: LIST_CONNECTIONS, cpu: charged.charge(pid) });
+  // Servers that touch no database: their own process alone.
+  const ownLoadOf = (url: string, pid: number) => measureLoad({ url, durationSeconds, warmupSeconds, pid, connections: LIST_CONNECTIONS, cpu: () => [pid] });
   const service = await startServiceProcess({ databaseUrl, env }).catch(async (error: unknown) => {
     await charged.close();
     throw error;
@@ -140,27 +169,29 @@ async function serviceAgainstHandWritten(
       const theirs = await record(handWrittenUrl, headers);
       const sameBytes = theirs.body === recorded.body && Object.keys(theirs.headers).sort().join() === Object.keys(recorded.headers).sort().join();
       if (!sameBytes) log(`  ! the hand-written server's answer differs from the service's`);
-      const rounds: ListRound[] = [];
-      for (let round = 1; round <= ROUNDS; round++) {
-        // Alternate who goes first, so a machine getting busier or quieter hits both alike.
-        log(`  ${database}, round ${round}/${ROUNDS}: coverage list through the service and through the hand-written server`);
-        let serviceLoad: LoadResult;
-        let handWrittenLoad: LoadResult;
-        if (round % 2 === 1) {
-          serviceLoad = await loadOf(service.url + path, headers, service.pid);
-          handWrittenLoad = await loadOf(handWrittenUrl, headers, handWritten.pid);
-        } else {
-          handWrittenLoad = await loadOf(handWrittenUrl, headers, handWritten.pid);
-          serviceLoad = await loadOf(service.url + path, headers, service.pid);
+      const bare = await startBareServer(recorded);
+      try {
+        const rounds: ListRound[] = [];
+        for (let round = 1; round <= ROUNDS; round++) {
+          // Rotate who goes first, so a machine getting busier or quieter hits all alike.
+          log(`  ${database}, round ${round}/${ROUNDS}: coverage list through the service, the hand-written server and the bare server${database === 'SQLite' ? ', /healthz through the service' : ''}`);
+          const loads: Array<[keyof ListRound, () => Promise<LoadResult>]> = [
+            ['service', () => loadOf(service.url + path, headers, service.pid)],
+            ['handWritten', () => loadOf(handWrittenUrl, headers, handWritten.pid)],
+            ['bare', () => ownLoadOf(bare.url, bare.pid)],
+            ...(database === 'SQLite' ? [['healthz', () => ownLoadOf(`${service.url}/healthz`, service.pid)] as [keyof ListRound, () => Promise<LoadResult>]] : []),
+          ];
+          const measured: Partial<ListRound> = {};
+          for (let i = 0; i < loads.length; i++) {
+            const [name, load] = loads[(i + round - 1) % loads.length]!;
+            measured[name] = await load();
+          }
+          rounds.push(measured as ListRound);
         }
-        rounds.push({ service: serviceLoad, handWritten: handWrittenLoad });
+        return { run: { database, responseBytes: Buffer.byteLength(recorded.body), sameBytes, rounds }, recorded };
+      } finally {
+        await bare.stop();
       }
-      let healthz: LoadResult | undefined;
-      if (database === 'SQLite') {
-        log(`  /healthz through the service`);
-        healthz = await measureLoad({ url: `${service.url}/healthz`, durationSeconds, warmupSeconds, pid: service.pid, connections: LIST_CONNECTIONS, cpu: () => [service.pid] });
-      }
-      return { run: { database, responseBytes: Buffer.byteLength(recorded.body), sameBytes, rounds }, recorded, healthz };
     } finally {
       await handWritten.stop();
     }
@@ -196,14 +227,12 @@ export async function listThroughput(settings: BenchSettings): Promise<ListThrou
     measureLoad({ url, headers, durationSeconds, warmupSeconds, pid, connections: LIST_CONNECTIONS, cpu: () => [pid] });
   let sqlite: ListOnDatabase;
   let recorded: Recorded;
-  let healthz: LoadResult;
   let profile: ProfileSummary | undefined;
   let profiledRequestsPerSecond: number | undefined;
   try {
     const measured = await serviceAgainstHandWritten('SQLite', copy.databaseUrl, seeded, settings, {});
     sqlite = measured.run;
     recorded = measured.recorded;
-    healthz = measured.healthz!;
 
     if (settings.profile) {
       const profileDir = mkdtempSync(join(tmpdir(), 'ofctx-bench-profile-'));
@@ -234,23 +263,6 @@ export async function listThroughput(settings: BenchSettings): Promise<ListThrou
   const skipped: string[] = [];
   const postgres = await onPostgres(settings, skipped);
 
-  const scratch = mkdtempSync(join(tmpdir(), 'ofctx-bench-bare-'));
-  let bare: LoadResult;
-  try {
-    const responseFile = join(scratch, 'response.json');
-    writeFileSync(responseFile, JSON.stringify(recorded));
-    const port = await freePort();
-    const server = await startChildScript('scripts/bench/targets/bare-http-server.ts', [responseFile, String(port)]);
-    try {
-      log(`  the same bytes from a bare node:http server`);
-      bare = await loadOf(`http://127.0.0.1:${port}${path}`, {}, server.pid);
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
-
   return {
     residents: seeded.counts.residents,
     coverageRows: seeded.counts.coverage,
@@ -258,8 +270,8 @@ export async function listThroughput(settings: BenchSettings): Promise<ListThrou
     connections: LIST_CONNECTIONS,
     coverageList: medianOf(sqlite.rounds.map((r) => r.service)),
     handWritten: medianOf(sqlite.rounds.map((r) => r.handWritten)),
-    healthz,
-    bare,
+    healthz: medianOf(sqlite.rounds.map((r) => r.healthz!)),
+    bare: medianOf(sqlite.rounds.map((r) => r.bare!)),
     databases: postgres ? [sqlite, postgres] : [sqlite],
     skipped,
     profile,
