@@ -115,6 +115,8 @@ export class PreparedStatements {
   /** Varying texts renamed so far (after a migration changed their columns). */
   private pgVaryingRenames = 0;
   private readonly postgres: boolean;
+  /** allShared's reads not yet sent, by text and parameters. */
+  private readonly sharedReads = new Map<string, Promise<Row[]>>();
 
   constructor(private readonly db: Knex) {
     this.postgres = isPostgres(db);
@@ -136,6 +138,28 @@ export class PreparedStatements {
   async all(sql: string, params: unknown[]): Promise<Row[]> {
     const arrays = await this.arrays(sql, params);
     return arrays ? objectsOf(arrays) : ((await this.db.raw(sql, params as Knex.RawBinding[])) as Row[]);
+  }
+
+  /**
+   * `all`, with the reads asked in the same turn of the event loop with the same text and
+   * parameters sharing one statement on PostgreSQL (a polled list's flags and stamp: many
+   * requests of a poll phase ask the same). The statement is sent only after that turn, so
+   * each read sees every write committed before it was asked, as its own statement would; a
+   * read asked once it is sent gets a statement of its own. Callers share the rows: read
+   * them, never change them. SQLite answers at once and alone (no round trip to save).
+   */
+  allShared(sql: string, params: readonly string[]): Promise<Row[]> {
+    if (!this.postgres) return this.all(sql, [...params]);
+    const key = `${sql}\u0000${params.join('\u0000')}`;
+    let shared = this.sharedReads.get(key);
+    if (shared === undefined) {
+      shared = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        this.sharedReads.delete(key);
+        return this.all(sql, [...params]);
+      });
+      this.sharedReads.set(key, shared);
+    }
+    return shared;
   }
 
   /**

@@ -136,6 +136,7 @@ export async function recordFilterAndStampOf(
   table: string,
   facilityId: string,
 ): Promise<{ filter: RecordFilter; stamp: string }> {
-  const row = (await preparedStatements(db).all(FLAGS_AND_COUNTS_SQL, [table, facilityId, orgId]))[0] as (FlagColumns & FacilityCounts) | undefined;
+  // Shared by the requests of one turn asking it for the same facility (prepared-statements.ts allShared).
+  const row = (await preparedStatements(db).allShared(FLAGS_AND_COUNTS_SQL, [table, facilityId, orgId]))[0] as (FlagColumns & FacilityCounts) | undefined;
   return { filter: new RecordFilter(policy, flagsOf(row)), stamp: stampOf(row?.total === null || row?.total === undefined ? undefined : row) };
 }

@@ -1,9 +1,11 @@
 // The varying statements of R4 searches: prepared and reused on SQLite, yet never more than
-// a bounded number kept, and each text always answers its own rows, evicted or not.
+// a bounded number kept, and each text always answers its own rows, evicted or not. Reads
+// shared by the requests of one turn (allShared), never by a read asked after a write.
 import { expect } from 'chai';
 import knexFactory from 'knex';
 import { freshKnexForSuite } from '../../../test/support/database.js';
 import { preparedStatements } from '../../src/db/prepared-statements.js';
+import { isPostgres } from '../../src/db/database.js';
 
 describe('prepared statements whose text varies (allVarying)', function () {
   this.timeout(30_000);
@@ -59,6 +61,49 @@ describe('prepared statements whose text varies (allVarying)', function () {
       ]);
     } finally {
       await db.destroy();
+    }
+  });
+});
+
+describe('reads shared within one turn of the event loop (allShared)', function () {
+  this.timeout(30_000);
+  const knex = freshKnexForSuite(async (db) => {
+    await db.schema.createTable('numbers', (t) => t.integer('n').notNullable());
+    await db('numbers').insert(Array.from({ length: 10 }, (_, n) => ({ n })));
+    if (isPostgres(db)) await db.raw('create sequence shared_reads');
+    await preparedStatements(db).ready();
+  });
+  /** Which execution of the statement answered (PostgreSQL: every execution takes the next value), and what it counted. */
+  const SQL = "select nextval('shared_reads') as execution, (select count(*) from numbers where n >= ?) as counted";
+
+  it('answers the reads of one turn with the same text and parameters from one statement, others from their own (PostgreSQL)', async function () {
+    if (!isPostgres(knex())) this.skip();
+    const statements = preparedStatements(knex());
+    const same = Array.from({ length: 5 }, () => statements.allShared(SQL, ['0']));
+    const other = statements.allShared(SQL, ['5']);
+    const rows = await Promise.all(same);
+    expect(new Set(rows.map((r) => Number(r[0]!.execution))).size).to.equal(1);
+    expect(rows.map((r) => Number(r[0]!.counted))).to.deep.equal([10, 10, 10, 10, 10]);
+    const otherRow = (await other)[0]!;
+    expect(Number(otherRow.counted)).to.equal(5);
+    expect(Number(otherRow.execution)).to.not.equal(Number(rows[0]![0]!.execution));
+  });
+
+  it('gives a read asked once the shared statement is sent a statement of its own, which sees writes committed before it was asked', async () => {
+    const db = knex();
+    const statements = preparedStatements(db);
+    const sql = isPostgres(db) ? SQL : 'select 0 as execution, (select count(*) from numbers where n >= ?) as counted';
+    const first = statements.allShared(sql, ['0']);
+    // The next turn: the first read's statement is on its way.
+    await new Promise((resolve) => setImmediate(resolve));
+    await db('numbers').insert({ n: 100 });
+    try {
+      const later = (await statements.allShared(sql, ['0']))[0]!;
+      expect(Number(later.counted)).to.equal(11);
+      if (isPostgres(db)) expect(Number(later.execution)).to.not.equal(Number((await first)[0]!.execution));
+      expect(Number((await first)[0]!.counted)).to.be.oneOf([10, 11]);
+    } finally {
+      await db('numbers').where({ n: 100 }).del();
     }
   });
 });
