@@ -96,9 +96,18 @@ const MAX_ROWS_PER_INSERT = 32;
 
 /** `?` placeholders -> `$1, $2, ...` (our hot SQL has no literal question marks). */
 function numbered(sql: string): string {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
+  let text = numberedTexts.get(sql);
+  if (text === undefined) {
+    let n = 0;
+    text = sql.replace(/\?/g, () => `$${++n}`);
+    // The audit rows' INSERTs, one per batch size, come back request after request.
+    if (numberedTexts.size >= NUMBERED_TEXTS_KEPT) numberedTexts.clear();
+    numberedTexts.set(sql, text);
+  }
+  return text;
 }
+const numberedTexts = new Map<string, string>();
+const NUMBERED_TEXTS_KEPT = 256;
 
 /** How many varying statements (allVarying) SQLite keeps prepared. */
 const VARYING_STATEMENTS = 256;

@@ -64,14 +64,17 @@ function baseRequest(
 }
 
 function securedHandler(operationId: string, handler: OperationHandler, app: AppContext) {
+  let scopes: ReturnType<typeof requiredScopes> | undefined;
   return async (c: RouteContext, ctx: Context): Promise<OperationResult> => {
     const principal = c.security?.oauth2 as Principal;
     const params = lowerUuids(c.request.params as Record<string, string>);
+    // One operation per handler: its scopes are read from the contract once.
+    scopes ??= requiredScopes(c.operation);
     let status = 500;
     let resourceIds: string[] | null = null;
     let disclosures: Disclosure[] | null = null;
     try {
-      authorize(principal, requiredScopes(c.operation), params);
+      authorize(principal, scopes, params);
       const result = await handler({ ...baseRequest(c, ctx, app, params), principal });
       status = result.status ?? 200;
       resourceIds = result.audit?.resourceIds ?? null;
