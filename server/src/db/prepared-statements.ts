@@ -151,14 +151,14 @@ export class PreparedStatements {
 
   /**
    * `all`, with the reads asked in the same turn of the event loop with the same text and
-   * parameters sharing one statement on PostgreSQL (a polled list's flags and stamp: many
-   * requests of a poll phase ask the same). The statement is sent only after that turn, so
-   * each read sees every write committed before it was asked, as its own statement would; a
-   * read asked once it is sent gets a statement of its own. Callers share the rows: read
-   * them, never change them. SQLite answers at once and alone (no round trip to save).
+   * parameters sharing one statement (a polled list's flags and stamp: many requests of a
+   * poll phase ask the same; on PostgreSQL each made a round trip, on SQLite each began a
+   * read transaction of its own in the write-ahead log). The statement runs only after that
+   * turn, so each read sees every write committed before it was asked, as its own statement
+   * would; a read asked once it runs gets a statement of its own. Callers share the rows:
+   * read them, never change them.
    */
   allShared(sql: string, params: readonly string[]): Promise<Row[]> {
-    if (!this.postgres) return this.all(sql, [...params]);
     const key = `${sql}\u0000${params.join('\u0000')}`;
     let shared = this.sharedReads.get(key);
     if (shared === undefined) {
