@@ -16,8 +16,16 @@ import type { Knex } from 'knex';
 const SQLITE_TRIGGER = `CREATE TRIGGER audit_events_disclosure_backlog AFTER INSERT ON audit_events
   WHEN NEW.disclosures IS NOT NULL OR NEW.disclosures_digest IS NOT NULL
   BEGIN INSERT INTO audit_disclosure_backlog (seq) VALUES (NEW.seq); END`;
+// PostgreSQL: once per statement, over its new rows (a transition table), where 028's ran a
+// PL/pgSQL call per row; the service writes a batch of audit rows per statement.
+const POSTGRES_FUNCTION = `CREATE OR REPLACE FUNCTION queue_audit_disclosures_of_statement() RETURNS trigger AS $$
+BEGIN
+  INSERT INTO audit_disclosure_backlog (seq)
+    SELECT seq FROM audit_rows_inserted WHERE disclosures IS NOT NULL OR disclosures_digest IS NOT NULL;
+  RETURN NULL;
+END $$ LANGUAGE plpgsql`;
 const POSTGRES_TRIGGER = `CREATE TRIGGER audit_events_disclosure_backlog AFTER INSERT ON audit_events
-  FOR EACH ROW WHEN (NEW.disclosures IS NOT NULL OR NEW.disclosures_digest IS NOT NULL) EXECUTE FUNCTION queue_audit_disclosures()`;
+  REFERENCING NEW TABLE AS audit_rows_inserted FOR EACH STATEMENT EXECUTE FUNCTION queue_audit_disclosures_of_statement()`;
 // Migration 028's.
 const SQLITE_TRIGGER_028 = `CREATE TRIGGER audit_events_disclosure_backlog AFTER INSERT ON audit_events
   WHEN NEW.disclosures IS NOT NULL
@@ -28,7 +36,9 @@ const POSTGRES_TRIGGER_028 = `CREATE TRIGGER audit_events_disclosure_backlog AFT
 async function replaceTrigger(db: Knex, sqlite: string, postgres: string): Promise<void> {
   const pg = db.client.config.client === 'pg';
   await db.raw('DROP TRIGGER IF EXISTS audit_events_disclosure_backlog' + (pg ? ' ON audit_events' : ''));
+  if (pg && postgres === POSTGRES_TRIGGER) await db.raw(POSTGRES_FUNCTION);
   await db.raw(pg ? postgres : sqlite);
+  if (pg && postgres !== POSTGRES_TRIGGER) await db.raw('DROP FUNCTION IF EXISTS queue_audit_disclosures_of_statement()');
 }
 
 export async function up(db: Knex): Promise<void> {
