@@ -16,6 +16,7 @@ import { ajv2020 } from './ajv-2020.js';
 import { validationDetails } from './validation-details.js';
 import { compiledOperationMatcher } from './operation-matcher.js';
 import { compiledRequestParser } from './request-parser.js';
+import { compiledRequestHandler } from './request-handler.js';
 import { compiledRequestValidator } from './request-validator.js';
 import { isUuid } from '../db/uuid.js';
 import { METRICS_OPERATION, metricsAuthorized, metricsUnauthorized } from '../metrics/metrics-endpoint.js';
@@ -124,6 +125,8 @@ export async function createApiBackend(app: AppContext, registry: OperationRegis
   api.router.parseRequest = compiledRequestParser(api.router);
   // The validator works out per request what depends only on the operation: once per operation.
   api.validator.validateRequest = compiledRequestValidator(api.validator);
+  // The loop around them, with the same steps and handlers (request-handler.ts).
+  api.handleRequest = compiledRequestHandler(api);
   api.registerSecurityHandler('oauth2', (_c: RouteContext, ctx: Context) =>
     authenticateBearer(ctx.get('authorization') || undefined, app.tokens),
   );
