@@ -8,9 +8,9 @@
 // stack: the framework floor) are measured in interleaved rounds (BENCH_LIST_ROUNDS, default
 // 3), so drifting load on a shared machine hits them alike, and the ratios to the bare server
 // are taken round by round (its figure alone moved from 23 to 35 µs between runs of one day).
-// Then the list again with the server under --cpu-prof, to say where the time goes. Each load also charges its server the CPU time its
-// process (and on PostgreSQL the database's backends) spent per request (process-cpu.ts):
-// issue 26's yardstick, 32 connections.
+// Then the list again with the server under --cpu-prof, to say where the time goes. Each load
+// also charges its server the CPU time its process (and on PostgreSQL the database's
+// backends) spent per request (process-cpu.ts): issue 26's yardstick, 32 connections.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -179,8 +179,8 @@ async function serviceAgainstHandWritten(
             ['service', () => loadOf(service.url + path, headers, service.pid)],
             ['handWritten', () => loadOf(handWrittenUrl, headers, handWritten.pid)],
             ['bare', () => ownLoadOf(bare.url, bare.pid)],
-            ...(database === 'SQLite' ? [['healthz', () => ownLoadOf(`${service.url}/healthz`, service.pid)] as [keyof ListRound, () => Promise<LoadResult>]] : []),
           ];
+          if (database === 'SQLite') loads.push(['healthz', () => ownLoadOf(`${service.url}/healthz`, service.pid)]);
           const measured: Partial<ListRound> = {};
           for (let i = 0; i < loads.length; i++) {
             const [name, load] = loads[(i + round - 1) % loads.length]!;

@@ -21,8 +21,10 @@ export const TEXT_RETAINED_BEYOND_MS = TEXT_CONFIRMED_FOR_MS + 24 * 60 * 60 * 10
 /** Texts a writer knows are stored, most recently confirmed last; about 2 KB each. */
 const KEPT_TEXTS = 4_096;
 
-/** The columns of audit_events with their texts, whichever place holds them (alias `a`). */
-export const RESOLVED_TEXTS = 'coalesce(a.resource_ids, rt.text) AS resource_ids, coalesce(a.disclosures, dt.text) AS disclosures';
+/** audit_events.resource_ids wherever it is (alias `a`, the stored text joined as `rt`). */
+export const RESOLVED_RESOURCE_IDS = 'coalesce(a.resource_ids, rt.text) AS resource_ids';
+/** Both long texts of audit_events, whichever place holds them (alias `a`). */
+export const RESOLVED_TEXTS = `${RESOLVED_RESOURCE_IDS}, coalesce(a.disclosures, dt.text) AS disclosures`;
 /** The joins RESOLVED_TEXTS reads. */
 export const TEXTS_JOIN = 'LEFT JOIN audit_texts rt ON rt.digest = a.resource_ids_digest LEFT JOIN audit_texts dt ON dt.digest = a.disclosures_digest';
 
@@ -70,11 +72,6 @@ export class InternedTexts {
       if (this.known.size >= KEPT_TEXTS) this.known.delete(this.known.keys().next().value!);
       this.known.set(text, { digest: toStore.digests[i]!, confirmedAt: at });
     }
-  }
-
-  /** Forget every text (tests: a database emptied under a running trail). */
-  clear(): void {
-    this.known.clear();
   }
 }
 

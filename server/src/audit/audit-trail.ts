@@ -18,7 +18,7 @@ import { nowIso } from '../db/clock.js';
 import { preparedStatements } from '../db/prepared-statements.js';
 import { DEFAULT_PURPOSE } from '../tenancy/access-policy.js';
 import { encodeDisclosures } from './disclosure-encoding.js';
-import { INTERNED_FROM, InternedTexts, POSTGRES_STORE_TEXTS, SQLITE_STORE_TEXT, TextsToStore } from './audit-texts.js';
+import { INTERNED_FROM, InternedTexts, POSTGRES_STORE_TEXTS, RESOLVED_RESOURCE_IDS, SQLITE_STORE_TEXT, TextsToStore } from './audit-texts.js';
 
 const MAX_COMMITS_IN_FLIGHT = 4;
 
@@ -184,7 +184,7 @@ export class AuditTrail {
   async query(filter: { orgId: string; clientId?: string; since?: string; limit?: number }): Promise<AuditRecord[]> {
     let q = this.db('audit_events as a')
       .leftJoin('audit_texts as rt', 'rt.digest', 'a.resource_ids_digest')
-      .select('a.at', 'a.request_id', 'a.client_id', 'a.org_id', 'a.facility_id', 'a.operation', 'a.status', 'a.result_count', this.db.raw('coalesce(a.resource_ids, rt.text) AS resource_ids'))
+      .select('a.at', 'a.request_id', 'a.client_id', 'a.org_id', 'a.facility_id', 'a.operation', 'a.status', 'a.result_count', this.db.raw(RESOLVED_RESOURCE_IDS))
       .where('a.org_id', filter.orgId);
     if (filter.clientId) q = q.andWhere('a.client_id', filter.clientId);
     if (filter.since) q = q.andWhere('a.at', '>=', filter.since);

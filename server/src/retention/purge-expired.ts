@@ -1,7 +1,7 @@
 // Retention: audit rows older than AUDIT_RETENTION_DAYS (and the disclosures recorded with
-// them, and the long texts they named, audit/audit-texts.ts), webhook history older than DELIVERY_RETENTION_DAYS (attempts, finished deliveries
-// with their bodies), and events older than EVENT_RETENTION_DAYS that no delivery refers to
-// any more (the event log reads them until then). Deleted in small batches, each its own
+// them, and the long texts they named, audit/audit-texts.ts), webhook history older than
+// DELIVERY_RETENTION_DAYS (attempts, finished deliveries with their bodies), and events older
+// than EVENT_RETENTION_DAYS that no delivery refers to any more (the event log reads them until then). Deleted in small batches, each its own
 // short statement or transaction, with a pause between them: SQLite has a single writer and
 // requests must never wait behind a long delete. Deliveries still queued are never touched, whatever their age.
 import type { Knex } from 'knex';

@@ -36,9 +36,7 @@ const POSTGRES_TRIGGER_028 = `CREATE TRIGGER audit_events_disclosure_backlog AFT
 async function replaceTrigger(db: Knex, sqlite: string, postgres: string): Promise<void> {
   const pg = db.client.config.client === 'pg';
   await db.raw('DROP TRIGGER IF EXISTS audit_events_disclosure_backlog' + (pg ? ' ON audit_events' : ''));
-  if (pg && postgres === POSTGRES_TRIGGER) await db.raw(POSTGRES_FUNCTION);
   await db.raw(pg ? postgres : sqlite);
-  if (pg && postgres !== POSTGRES_TRIGGER) await db.raw('DROP FUNCTION IF EXISTS queue_audit_disclosures_of_statement()');
 }
 
 export async function up(db: Knex): Promise<void> {
@@ -52,6 +50,7 @@ export async function up(db: Knex): Promise<void> {
     t.string('resource_ids_digest', 64).nullable();
     t.string('disclosures_digest', 64).nullable();
   });
+  if (db.client.config.client === 'pg') await db.raw(POSTGRES_FUNCTION);
   await replaceTrigger(db, SQLITE_TRIGGER, POSTGRES_TRIGGER);
 }
 
@@ -65,6 +64,7 @@ export async function down(db: Knex): Promise<void> {
   }
   await replaceTrigger(db, SQLITE_TRIGGER_028, POSTGRES_TRIGGER_028);
   if (db.client.config.client === 'pg') {
+    await db.raw('DROP FUNCTION IF EXISTS queue_audit_disclosures_of_statement()');
     await db.raw('ALTER TABLE audit_events DROP COLUMN resource_ids_digest, DROP COLUMN disclosures_digest');
   } else {
     await db.raw('ALTER TABLE audit_events DROP COLUMN resource_ids_digest');
