@@ -1,26 +1,28 @@
-// The Koa application: requests counted in flight (stopping waits for them), request id,
-// access log, security headers, request metrics, error envelope, then the contract's router.
+// The Koa application: every request in one frame (counted in flight, request id, the token
+// endpoint's rate limit, error answer, security headers, metrics, access log), then the
+// contract's router.
 import Koa from 'koa';
 import type { OpenAPIBackend } from 'openapi-backend';
 import type { AppContext } from './app-context.js';
-import { requestId } from './http/request-id.js';
-import { errorHandler } from './http/error-handler.js';
+import { requestFrame } from './http/request-frame.js';
+import { errorAnswer } from './http/error-answer.js';
 import { accessLog } from './http/access-log.js';
 import { dispatch } from './http/dispatch.js';
-import { securityHeaders } from './http/security-headers.js';
 import { requestMetrics } from './metrics/request-metrics.js';
 import { tokenRateLimit } from './auth/token-rate-limit.js';
 
 export function createKoaApp(app: AppContext, api: OpenAPIBackend): Koa {
   const koa = new Koa({ proxy: app.config.trustProxy });
-  koa.silent = true; // errors are answered and logged by errorHandler
-  koa.use(app.inFlight.middleware());
-  koa.use(requestId());
-  koa.use(accessLog(app.logger));
-  koa.use(securityHeaders());
-  koa.use(requestMetrics(app.metrics));
-  koa.use(errorHandler(app.logger));
-  koa.use(tokenRateLimit(app.tokenRateLimiter));
+  koa.silent = true; // errors are answered and logged by the frame's error answer
+  koa.use(
+    requestFrame({
+      inFlight: app.inFlight,
+      tokenRateLimit: tokenRateLimit(app.tokenRateLimiter),
+      answerError: errorAnswer(app.logger),
+      countRequest: requestMetrics(app.metrics),
+      logRequest: accessLog(app.logger),
+    }),
+  );
   koa.use(dispatch(api));
   return koa;
 }

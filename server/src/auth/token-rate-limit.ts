@@ -3,7 +3,7 @@
 // tells the client where it stands: the IETF RateLimit-Policy and RateLimit fields
 // (draft-ietf-httpapi-ratelimit-headers), and Retry-After on the 429. A client can slow
 // down before it is refused instead of learning the limit from a 429.
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 import { OAuthError } from '../errors/oauth-error.js';
 import { TOKEN_OPERATION } from '../openapi/api-backend.js';
 import type { TokenRateLimiter, RateLimitVerdict } from './token-rate-limiter.js';
@@ -19,22 +19,28 @@ export function rateLimitFields(limiter: Pick<TokenRateLimiter, 'points' | 'wind
   };
 }
 
-export function tokenRateLimit(limiter: TokenRateLimiter): Middleware {
-  return async (ctx, next) => {
-    if (ctx.method !== 'POST' || ctx.path !== TOKEN_PATH) return next();
-    // Named before routing, so a 429 here is counted as the token operation's (metrics).
-    ctx.state.operationId = TOKEN_OPERATION;
-    const verdict = await limiter.consume(ctx.ip);
-    const fields = rateLimitFields(limiter, verdict);
-    if (!verdict.allowed) {
-      throw new OAuthError('rate_limited', `Too many token requests from this address; retry after ${verdict.retryAfterSeconds} seconds.`, {
-        'Cache-Control': 'no-store',
-        'Retry-After': String(verdict.retryAfterSeconds),
-        ...fields,
-      });
-    }
-    // Set now: the error handler keeps them on whatever answer follows.
-    ctx.set(fields);
-    return next();
+/** Counts a token request against its address's limit (refused: throws); other requests pass. */
+export type TokenRateLimit = (ctx: Context) => Promise<void> | undefined;
+
+export function tokenRateLimit(limiter: TokenRateLimiter): TokenRateLimit {
+  return (ctx) => {
+    if (ctx.method !== 'POST' || ctx.path !== TOKEN_PATH) return undefined;
+    return consumed(limiter, ctx);
   };
+}
+
+async function consumed(limiter: TokenRateLimiter, ctx: Context): Promise<void> {
+  // Named before routing, so a 429 here is counted as the token operation's (metrics).
+  ctx.state.operationId = TOKEN_OPERATION;
+  const verdict = await limiter.consume(ctx.ip);
+  const fields = rateLimitFields(limiter, verdict);
+  if (!verdict.allowed) {
+    throw new OAuthError('rate_limited', `Too many token requests from this address; retry after ${verdict.retryAfterSeconds} seconds.`, {
+      'Cache-Control': 'no-store',
+      'Retry-After': String(verdict.retryAfterSeconds),
+      ...fields,
+    });
+  }
+  // Set now: the error answer keeps them on whatever answer follows.
+  ctx.set(fields);
 }

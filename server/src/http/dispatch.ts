@@ -89,21 +89,25 @@ export function queryOf(ctx: Pick<Context, 'querystring' | 'query'>): Record<str
 export function dispatch(api: OpenAPIBackend): Middleware {
   return async (ctx) => {
     // The router percent-decodes path segments and would throw a URIError on `%ZZ`.
-    try {
-      decodeURIComponent(ctx.path);
-    } catch {
-      throw new ApiError('invalid_parameter', 'The path is not valid percent-encoded UTF-8.', [{ field: 'path', issue: 'is not valid percent-encoded UTF-8' }]);
+    const path = ctx.path;
+    if (path.includes('%')) {
+      try {
+        decodeURIComponent(path);
+      } catch {
+        throw new ApiError('invalid_parameter', 'The path is not valid percent-encoded UTF-8.', [{ field: 'path', issue: 'is not valid percent-encoded UTF-8' }]);
+      }
     }
     // HEAD is served by the GET operation (RFC 9110 section 9.3.2): same status and headers;
     // Koa sends no body for a HEAD (keeping the Content-Length the GET would have).
     const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
-    const request: RouteRequest = { method, path: ctx.path, query: queryOf(ctx) as RouteRequest['query'], headers: ctx.headers as RouteRequest['headers'] };
+    const request: RouteRequest = { method, path, query: queryOf(ctx) as RouteRequest['query'], headers: ctx.headers as RouteRequest['headers'] };
     if (ctx.method === 'POST' || ctx.method === 'PUT' || ctx.method === 'PATCH') {
       request.body = await readBody(ctx, api, request);
     }
     const result = (await api.handleRequest(request, ctx)) as OperationResult;
     ctx.status = result.status ?? 200;
-    for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
+    const headers = result.headers;
+    if (headers) for (const name in headers) ctx.set(name, headers[name]!);
     if (result.body instanceof RenderedJson) {
       ctx.set('Content-Type', JSON_CONTENT_TYPE);
       ctx.body = result.body.bytes;

@@ -2,7 +2,7 @@
 // body for the token endpoint, a FHIR OperationOutcome for the ingest endpoint. Unexpected
 // errors become 500 internal_error and are logged with the request id (never with request
 // data); nothing else about them leaks.
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 import { ApiError } from '../errors/api-error.js';
 import { OAuthError } from '../errors/oauth-error.js';
 import type { Logger } from '../logging/logger.js';
@@ -14,37 +14,36 @@ import { errorFormatOf } from './error-format.js';
 
 const TOKEN_PATH = '/api/v1/oauth/token';
 
-export function errorHandler(logger: Logger): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (thrown) {
-      const requestId = ctx.state.requestId as string;
-      if (thrown instanceof OAuthError) {
-        ctx.status = thrown.status;
-        ctx.set(thrown.headers);
-        ctx.body = { error: thrown.error, error_description: thrown.description };
-        return;
-      }
-      if (!(thrown instanceof ApiError)) {
-        logger.error({ request_id: requestId, err: safeErrorSummary(thrown) }, 'unexpected error');
-        if (ctx.path === TOKEN_PATH || ctx.state.operationId === TOKEN_OPERATION) {
-          ctx.status = 500;
-          ctx.set('Cache-Control', 'no-store');
-          ctx.body = { error: 'server_error', error_description: 'An unexpected error occurred.' };
-          return;
-        }
-      }
-      const error = thrown instanceof ApiError ? thrown : new ApiError('internal_error');
-      ctx.status = error.status;
-      ctx.set(error.headers);
-      if (errorFormatOf(ctx) === 'operation-outcome') {
-        // FHIR operations (ingest, the R4 view): their failures are OperationOutcome.
-        ctx.type = FHIR_JSON;
-        ctx.body = outcomeOfError(error, requestId);
-        return;
-      }
-      ctx.body = failure(error, requestId);
+/** Answers what a request's handling threw. */
+export type ErrorAnswer = (ctx: Context, thrown: unknown) => void;
+
+export function errorAnswer(logger: Logger): ErrorAnswer {
+  return (ctx, thrown) => {
+    const requestId = ctx.state.requestId as string;
+    if (thrown instanceof OAuthError) {
+      ctx.status = thrown.status;
+      ctx.set(thrown.headers);
+      ctx.body = { error: thrown.error, error_description: thrown.description };
+      return;
     }
+    if (!(thrown instanceof ApiError)) {
+      logger.error({ request_id: requestId, err: safeErrorSummary(thrown) }, 'unexpected error');
+      if (ctx.path === TOKEN_PATH || ctx.state.operationId === TOKEN_OPERATION) {
+        ctx.status = 500;
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { error: 'server_error', error_description: 'An unexpected error occurred.' };
+        return;
+      }
+    }
+    const error = thrown instanceof ApiError ? thrown : new ApiError('internal_error');
+    ctx.status = error.status;
+    ctx.set(error.headers);
+    if (errorFormatOf(ctx) === 'operation-outcome') {
+      // FHIR operations (ingest, the R4 view): their failures are OperationOutcome.
+      ctx.type = FHIR_JSON;
+      ctx.body = outcomeOfError(error, requestId);
+      return;
+    }
+    ctx.body = failure(error, requestId);
   };
 }

@@ -1,16 +1,14 @@
 // Gives every request an id: the caller's X-Request-Id when it is sane, otherwise a UUID.
 // It is echoed in the X-Request-Id header and in error.request_id.
 import { randomUUID } from 'node:crypto';
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-export function requestId(): Middleware {
-  return async (ctx, next) => {
-    const offered = ctx.get('x-request-id');
-    const id = SANE_REQUEST_ID.test(offered) ? offered : randomUUID();
-    ctx.state.requestId = id;
-    ctx.set('X-Request-Id', id);
-    await next();
-  };
+export function assignRequestId(ctx: Context): string {
+  const offered = ctx.req.headers['x-request-id'];
+  const id = typeof offered === 'string' && SANE_REQUEST_ID.test(offered) ? offered : randomUUID();
+  ctx.state.requestId = id;
+  ctx.set('X-Request-Id', id);
+  return id;
 }

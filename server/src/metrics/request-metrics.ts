@@ -1,24 +1,22 @@
 // Counts every API answer once it is final (outside the error handler): its operation, status
 // and latency; at the token endpoint, tokens issued and refused; and every 429. Labelled by
 // the contract's operationId, never by the path (paths carry organization and resident ids).
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 import { TOKEN_OPERATION } from '../openapi/api-backend.js';
 import { boundedLabel, type ServiceMetrics } from './service-metrics.js';
 
-export function requestMetrics(metrics: ServiceMetrics): Middleware {
-  return async (ctx, next) => {
-    const started = performance.now();
-    try {
-      await next();
-    } finally {
-      const operation = (ctx.state.operationId as string | undefined) ?? 'unmatched';
-      const status = ctx.status;
-      metrics.requestDuration.observe({ operation, method: ctx.method, status: String(status) }, (performance.now() - started) / 1000);
-      if (status === 429) metrics.rateLimitRefusals.inc({ operation });
-      if (operation === TOKEN_OPERATION) {
-        if (status === 200) metrics.tokensIssued.inc();
-        else metrics.tokensRefused.inc({ error: boundedLabel((ctx.body as { error?: string } | undefined)?.error) });
-      }
+/** Counts a finished request; `started` is its performance.now() on arrival. */
+export type RequestMetrics = (ctx: Context, started: number) => void;
+
+export function requestMetrics(metrics: ServiceMetrics): RequestMetrics {
+  return (ctx, started) => {
+    const operation = (ctx.state.operationId as string | undefined) ?? 'unmatched';
+    const status = ctx.status;
+    metrics.requestDuration.observe({ operation, method: ctx.method, status: String(status) }, (performance.now() - started) / 1000);
+    if (status === 429) metrics.rateLimitRefusals.inc({ operation });
+    if (operation === TOKEN_OPERATION) {
+      if (status === 200) metrics.tokensIssued.inc();
+      else metrics.tokensRefused.inc({ error: boundedLabel((ctx.body as { error?: string } | undefined)?.error) });
     }
   };
 }

@@ -23,11 +23,13 @@ describe('the access log', () => {
     const log = memoryLog();
     const logger = createLogger('info', log.stream);
     const koa = new Koa();
+    const logRequest = accessLog(logger);
     koa.use(async (ctx, next) => {
       ctx.state.requestId = 'req-1';
+      const started = performance.now();
       await next();
+      logRequest(ctx, started);
     });
-    koa.use(accessLog(logger));
     koa.use((ctx) => {
       ctx.state.routePath = '/api/v1/ofctx/{org_id}/{facility_id}/residents';
       ctx.status = 200;
