@@ -9,6 +9,6 @@ export function assignRequestId(ctx: Context): string {
   const offered = ctx.req.headers['x-request-id'];
   const id = typeof offered === 'string' && SANE_REQUEST_ID.test(offered) ? offered : randomUUID();
   ctx.state.requestId = id;
-  ctx.set('X-Request-Id', id);
+  ctx.response.set('X-Request-Id', id);
   return id;
 }

@@ -3,6 +3,7 @@
 import type { Context } from 'koa';
 
 export function setSecurityHeaders(ctx: Context): void {
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  if (ctx.path.startsWith('/api/')) ctx.set('Cache-Control', 'no-store');
+  const response = ctx.response;
+  response.set('X-Content-Type-Options', 'nosniff');
+  if (ctx.request.path.startsWith('/api/')) response.set('Cache-Control', 'no-store');
 }

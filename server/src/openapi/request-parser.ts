@@ -81,11 +81,14 @@ function cloneQueryValue(value: unknown): { value: unknown } | undefined {
 
 const PARSED_FIELDS = new Set(['method', 'path', 'params', 'headers', 'query', 'cookies', 'requestBody']);
 
+/** toLowerCase would make a new string per header name to find there is nothing to lower (Node's names are lower case). */
+const UPPER_CASE = /[A-Z]/;
+
 /** The headers with lower-case names, a copy. Node's are lower case already: copied whole, not name by name. */
 function lowerCasedHeaders(given: Record<string, string | string[] | undefined>): Record<string, string | string[] | undefined> {
   let lowerCase = true;
   for (const name in given) {
-    if (name !== name.toLowerCase()) {
+    if (UPPER_CASE.test(name)) {
       lowerCase = false;
       break;
     }
