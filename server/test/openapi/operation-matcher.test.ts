@@ -46,4 +46,25 @@ describe('the compiled operation matcher', () => {
       }
     }
   });
+
+  it('keeps what each path matched, and answers it again the same, 404 and 405 included', () => {
+    const fresh = compiledOperationMatcher(new OpenAPIRouter({ definition: library.definition }));
+    const long = `/api/v1/ofctx/${id}/${id}/coverage/${'x'.repeat(300)}`;
+    for (let pass = 0; pass < 3; pass++) {
+      for (const path of [...paths, long]) {
+        for (const method of ['get', 'delete']) {
+          const req = { method, path, headers: {}, query: {} };
+          expect(outcome(fresh, req), `pass ${pass}: ${method} ${path}`).to.equal(outcome(library.matchOperation.bind(library), req));
+        }
+      }
+    }
+  });
+
+  it('matches every path again once more distinct paths were asked than it keeps', () => {
+    const fresh = compiledOperationMatcher(new OpenAPIRouter({ definition: library.definition }));
+    for (let i = 0; i < 2_100; i++) {
+      const path = `/api/v1/ofctx/${id}/${i.toString(16).padStart(8, '0')}-3b4d-4e5f-8a7b-1c2d3e4f5a60/coverage`;
+      expect(outcome(fresh, { method: i % 2 ? 'get' : 'put', path, headers: {}, query: {} })).to.equal(i % 2 ? 'listCoverage' : '405-methodNotAllowed');
+    }
+  });
 });
