@@ -268,10 +268,7 @@ export class PreparedStatements {
       for (let i = 0; i < rows.length; i += MAX_ROWS_PER_INSERT) chunks.push(rows.slice(i, i + MAX_ROWS_PER_INSERT));
       const statements = chunks.map((chunk, i) => {
         const leading = i === 0 && first !== undefined && first.postgres.params.length > 0 ? first.postgres : undefined;
-        return {
-          sql: `${leading ? `${leading.with} ` : ''}insert into ${table} (${columns.join(', ')}) values ${chunk.map(() => `(${pgTypes.map((type) => `?::${type}`).join(', ')})`).join(', ')}`,
-          params: leading ? [...leading.params, ...chunk.flat()] : chunk.flat(),
-        };
+        return { sql: this.pgInsertText(table, columns, pgTypes, chunk.length, leading?.with), params: leading ? [...leading.params, ...chunk.flat()] : chunk.flat() };
       });
       const write = async (session: PgSession) => {
         for (const { sql, params } of statements) await session.query(numbered(sql), params);
@@ -283,6 +280,28 @@ export class PreparedStatements {
       for (const row of first?.sqlite.rows ?? []) await trx.raw(first!.sqlite.sql, row as Knex.RawBinding[]);
       for (const row of rows) await trx.raw(insert, row as Knex.RawBinding[]);
     });
+  }
+
+  // The text of a multi-row INSERT, built once per table, columns, leading clause and batch
+  // size (a group commit's batch sizes recur; building it was 1% of a polled PostgreSQL list's
+  // CPU). Looked up by the very strings and array a caller passes again (their hashes kept by
+  // V8), not by a key made per call.
+  private readonly pgInsertTexts = new WeakMap<readonly string[], Map<string, Map<string, string[]>>>();
+
+  private pgInsertText(table: string, columns: readonly string[], pgTypes: readonly string[], rowCount: number, leading: string | undefined): string {
+    let byTable = this.pgInsertTexts.get(columns);
+    if (byTable === undefined) this.pgInsertTexts.set(columns, (byTable = new Map()));
+    let byLeading = byTable.get(table);
+    if (byLeading === undefined) byTable.set(table, (byLeading = new Map()));
+    let bySize = byLeading.get(leading ?? '');
+    if (bySize === undefined) byLeading.set(leading ?? '', (bySize = []));
+    let text = bySize[rowCount];
+    if (text === undefined) {
+      const row = `(${pgTypes.map((type) => `?::${type}`).join(', ')})`;
+      text = `${leading ? `${leading} ` : ''}insert into ${table} (${columns.join(', ')}) values ${new Array<string>(rowCount).fill(row).join(', ')}`;
+      bySize[rowCount] = text;
+    }
+    return text;
   }
 
   private usableSqlite(): SqliteConnection | undefined {
