@@ -16,6 +16,7 @@
 // anyway (a request unauthorized or invalid with no handler registered for that), this fails
 // closed; the service registers both.
 import type { Context as RouteContext, Handler, OpenAPIBackend, OpenAPIRouter, Operation, ParsedRequest, Request } from 'openapi-backend';
+import { coercedRequestOf } from './request-validator.js';
 
 type Hooks = Record<string, Handler | undefined>;
 
@@ -168,7 +169,7 @@ export function compiledRequestHandler(api: OpenAPIBackend): (req: Request, ...a
         if (failed) return failed(context, ...args);
         throw new Error(`400-validationFail: ${operation.operationId} request failed validation and no validationFail handler is registered`);
       }
-      if (validator.coerceTypes) context.request = router.parseRequest(context.validation.coerced, operation);
+      if (validator.coerceTypes) context.request = coercedRequestOf(context.validation) ?? router.parseRequest(context.validation.coerced, operation);
     }
     const operate = () => {
       const handler = hooks[operation.operationId!];

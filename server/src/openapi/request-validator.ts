@@ -5,7 +5,7 @@
 // parsed by the router and checked by the validators openapi-backend compiled for the
 // operation, in the same order, with the same result. A test checks both agree on every
 // operation of the contract, for valid and invalid requests.
-import type { OpenAPIValidator, Operation, Request, ValidationResult } from 'openapi-backend';
+import type { OpenAPIValidator, Operation, ParsedRequest, Request, ValidationResult } from 'openapi-backend';
 import type { ErrorObject } from 'ajv';
 import { queryParametersOf, type Parameter } from './request-parser.js';
 
@@ -16,9 +16,28 @@ interface OperationFacts {
   jsonQueryParameters: Parameter[];
   /** The request body's only media type is application/json. */
   onlyJsonBody: boolean;
+  /**
+   * Validation changes nothing of the parsed request but its query: every path and header
+   * parameter is a plain string with no default (Ajv neither coerces nor fills them) and there
+   * is no cookie parameter. Then the parse validated is what a parse of the coerced request
+   * gives (coercedRequestOf).
+   */
+  parseReusable: boolean;
 }
 
 export type RequestValidator = (req: Request, operation?: Operation | string) => ValidationResult;
+
+// The request as the router would parse it again after coercion, kept with the result that
+// validated it. openapi-backend parses the coerced request once more for the handlers (a
+// whole parse: the headers copied, the query cloned, the path matched again); where
+// validation changed only the query (parseReusable), that parse equals the one validated,
+// query coerced: it is handed on instead (a test compares both on every operation).
+const coercedRequests = new WeakMap<ValidationResult, ParsedRequest>();
+
+/** The parse of `result.coerced`, when the validator that gave `result` already holds it. */
+export function coercedRequestOf(result: ValidationResult): ParsedRequest | undefined {
+  return coercedRequests.get(result);
+}
 
 function factsOf(operation: Operation): OperationFacts {
   const parameters = (operation.parameters ?? []) as Parameter[];
@@ -27,7 +46,14 @@ function factsOf(operation: Operation): OperationFacts {
   const jsonQueryParameters = parameters.filter((parameter) => !('$ref' in parameter) && parameter.in === 'query' && parameter.content?.['application/json']);
   const content = (operation.requestBody as { content?: Record<string, unknown> } | undefined)?.content ?? {};
   const payloadFormats = Object.keys(content);
-  return { arrayQueryParameters, jsonQueryParameters, onlyJsonBody: payloadFormats.length === 1 && payloadFormats[0] === 'application/json' };
+  const parseReusable = parameters.every((parameter) => {
+    if ('$ref' in parameter) return false;
+    if (parameter.in === 'cookie') return false;
+    if (parameter.in !== 'path' && parameter.in !== 'header') return true;
+    const schema = parameter.schema as { type?: unknown; default?: unknown } | undefined;
+    return schema?.type === 'string' && schema.default === undefined;
+  });
+  return { arrayQueryParameters, jsonQueryParameters, onlyJsonBody: payloadFormats.length === 1 && payloadFormats[0] === 'application/json', parseReusable };
 }
 
 export function compiledRequestValidator(validator: OpenAPIValidator): RequestValidator {
@@ -47,8 +73,9 @@ export function compiledRequestValidator(validator: OpenAPIValidator): RequestVa
     const operation = given === undefined ? validator.router.matchOperation(req) : typeof given === 'string' ? validator.router.getOperation(given) : given;
     if (!operation || !operation.operationId) throw new Error(`Unknown operation`);
     const validators = validator.getRequestValidatorsForOperation(operation.operationId) || [];
-    const { params, query, headers, cookies, requestBody } = validator.router.parseRequest(req, operation);
-    const { arrayQueryParameters, jsonQueryParameters, onlyJsonBody } = factsFor(operation);
+    const parsed = validator.router.parseRequest(req, operation);
+    const { params, query, headers, cookies, requestBody } = parsed;
+    const { arrayQueryParameters, jsonQueryParameters, onlyJsonBody, parseReusable } = factsFor(operation);
     if (query) {
       for (const name of Object.keys(query)) {
         const value = query[name];
@@ -105,8 +132,10 @@ export function compiledRequestValidator(validator: OpenAPIValidator): RequestVa
         result.coerced.params = parameters.path;
       }
     }
-    if (errors.length === 0) result.errors = null;
-    else result.valid = false;
+    if (errors.length === 0) {
+      result.errors = null;
+      if (validator.coerceTypes && parseReusable) coercedRequests.set(result, parsed);
+    } else result.valid = false;
     return result;
   };
 }

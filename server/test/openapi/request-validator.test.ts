@@ -1,7 +1,7 @@
 // The compiled request validator must validate exactly like openapi-backend's own.
 import { expect } from 'chai';
 import { OpenAPIBackend, OpenAPIValidator, type Operation, type Request } from 'openapi-backend';
-import { compiledRequestValidator, type RequestValidator } from '../../src/openapi/request-validator.js';
+import { coercedRequestOf, compiledRequestValidator, type RequestValidator } from '../../src/openapi/request-validator.js';
 import { compiledRequestParser } from '../../src/openapi/request-parser.js';
 import { openApiDocumentCopy } from '../../src/openapi/openapi-document.js';
 import { ajv2020 } from '../../src/openapi/ajv-2020.js';
@@ -65,5 +65,31 @@ describe('the compiled request validator', () => {
     const req: Request = { method: 'GET', path: `/api/v1/ofctx/${id}/${id}/coverage`, headers: {}, query: { page_size: '2' } };
     expect(shape(compiled({ ...req }))).to.deep.equal(shape(library({ ...req })));
     expect(() => compiled({ ...req, path: '/nothing' })).to.throw('Unknown operation');
+  });
+
+  it('hands on, for a valid request, exactly what parsing its coerced request gives, on every operation it keeps one for', () => {
+    let kept = 0;
+    for (const operation of api.router.getOperations()) {
+      for (const headers of headerSets) {
+        for (const query of queries) {
+          for (const body of bodies) {
+            const req: Request = { method: operation.method.toUpperCase(), path: pathOf(operation, id), headers: { ...headers }, query: structuredClone(query) as Request['query'], body };
+            const result = compiled(req, operation);
+            const handed = coercedRequestOf(result);
+            if (result.errors) {
+              expect(handed).to.equal(undefined);
+              continue;
+            }
+            if (!handed) continue;
+            kept++;
+            const reparsed = api.router.parseRequest(result.coerced, operation);
+            expect(handed, `${operation.operationId} ${JSON.stringify(query)}`).to.deep.equal(reparsed);
+            expect(Object.keys(handed)).to.deep.equal(Object.keys(reparsed));
+          }
+        }
+      }
+    }
+    // Most operations: the lists and reads (string path and header parameters).
+    expect(kept).to.be.greaterThan(100);
   });
 });
