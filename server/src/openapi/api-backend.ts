@@ -39,11 +39,19 @@ function requiredScopes(operation: Operation): string[] | ScopeAlternatives {
   return requirements.flatMap((requirement) => requirement.oauth2 ?? []);
 }
 
-/** Ids are stored in lower case; a caller may send upper case (RFC 4122 allows it). */
+const UPPER_CASE_HEX = /[A-F]/;
+
+/**
+ * Ids are stored in lower case; a caller may send upper case (RFC 4122 allows it). A copy only
+ * when there is one to lower (rarely): no handler writes to its params or query.
+ */
 function lowerUuids<T extends Record<string, unknown>>(values: T): T {
-  const out: Record<string, unknown> = { ...values };
-  for (const [name, value] of Object.entries(out)) if (isUuid(value)) out[name] = value.toLowerCase();
-  return out as T;
+  let lowered: Record<string, unknown> | undefined;
+  for (const name in values) {
+    const value = values[name];
+    if (isUuid(value) && UPPER_CASE_HEX.test(value)) (lowered ??= { ...values })[name] = value.toLowerCase();
+  }
+  return (lowered ?? values) as T;
 }
 
 function baseRequest(
