@@ -126,41 +126,40 @@ function isPlainJson(body: unknown): body is object {
 // respond were 3 µs of a /healthz request. Anything else (HEAD, 304, a stream, text) goes
 // through Koa as before.
 export function writeAnswer(ctx: Context, result: OperationResult): void {
-  const response = ctx.response;
   const status = result.status ?? 200;
   const headers = result.headers;
-  const body = result.body;
-  if (status === 200 && ctx.method === 'GET' && ctx.writable) {
-    let text: string | Buffer | undefined;
-    let type = JSON_CONTENT_TYPE;
-    if (body instanceof RenderedJson) text = body.bytes;
-    else if (isPlainJson(body)) {
-      text = JSON.stringify(body);
-      const given = headers && contentTypeIn(headers);
-      if (given !== undefined && /\bjson\b/i.test(given)) type = given;
-    }
-    if (text !== undefined) {
-      const res = ctx.res;
-      res.statusCode = 200;
-      if (headers) for (const name in headers) res.setHeader(name, headers[name]!);
-      res.setHeader('Content-Type', type);
-      res.setHeader('Content-Length', typeof text === 'string' ? Buffer.byteLength(text) : text.length);
-      ctx.respond = false;
-      res.end(text);
-      return;
-    }
+  const json = jsonAnswerOf(result);
+  if (json && status === 200 && ctx.method === 'GET' && ctx.writable) {
+    const res = ctx.res;
+    res.statusCode = 200;
+    if (headers) for (const name in headers) res.setHeader(name, headers[name]!);
+    res.setHeader('Content-Type', json.type);
+    res.setHeader('Content-Length', typeof json.text === 'string' ? Buffer.byteLength(json.text) : json.text.length);
+    ctx.respond = false;
+    res.end(json.text);
+    return;
   }
+  const response = ctx.response;
   response.status = status;
   if (headers) for (const name in headers) response.set(name, headers[name]!);
-  if (body instanceof RenderedJson) {
-    response.set('Content-Type', JSON_CONTENT_TYPE);
-    response.body = body.bytes;
-  } else if (isPlainJson(body)) {
-    if (!/\bjson\b/i.test(response.type)) response.set('Content-Type', JSON_CONTENT_TYPE);
-    response.body = JSON.stringify(body);
+  if (json) {
+    response.set('Content-Type', json.type);
+    response.body = json.text;
   } else {
-    response.body = body;
+    response.body = result.body;
   }
+}
+
+/**
+ * A JSON answer's text and Content-Type, as Koa gives a JSON body: bytes serialized already
+ * with Koa's JSON type; data serialized, with the operation's own type if it is a JSON one.
+ */
+function jsonAnswerOf(result: OperationResult): { text: string | Buffer; type: string } | undefined {
+  const body = result.body;
+  if (body instanceof RenderedJson) return { text: body.bytes, type: JSON_CONTENT_TYPE };
+  if (!isPlainJson(body)) return undefined;
+  const given = result.headers && contentTypeIn(result.headers);
+  return { text: JSON.stringify(body), type: given !== undefined && /\bjson\b/i.test(given) ? given : JSON_CONTENT_TYPE };
 }
 
 /** The Content-Type an operation gave, whatever the case of its name. */

@@ -11,8 +11,7 @@ import { safeErrorSummary } from '../logging/safe-error.js';
 import { TOKEN_OPERATION } from '../openapi/api-backend.js';
 import { FHIR_JSON, outcomeOfError } from '../ingest/operation-outcome.js';
 import { errorFormatOf } from './error-format.js';
-
-const TOKEN_PATH = '/api/v1/oauth/token';
+import { TOKEN_PATH } from '../auth/token-rate-limit.js';
 
 /** Answers what a request's handling threw. */
 export type ErrorAnswer = (ctx: Context, thrown: unknown) => void;

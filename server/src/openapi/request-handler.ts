@@ -93,10 +93,14 @@ export function compiledRequestHandler(api: OpenAPIBackend): (req: Request, ...a
   const { router, validator } = api;
   const schemesOf = new WeakMap<Operation, string[]>();
 
+  /** The hook `name` if registered, then `next`: awaited only when the hook gives a promise. */
+  function hooked<T>(name: string, context: RouteContext, args: unknown[], next: () => T): T | Promise<T> {
+    const hook = backend.handlers[name];
+    return hook ? afterwards(hook(context, ...args), next) : next();
+  }
+
   function routed(req: Request, context: RouteContext, args: unknown[]): unknown {
-    const hooks = backend.handlers;
-    if (hooks.preRoutingHandler) return afterwards(hooks.preRoutingHandler(context, ...args), () => matched(req, context, args));
-    return matched(req, context, args);
+    return hooked('preRoutingHandler', context, args, () => matched(req, context, args));
   }
 
   function matched(req: Request, context: RouteContext, args: unknown[]): unknown {
@@ -111,10 +115,10 @@ export function compiledRequestHandler(api: OpenAPIBackend): (req: Request, ...a
         if (!handler) throw error;
         return handler(context, ...args);
       };
-      return hooks.postRoutingHandler ? afterwards(hooks.postRoutingHandler(context, ...args), answer) : answer();
+      return hooked('postRoutingHandler', context, args, answer);
     }
     (context as unknown as LoopContext).routedTo(operation);
-    return hooks.postRoutingHandler ? afterwards(hooks.postRoutingHandler(context, ...args), () => secured(req, context, operation, args)) : secured(req, context, operation, args);
+    return hooked('postRoutingHandler', context, args, () => secured(req, context, operation, args));
   }
 
   function secured(req: Request, context: RouteContext, operation: Operation, args: unknown[]): unknown {
@@ -156,7 +160,7 @@ export function compiledRequestHandler(api: OpenAPIBackend): (req: Request, ...a
       }
       return validated(req, context, operation, args);
     };
-    return hooks.postSecurityHandler ? afterwards(hooks.postSecurityHandler(context, ...args), next) : next();
+    return hooked('postSecurityHandler', context, args, next);
   }
 
   function validated(req: Request, context: RouteContext, operation: Operation, args: unknown[]): unknown {
@@ -180,7 +184,7 @@ export function compiledRequestHandler(api: OpenAPIBackend): (req: Request, ...a
       }
       return handler(context, ...args);
     };
-    return hooks.preOperationHandler ? afterwards(hooks.preOperationHandler(context, ...args), operate) : operate();
+    return hooked('preOperationHandler', context, args, operate);
   }
 
   const handle = (req: Request, args: unknown[]): unknown => {
