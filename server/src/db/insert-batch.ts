@@ -11,6 +11,7 @@ import type { Knex } from 'knex';
 import { isPostgres } from './database.js';
 import { transactionRows } from './transaction-statements.js';
 import { recentlyUsed } from './recently-used.js';
+import { insertStatement } from './insert-statement.js';
 
 /** Bound parameters in one statement: well under PostgreSQL's 65,535. */
 const MAX_PARAMETERS = 30_000;
@@ -80,7 +81,7 @@ export class InsertBatch {
       for (const { table, rows } of pending) {
         const perInsert = rowsPerInsert(rows);
         for (let i = 0; i < rows.length; i += perInsert) {
-          const { sql, bindings } = this.trx(table).insert(rows.slice(i, i + perInsert)).toSQL();
+          const { sql, bindings } = insertStatement(this.trx, table, rows.slice(i, i + perInsert));
           preparedStatement(connection, sql).run(...bindings.map(sqliteValue));
         }
       }
@@ -91,7 +92,7 @@ export class InsertBatch {
       for (const { table, rows } of pending) await insertAll(this.trx, table, rows);
       return undefined;
     }
-    const inserts = pending.map(({ table, rows }) => this.trx(table).insert(rows).toSQL());
+    const inserts = pending.map(({ table, rows }) => insertStatement(this.trx, table, rows));
     const primary = then ? then.toSQL() : inserts.pop()!;
     const ctes = inserts.map((statement, i) => `w${i} as (${statement.sql})`).join(', ');
     // A message's batch has the same text as the previous message's of its kind: named once it recurs.

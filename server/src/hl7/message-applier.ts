@@ -10,8 +10,9 @@ import { applyChangeSet } from '../ingest/apply-change-set.js';
 import type { BusinessIdentifier, ChangeIssue, IngestibleType, ResourceChange } from '../ingest/change-set.js';
 import { fhirIssues } from '../ingest/fhir-validator.js';
 import { findFacilityByHl7Code, type Hl7Facility } from '../organizations/organizations.js';
-import { facilityNamedBy, forgetFacilityCode, stillNamedBy, type NamedFacility } from './remembered-facilities.js';
-import { subscriptionsQuery, type MatchedSubscription } from '../webhooks/event-outbox.js';
+import { facilityNamedBy, forgetFacilityCode, stillNamedBy, stillNamedStatement, type NamedFacility } from './remembered-facilities.js';
+import { statementTemplate, type CompiledStatement } from '../db/statement-template.js';
+import { subscriptionsStatement, type MatchedSubscription } from '../webhooks/event-outbox.js';
 import { nowIso } from '../db/clock.js';
 import { isPostgres } from '../db/database.js';
 import { tickIngestClockWith } from '../ingest/ingest-clock.js';
@@ -100,6 +101,13 @@ const refused = (ack: Hl7Message): Hl7Outcome => ({ ack, result: 'refused', even
 const controlKey = (orgId: string, t: Hl7Translation) => `${orgId}|${t.sendingApplication.slice(0, 227)}|${t.controlId.slice(0, 199)}`;
 const appliedRow = (orgId: string, t: Hl7Translation) => ({ org_id: orgId, ...controlKeyOf(t), applied_at: nowIso() });
 
+/** Records a message's control id; returns nothing when it is recorded already. */
+const recordApplied = (db: Knex, row: ReturnType<typeof appliedRow>) => db('hl7_applied_messages').insert(row).onConflict(['org_id', 'sending_application', 'control_id']).ignore().returning('control_id');
+/** The same, its text compiled once (db/statement-template.ts): on PostgreSQL it rides with the tick at every message. */
+const recordingStatement = statementTemplate((db: Knex, orgId: string, sendingApplication: string, controlId: string, appliedAt: string) =>
+  recordApplied(db, { org_id: orgId, sending_application: sendingApplication, control_id: controlId, applied_at: appliedAt }),
+);
+
 /** A message that changes nothing but its resident (ADT without records): it can share a transaction with its neighbours. */
 const residentOnly = (p: Ready) => p.translation.messageType === 'ADT' && p.translation.active !== 'keep' && p.translation.records.length === 0 && p.translation.snapshots.length === 0 && !p.translation.replaces;
 
@@ -179,21 +187,21 @@ async function applyOne(db: Knex, p: Ready, onError?: (error: Error) => void): P
       // The control id first: a re-sent message stops here, one statement instead of a read
       // before the transaction; and on SQLite a write first waits for the writer lock as it should.
       // On PostgreSQL it rides with the ingest clock's tick (one round trip for both).
-      const recording = trx('hl7_applied_messages').insert(appliedRow(orgId, t)).onConflict(['org_id', 'sending_application', 'control_id']).ignore().returning('control_id');
+      const applied = appliedRow(orgId, t);
       let tickedAt: string | undefined;
       let subscriptions: MatchedSubscription[] | undefined;
       if (isPostgres(db)) {
         // The facility's subscriptions ride along when the message cannot move the resident
         // elsewhere; a remembered facility is checked here (remembered-facilities.ts).
-        const reads: Record<string, Knex.Sql> = {};
-        if (t.active !== 'keep') reads.subscriptions = subscriptionsQuery(trx, orgId, facility.id).toSQL();
-        if (p.remembered) reads.facility = stillNamedBy(trx, facility, t.facilityCode).toSQL();
-        const ticked = await tickIngestClockWith(trx, orgId, { first: recording.toSQL(), reads });
+        const reads: Record<string, CompiledStatement> = {};
+        if (t.active !== 'keep') reads.subscriptions = subscriptionsStatement(trx, orgId, facility.id);
+        if (p.remembered) reads.facility = stillNamedStatement(trx, facility.id, t.facilityCode);
+        const ticked = await tickIngestClockWith(trx, orgId, { first: recordingStatement(trx, applied.org_id, applied.sending_application, applied.control_id, applied.applied_at), reads });
         if (p.remembered && ticked.reads.facility!.length === 0) throw new FacilityCodeMoved();
         if (ticked.firstRows === 0) throw new AlreadyApplied();
         tickedAt = ticked.instant;
         subscriptions = ticked.reads.subscriptions as MatchedSubscription[] | undefined;
-      } else if ((await recording).length === 0) throw new AlreadyApplied();
+      } else if ((await recordApplied(trx, applied)).length === 0) throw new AlreadyApplied();
       const current = t.active === 'keep' || t.demographics === 'if-new' || t.snapshots.length > 0 ? await currentResident(trx, orgId, t.match) : undefined;
       // A message that does not admit, discharge or transfer keeps the resident where it is.
       const facilityId = t.active === 'keep' && current ? current.facility_id : facility.id;

@@ -11,6 +11,7 @@ import type { Knex } from 'knex';
 import { isPostgres } from '../db/database.js';
 import { findFacilityByHl7Code, type Hl7Facility } from '../organizations/organizations.js';
 import { recentlyUsed } from '../db/recently-used.js';
+import { statementTemplate } from '../db/statement-template.js';
 
 /** Codes remembered per database (a process normally has one); the least recently used go first. */
 const KEPT_CODES = 1024;
@@ -47,3 +48,6 @@ export function forgetFacilityCode(db: Knex, code: string): void {
 export function stillNamedBy(trx: Knex.Transaction, facility: Hl7Facility, code: string): Knex.QueryBuilder {
   return trx('facilities').where({ id: facility.id, hl7_code: code }).select('id');
 }
+
+/** stillNamedBy's text compiled once (db/statement-template.ts), for the PostgreSQL tick's reads. */
+export const stillNamedStatement = statementTemplate((db: Knex, facilityId: string, code: string) => db('facilities').where({ id: facilityId, hl7_code: code }).select('id'));

@@ -46,7 +46,8 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { isUuid } from '../db/uuid.js';
 import { transactionRows } from '../db/transaction-statements.js';
-import { flagsOfSubscriptions, queueEvents, subscriptionsQuery, type MatchedSubscription, type QueuedEvent } from '../webhooks/event-outbox.js';
+import { statementTemplate } from '../db/statement-template.js';
+import { flagsOfSubscriptions, queueEvents, subscriptionsStatement, type MatchedSubscription, type QueuedEvent } from '../webhooks/event-outbox.js';
 import type { EventType } from '../webhooks/event-types.js';
 import type { BusinessIdentifier, ChangeIssue, ChangeOutcome, ChangeSet, ChangeSetResult, RecordType, ResourceChange } from './change-set.js';
 import { MAPPINGS } from './mapping/index.js';
@@ -197,6 +198,11 @@ interface ChunkWrites {
   touches: Map<string, { withResident: boolean }>;
 }
 
+/** The identifier rows holding any of these values, its text compiled once per number of values (db/statement-template.ts). */
+const identifierMatches = statementTemplate((db: Knex, orgId: string, ...values: string[]) =>
+  db('resource_identifiers').where({ org_id: orgId }).whereIn('value', values).select('resource_type', 'system', 'value', 'resource_id'),
+);
+
 class Chunk {
   private readonly rows = new Map<string, { type: RecordType; row: Row }>();
   private readonly byIdentifier = new Map<string, string[]>();
@@ -245,7 +251,7 @@ class Chunk {
     // Planned with its values each time: a generic plan of this text read the whole organization.
     const values = [...new Set([...keys.values()].filter(([, system, value]) => system.length <= 300 && value.length <= 300).map(([, , value]) => value))];
     for (let i = 0; i < values.length; i += 1000) {
-      const match = this.trx('resource_identifiers').where({ org_id: this.set.orgId }).whereIn('value', values.slice(i, i + 1000)).select('resource_type', 'system', 'value', 'resource_id').toSQL();
+      const match = identifierMatches(this.trx, this.set.orgId, ...values.slice(i, i + 1000));
       const found = await transactionRows<{ resource_type: RecordType; system: string; value: string; resource_id: string }>(this.trx, match.sql, match.bindings, { planEachTime: true });
       for (const hit of found) {
         const key = identifierKey(hit.resource_type, hit);
@@ -607,7 +613,7 @@ async function applyChunk(db: Knex, set: ChangeSet, items: Prepared[], allOrNoth
     } else if (set.emitEvents && isPostgres(trx as unknown as Knex)) {
       // The facility's subscriptions ride with the tick (one round trip fewer, and the
       // deliveries can then ride with the inserts).
-      const tick = await tickIngestClockWith(trx, set.orgId, { reads: { subscriptions: subscriptionsQuery(trx, set.orgId, set.facilityId).toSQL() } });
+      const tick = await tickIngestClockWith(trx, set.orgId, { reads: { subscriptions: subscriptionsStatement(trx, set.orgId, set.facilityId) } });
       now = tick.instant;
       subscriptions = tick.reads.subscriptions as MatchedSubscription[];
     } else now = await tickIngestClock(trx, set.orgId);

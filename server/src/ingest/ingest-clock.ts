@@ -18,6 +18,7 @@ import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
 import { isPostgres, rawRows } from '../db/database.js';
 import { transactionRows } from '../db/transaction-statements.js';
+import type { CompiledStatement } from '../db/statement-template.js';
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
 
@@ -76,9 +77,9 @@ const TICK_PG = `INSERT INTO ingest_clock (org_id, last_updated) VALUES (?, ?) O
 /** What rides with the tick on PostgreSQL: the caller's first write, and reads of the same transaction. */
 export interface TickRiders {
   /** A data-modifying statement (the HL7 control id's insert): how many rows it returned is answered. */
-  first?: Knex.Sql;
+  first?: CompiledStatement;
   /** Reads answered as arrays of row objects (`json_agg`): only columns whose JSON is their value (text, integers). */
-  reads?: Record<string, Knex.Sql>;
+  reads?: Record<string, CompiledStatement>;
 }
 
 export interface Tick {

@@ -12,6 +12,7 @@ import { isEventType, type EventType } from './event-types.js';
 import { serializeDeliveryBody, type OrderType } from './event-envelope.js';
 import { deliveriesQueuedNotice, insertAndNotifyDeliveriesQueued, notifyDeliveriesQueued } from './delivery-wakeup.js';
 import { insertAll, type InsertBatch } from '../db/insert-batch.js';
+import { statementTemplate } from '../db/statement-template.js';
 import { lockOrganizationWrites } from '../ingest/ingest-clock.js';
 import type { SubscriptionRow } from './subscriptions.js';
 import { policyOfRow } from '../tenancy/access-policy.js';
@@ -87,6 +88,9 @@ export function subscriptionsQuery(trx: Knex.Transaction, orgId: string, facilit
     .join('organizations as o', 'o.id', 's.org_id')
     .select(...MATCHED_COLUMNS, 'c.purpose', 'c.payers', 'c.sensitive', 'o.restricted_records as org_restricted_records', 'o.consent_denials as org_consent_denials');
 }
+
+/** subscriptionsQuery's text compiled once (db/statement-template.ts): it rides with the HL7 path's tick at every message. */
+export const subscriptionsStatement = statementTemplate((db: Knex, orgId: string, facilityId: string) => subscriptionsQuery(db as Knex.Transaction, orgId, facilityId));
 
 /**
  * A facility's subscriptions read earlier in the transaction (on PostgreSQL, with the ingest
