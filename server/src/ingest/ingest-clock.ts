@@ -50,6 +50,22 @@ export async function lockOrganizationWrites(trx: Knex.Transaction, orgId: strin
 }
 
 /**
+ * PostgreSQL: lockOrganizationWrites with reads the transaction needs anyway (an event's
+ * subscriptions), in one statement: a round trip fewer. The reads see the statement's snapshot,
+ * as tickIngestClockWith's do.
+ */
+export async function lockOrganizationWritesWith(trx: Knex.Transaction, orgId: string, reads: Record<string, CompiledStatement>): Promise<Record<string, unknown[]>> {
+  remember(trx, orgId);
+  const entries = Object.entries(reads);
+  const rows = await transactionRows(trx, `INSERT INTO ingest_clock (org_id, last_updated) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET last_updated = ingest_clock.last_updated RETURNING 1 AS locked${readColumns(entries)}`, [
+    orgId,
+    EPOCH,
+    ...entries.flatMap(([, read]) => read.bindings),
+  ]);
+  return readsOf(entries, rows[0]!);
+}
+
+/**
  * A consistent cut of the organization's writes, for a Bulk Data export's `transactionTime`:
  * takes the ingest_clock row lock (so every ingest transaction that took its instant before
  * has committed) and answers the last instant assigned, or undefined when none was. Every
@@ -101,7 +117,7 @@ export interface Tick {
 export async function tickIngestClockWith(trx: Knex.Transaction, orgId: string, riders: TickRiders): Promise<Tick> {
   remember(trx, orgId);
   const reads = Object.entries(riders.reads ?? {});
-  const columns = reads.map(([, read], i) => `, (SELECT coalesce(json_agg(r${i}), '[]') FROM (${read.sql}) r${i}) AS read_${i}`).join('');
+  const columns = readColumns(reads);
   const first = riders.first;
   // Run as a named statement once it recurs: its planning cost as much as its execution.
   const rows = await transactionRows(trx, `${first ? `WITH first AS (${first.sql}) ` : ''}${TICK_PG}${first ? ', (SELECT count(*) FROM first) AS first_rows' : ''}${columns}`, [
@@ -114,9 +130,16 @@ export async function tickIngestClockWith(trx: Knex.Transaction, orgId: string, 
   return {
     instant: row.last_updated as string,
     firstRows: Number(row.first_rows ?? 0),
-    reads: Object.fromEntries(reads.map(([name], i) => [name, (typeof row[`read_${i}`] === 'string' ? JSON.parse(row[`read_${i}`] as string) : row[`read_${i}`]) as unknown[]])),
+    reads: readsOf(reads, row),
   };
 }
+
+/** Each read as a column of the statement's one row: its rows as a JSON array. */
+const readColumns = (reads: Array<[string, CompiledStatement]>) => reads.map(([, read], i) => `, (SELECT coalesce(json_agg(r${i}), '[]') FROM (${read.sql}) r${i}) AS read_${i}`).join('');
+
+/** The reads' rows, by name, from the statement's row. */
+const readsOf = (reads: Array<[string, CompiledStatement]>, row: Record<string, unknown>): Record<string, unknown[]> =>
+  Object.fromEntries(reads.map(([name], i) => [name, (typeof row[`read_${i}`] === 'string' ? JSON.parse(row[`read_${i}`] as string) : row[`read_${i}`]) as unknown[]]));
 
 export async function tickIngestClock(trx: Knex.Transaction, orgId: string, now: number = Date.now()): Promise<string> {
   remember(trx, orgId);

@@ -20,7 +20,8 @@ describe('a statement template', () => {
       const build = (k: Knex, orgId: string, facilityId: string, after: number) =>
         k('webhook_subscriptions as s').join('clients as c', 'c.id', 's.client_pk').where({ 's.org_id': orgId, 's.status': 'active' }).andWhere('s.facility_id', facilityId).andWhere('s.seq', '>', after).select('s.id');
       const template = statementTemplate(build);
-      for (const values of [['o-1', 'f-1', 5], ['o-2', 'f-2', 7]] as const) {
+      const calls: Array<[string, string, number]> = [['o-1', 'f-1', 5], ['o-2', 'f-2', 7]];
+      for (const values of calls) {
         const compiled = build(db, ...values).toSQL();
         expect(template(db, ...values)).to.deep.equal({ sql: compiled.sql, bindings: compiled.bindings });
       }
