@@ -11,7 +11,6 @@ export interface PublicOperationRequest {
   body: unknown;
   headers: Record<string, string | string[] | undefined>;
   requestId: string;
-  ip: string;
   app: AppContext;
   koa: Context;
 }

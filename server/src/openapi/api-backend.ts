@@ -66,7 +66,6 @@ function baseRequest(
     body: c.request.requestBody,
     headers: ctx.headers,
     requestId: ctx.state.requestId as string,
-    ip: ctx.ip,
     app,
     koa: ctx,
   };
