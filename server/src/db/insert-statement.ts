@@ -13,6 +13,8 @@ import type { CompiledStatement } from './statement-template.js';
 
 /** Shapes kept: a process writes a few dozen (tables x row counts). */
 const KEPT_SHAPES = 512;
+/** Larger inserts (bulk ingestion's) are compiled by knex each time: their long texts are not kept, and their compile is a small part of their rows' work. */
+const KEPT_ROWS = 32;
 const texts = new Map<string, { sql: string; columns: string[] } | null>();
 
 type Row = Record<string, unknown>;
@@ -48,7 +50,7 @@ function knexInsert(db: Knex, table: string, rows: readonly object[]): CompiledS
 /** `insert into table (...) values ...` of these rows, as knex writes it. */
 export function insertStatement(db: Knex, table: string, rows: readonly object[]): CompiledStatement {
   const typed = rows as readonly Row[];
-  const keys = sharedKeys(typed);
+  const keys = rows.length <= KEPT_ROWS ? sharedKeys(typed) : undefined;
   if (keys === undefined) return knexInsert(db, table, rows);
   const key = `${isPostgres(db) ? 'pg' : 'sqlite'}\u0000${table}\u0000${rows.length}\u0000${keys.join('\u0000')}`;
   let compiledNow: CompiledStatement | undefined;

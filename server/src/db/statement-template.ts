@@ -33,10 +33,17 @@ function compile<V extends Scalar[]>(db: Knex, arity: number, build: (db: Knex, 
   return { sql, slots };
 }
 
+/** Values beyond this many (a long IN list) are compiled by knex at each call: their texts are not kept. */
+const KEPT_ARITY = 64;
+
 /** The builder's text compiled once per dialect and arity; each call binds its own values. */
 export function statementTemplate<V extends Scalar[]>(build: (db: Knex, ...values: V) => Knex.QueryBuilder | Knex.Raw): (db: Knex, ...values: V) => CompiledStatement {
   const compiled = new Map<string, { sql: string; slots: Slot[] }>();
   return (db, ...values) => {
+    if (values.length > KEPT_ARITY) {
+      const { sql, bindings } = build(db, ...values).toSQL();
+      return { sql, bindings };
+    }
     const key = `${isPostgres(db) ? 'pg' : 'sqlite'}:${values.length}`;
     let template = compiled.get(key);
     if (template === undefined) compiled.set(key, (template = compile(db, values.length, build)));

@@ -37,6 +37,10 @@ describe('an insert statement', () => {
       sameAsKnex('things', rows);
     });
 
+    it(`compiles a large insert with knex each time, the same text (${name})`, () => {
+      sameAsKnex('residents', Array.from({ length: 100 }, (_, i) => ({ id: `r${i}`, family_name: 'Okafor' })));
+    });
+
     it(`leaves to knex rows of different shapes, undefined values (DEFAULT) and raw SQL (${name})`, () => {
       sameAsKnex('residents', [{ id: 'a', family_name: 'X' }, { family_name: 'Y', id: 'b' }]);
       sameAsKnex('residents', [{ id: 'a', family_name: 'X' }, { id: 'b' }]);

@@ -38,6 +38,11 @@ describe('a statement template', () => {
       const three = template(db, 'o', 'x', 'y', 'z');
       template(db, 'o', 'u', 'v', 'w');
       expect(compiles).to.equal(2);
+      // A long list is compiled at each call, its text not kept.
+      const many = Array.from({ length: 100 }, (_, i) => `v${i}`);
+      expect(template(db, 'o', ...many).bindings).to.deep.equal(['o', ...many]);
+      template(db, 'o', ...many);
+      expect(compiles).to.equal(4);
       expect(three).to.deep.equal({ sql: db('resource_identifiers').where({ org_id: 'o' }).whereIn('value', ['x', 'y', 'z']).select('resource_id').toSQL().sql, bindings: ['o', 'x', 'y', 'z'] });
     });
   }
