@@ -1,13 +1,11 @@
 // An INSERT's text compiled by knex once per shape (dialect, table, columns, row count), each
 // call listing its own values: always the text and bindings knex itself would compile.
 import { expect } from 'chai';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
+import { compileOnlyKnexes } from '../../../test/support/compile-only-knex.js';
 import { insertStatement } from '../../src/db/insert-statement.js';
 
-const dialects: Array<[string, Knex]> = [
-  ['PostgreSQL', knexFactory({ client: 'pg' })],
-  ['SQLite', knexFactory({ client: 'better-sqlite3', useNullAsDefault: true })],
-];
+const dialects = compileOnlyKnexes();
 
 describe('an insert statement', () => {
   after(async () => {

@@ -1,14 +1,11 @@
 // A statement's text compiled by knex once, each call binding its own values: the same text
 // and bindings as knex compiling the builder at every call.
 import { expect } from 'chai';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
+import { compileOnlyKnexes } from '../../../test/support/compile-only-knex.js';
 import { statementTemplate } from '../../src/db/statement-template.js';
 
-// Compiling needs no connection: a client of each dialect the service runs on.
-const dialects: Array<[string, Knex]> = [
-  ['PostgreSQL', knexFactory({ client: 'pg' })],
-  ['SQLite', knexFactory({ client: 'better-sqlite3', useNullAsDefault: true })],
-];
+const dialects = compileOnlyKnexes();
 
 describe('a statement template', () => {
   after(async () => {

@@ -6,8 +6,7 @@
 import { expect } from 'chai';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../../../test/support/database.js';
-import { openDatabase } from '../../src/db/database.js';
+import { freshKnexForSuite, testDatabaseKind } from '../../../test/support/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createClient } from '../../src/auth/clients.js';
 import { createFacility, createOrganization } from '../../src/organizations/organizations.js';
@@ -18,35 +17,33 @@ import type { EventType } from '../../src/webhooks/event-types.js';
 
 describe('emitting an event', function () {
   this.timeout(60_000);
-  let database: TestDatabase;
   let db: Knex;
   let orgId: string;
   let maple: string;
   let birch: string;
   const subscriptions: Record<string, string> = {};
+  const cipher = new SigningSecretCipher(randomBytes(32));
 
-  before(async () => {
-    database = await createTestDatabase();
-    db = openDatabase(database.url);
+  /** A subscription of its own credential, holding these facilities, under this payer restriction. */
+  const subscribe = async (name: string, facilityIds: string[], eventTypes: EventType[], payers: string[] | null = null) => {
+    const issued = await createClient(db, { orgId, facilityIds, scopes: ['residents.read', 'webhooks.manage'], name, policy: { purpose: 'HOPERAT', payers, sensitive: false } });
+    const clientPk = (await db('clients').where({ client_id: issued.client_id }).first('id')).id as string;
+    subscriptions[name] = (await createSubscription(db, cipher, { orgId, clientPk, callbackUrl: 'https://hooks.example/ofctx', eventTypes })).id;
+    return subscriptions[name];
+  };
+
+  const knex = freshKnexForSuite(async (fresh) => {
+    db = fresh;
     await migrateToLatest(db);
     orgId = (await createOrganization(db, 'Outbox')).id;
     maple = (await createFacility(db, orgId, 'Maple')).id;
     birch = (await createFacility(db, orgId, 'Birch')).id;
-    const cipher = new SigningSecretCipher(randomBytes(32));
-    const subscribe = async (name: string, facilityIds: string[], eventTypes: EventType[], payers: string[] | null = null) => {
-      const issued = await createClient(db, { orgId, facilityIds, scopes: ['residents.read', 'webhooks.manage'], name, policy: { purpose: 'HOPERAT', payers, sensitive: false } });
-      const clientPk = (await db('clients').where({ client_id: issued.client_id }).first('id')).id as string;
-      subscriptions[name] = (await createSubscription(db, cipher, { orgId, clientPk, callbackUrl: 'https://hooks.example/ofctx', eventTypes })).id;
-    };
     await subscribe('admissions', [maple], ['resident.admitted']);
     await subscribe('admissions and coverage', [maple, birch], ['resident.admitted', 'coverage.updated']);
     await subscribe('coverage only', [maple], ['coverage.updated']);
     await subscribe('birch only', [birch], ['resident.admitted']);
   });
-  after(async () => {
-    await db?.destroy();
-    await database?.drop();
-  });
+  beforeEach(() => (db = knex()));
 
   const deliveriesOf = async (eventId: string) => ((await db('webhook_deliveries').where({ event_id: eventId }).orderBy('subscription_id').pluck('subscription_id')) as string[]).sort();
 
@@ -61,9 +58,7 @@ describe('emitting an event', function () {
   });
 
   it('queues no delivery for a credential whose payers restrict what it sees, when the resident has no such coverage', async () => {
-    const issued = await createClient(db, { orgId, facilityIds: [birch], scopes: ['residents.read', 'webhooks.manage'], name: 'payer-bound', policy: { purpose: 'HOPERAT', payers: ['medicare part a'], sensitive: false } });
-    const clientPk = (await db('clients').where({ client_id: issued.client_id }).first('id')).id as string;
-    const bound = (await createSubscription(db, new SigningSecretCipher(randomBytes(32)), { orgId, clientPk, callbackUrl: 'https://hooks.example/bound', eventTypes: ['resident.admitted'] })).id;
+    const bound = await subscribe('payer-bound', [birch], ['resident.admitted'], ['medicare part a']);
     const emitted = await emitEvent(db, { orgId, facilityId: birch, type: 'resident.admitted', residentId: randomUUID() });
     expect(await deliveriesOf(emitted.event_id)).to.deep.equal([subscriptions['admissions and coverage'], subscriptions['birch only']].sort());
     expect(await deliveriesOf(emitted.event_id)).not.to.include(bound);
