@@ -264,7 +264,7 @@ async function applyRun(db: Knex, run: Ready[], onError?: (error: Error) => void
     return await db.transaction(async (trx) => {
       // A remembered facility must still have its code (else each message is applied alone, below, and reads it afresh).
       const first = run[0]!;
-      if (first.remembered && ((await stillNamedBy(trx, first.facility, first.translation.facilityCode)) as unknown[]).length === 0) throw new FacilityCodeMoved();
+      if (first.remembered && ((await stillNamedBy(trx, first.facility.id, first.translation.facilityCode)) as unknown[]).length === 0) throw new FacilityCodeMoved();
       const stored = (await trx('hl7_applied_messages').where({ org_id: orgId }).whereIn('control_id', run.map((p) => p.translation.controlId.slice(0, 199))).select('sending_application', 'control_id')) as Array<{ sending_application: string; control_id: string }>;
       const seen = new Set(stored.map((r) => `${orgId}|${r.sending_application}|${r.control_id}`));
       const todo = run.filter((p) => !seen.has(controlKey(orgId, p.translation)));

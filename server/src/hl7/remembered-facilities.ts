@@ -45,9 +45,9 @@ export function forgetFacilityCode(db: Knex, code: string): void {
 }
 
 /** The read that checks, inside the message's transaction, that `code` still names the remembered facility (a row when it does). */
-export function stillNamedBy(trx: Knex.Transaction, facility: Hl7Facility, code: string): Knex.QueryBuilder {
-  return trx('facilities').where({ id: facility.id, hl7_code: code }).select('id');
+export function stillNamedBy(db: Knex, facilityId: string, code: string): Knex.QueryBuilder {
+  return db('facilities').where({ id: facilityId, hl7_code: code }).select('id');
 }
 
 /** stillNamedBy's text compiled once (db/statement-template.ts), for the PostgreSQL tick's reads. */
-export const stillNamedStatement = statementTemplate((db: Knex, facilityId: string, code: string) => db('facilities').where({ id: facilityId, hl7_code: code }).select('id'));
+export const stillNamedStatement = statementTemplate(stillNamedBy);

@@ -21,6 +21,8 @@ import { transactionRows } from '../db/transaction-statements.js';
 import type { CompiledStatement } from '../db/statement-template.js';
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
+/** Takes the organization's ingest_clock row lock without moving the clock (bindings: org id, EPOCH). */
+const HOLD_CLOCK = 'INSERT INTO ingest_clock (org_id, last_updated) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET last_updated = ingest_clock.last_updated';
 
 /** The organizations whose ingest_clock row a transaction holds locked: taken once, not again. */
 const held = new WeakMap<Knex.Transaction, Set<string>>();
@@ -43,10 +45,7 @@ export function holdsOrganizationLock(trx: Knex.Transaction, orgId: string): boo
 export async function lockOrganizationWrites(trx: Knex.Transaction, orgId: string): Promise<void> {
   if (holdsOrganizationLock(trx, orgId)) return;
   remember(trx, orgId);
-  await trx.raw(
-    'INSERT INTO ingest_clock (org_id, last_updated) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET last_updated = ingest_clock.last_updated',
-    [orgId, '1970-01-01T00:00:00.000Z'],
-  );
+  await trx.raw(HOLD_CLOCK, [orgId, EPOCH]);
 }
 
 /**
@@ -57,7 +56,7 @@ export async function lockOrganizationWrites(trx: Knex.Transaction, orgId: strin
 export async function lockOrganizationWritesWith(trx: Knex.Transaction, orgId: string, reads: Record<string, CompiledStatement>): Promise<Record<string, unknown[]>> {
   remember(trx, orgId);
   const entries = Object.entries(reads);
-  const rows = await transactionRows(trx, `INSERT INTO ingest_clock (org_id, last_updated) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET last_updated = ingest_clock.last_updated RETURNING 1 AS locked${readColumns(entries)}`, [
+  const rows = await transactionRows(trx, `${HOLD_CLOCK} RETURNING 1 AS locked${readColumns(entries)}`, [
     orgId,
     EPOCH,
     ...entries.flatMap(([, read]) => read.bindings),
@@ -75,7 +74,7 @@ export async function lockOrganizationWritesWith(trx: Knex.Transaction, orgId: s
 export async function lastIngestInstant(trx: Knex.Transaction, orgId: string): Promise<string | undefined> {
   remember(trx, orgId);
   const rows = rawRows<{ last_updated: string }>(
-    await trx.raw('INSERT INTO ingest_clock (org_id, last_updated) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET last_updated = ingest_clock.last_updated RETURNING last_updated', [orgId, EPOCH]),
+    await trx.raw(`${HOLD_CLOCK} RETURNING last_updated`, [orgId, EPOCH]),
   );
   const last = rows[0]?.last_updated;
   return last === undefined || last === EPOCH ? undefined : last;
@@ -144,10 +143,7 @@ const readsOf = (reads: Array<[string, CompiledStatement]>, row: Record<string, 
 export async function tickIngestClock(trx: Knex.Transaction, orgId: string, now: number = Date.now()): Promise<string> {
   remember(trx, orgId);
   if (isPostgres(trx)) return rawRows<{ last_updated: string }>(await trx.raw(TICK_PG, [orgId, nowIso(now)]))[0]!.last_updated;
-  const result = await trx.raw(
-    'INSERT INTO ingest_clock (org_id, last_updated) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET last_updated = ingest_clock.last_updated RETURNING last_updated',
-    [orgId, '1970-01-01T00:00:00.000Z'],
-  );
+  const result = await trx.raw(`${HOLD_CLOCK} RETURNING last_updated`, [orgId, EPOCH]);
   const rows = rawRows<{ last_updated: string }>(result);
   const last = Date.parse(rows[0]!.last_updated);
   const instant = nowIso(Math.max(now, last + 1));

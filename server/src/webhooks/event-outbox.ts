@@ -71,7 +71,7 @@ function validated(input: EventInput): EventInput & { type: EventType; occurredA
  * credential is still active and still granted the facility. Whether that credential may
  * see the event's resident is checked per event (visibleTo below).
  */
-export function subscriptionsQuery(trx: Knex.Transaction, orgId: string, facilityId: string): Knex.QueryBuilder {
+export function subscriptionsQuery(trx: Knex, orgId: string, facilityId: string): Knex.QueryBuilder {
   return trx('webhook_subscriptions as s')
     .join('clients as c', 'c.id', 's.client_pk')
     .join('client_facilities as g', function () {
@@ -90,7 +90,7 @@ export function subscriptionsQuery(trx: Knex.Transaction, orgId: string, facilit
 }
 
 /** subscriptionsQuery's text compiled once (db/statement-template.ts): it rides with the HL7 path's tick at every message. */
-export const subscriptionsStatement = statementTemplate((db: Knex, orgId: string, facilityId: string) => subscriptionsQuery(db as Knex.Transaction, orgId, facilityId));
+export const subscriptionsStatement = statementTemplate(subscriptionsQuery);
 
 /**
  * A facility's subscriptions read earlier in the transaction (on PostgreSQL, with the ingest
