@@ -93,14 +93,17 @@ export function compiledRequestHandler(api: OpenAPIBackend): (req: Request, ...a
   const { router, validator } = api;
   const schemesOf = new WeakMap<Operation, string[]>();
 
-  /** The hook `name` if registered, then `next`: awaited only when the hook gives a promise. */
-  function hooked<T>(name: string, context: RouteContext, args: unknown[], next: () => T): T | Promise<T> {
-    const hook = backend.handlers[name];
-    return hook ? afterwards(hook(context, ...args), next) : next();
+  // Each step below asks for its hook first and calls the next step directly when none is
+  // registered: a closure for `next` is made only where a hook runs before it (most are not
+  // registered; a closure per step and request showed in /healthz's profile).
+  /** The hook `hook`, then `next`: awaited only when the hook gives a promise. */
+  function hooked<T>(hook: Handler, context: RouteContext, args: unknown[], next: () => T): T | Promise<T> {
+    return afterwards(hook(context, ...args), next);
   }
 
   function routed(req: Request, context: RouteContext, args: unknown[]): unknown {
-    return hooked('preRoutingHandler', context, args, () => matched(req, context, args));
+    const hook = backend.handlers.preRoutingHandler;
+    return hook ? hooked(hook, context, args, () => matched(req, context, args)) : matched(req, context, args);
   }
 
   function matched(req: Request, context: RouteContext, args: unknown[]): unknown {
@@ -115,10 +118,14 @@ export function compiledRequestHandler(api: OpenAPIBackend): (req: Request, ...a
         if (!handler) throw error;
         return handler(context, ...args);
       };
-      return hooked('postRoutingHandler', context, args, answer);
+      const hook = hooks.postRoutingHandler;
+      return hook ? hooked(hook, context, args, answer) : answer();
     }
     (context as unknown as LoopContext).routedTo(operation);
-    return hooked('postRoutingHandler', context, args, () => secured(req, context, operation, args));
+    // Registered by the service (api-backend.ts), synchronous: no closure unless it gives a promise.
+    const hook = hooks.postRoutingHandler;
+    const ran = hook ? hook(context, ...args) : undefined;
+    return isThenable(ran) ? Promise.resolve(ran).then(() => secured(req, context, operation, args)) : secured(req, context, operation, args);
   }
 
   function secured(req: Request, context: RouteContext, operation: Operation, args: unknown[]): unknown {
@@ -152,15 +159,17 @@ export function compiledRequestHandler(api: OpenAPIBackend): (req: Request, ...a
     const hooks = backend.handlers;
     const authorized = requirements.some((requirement) => satisfied(requirement, results));
     context.security = { ...results, authorized } as RouteContext['security'];
-    const next = () => {
-      if (!authorized && requirements.length > 0) {
-        const unauthorized = hooks.unauthorizedHandler;
-        if (unauthorized) return unauthorized(context, ...args);
-        throw new Error(`401-unauthorized: ${operation.operationId} request did not satisfy security requirements and no unauthorizedHandler is registered`);
-      }
-      return validated(req, context, operation, args);
-    };
-    return hooked('postSecurityHandler', context, args, next);
+    const hook = hooks.postSecurityHandler;
+    return hook ? hooked(hook, context, args, () => afterSecurity(req, context, operation, authorized, requirements, args)) : afterSecurity(req, context, operation, authorized, requirements, args);
+  }
+
+  function afterSecurity(req: Request, context: RouteContext, operation: Operation, authorized: boolean, requirements: Array<Record<string, unknown>>, args: unknown[]): unknown {
+    if (!authorized && requirements.length > 0) {
+      const unauthorized = backend.handlers.unauthorizedHandler;
+      if (unauthorized) return unauthorized(context, ...args);
+      throw new Error(`401-unauthorized: ${operation.operationId} request did not satisfy security requirements and no unauthorizedHandler is registered`);
+    }
+    return validated(req, context, operation, args);
   }
 
   function validated(req: Request, context: RouteContext, operation: Operation, args: unknown[]): unknown {
@@ -175,16 +184,19 @@ export function compiledRequestHandler(api: OpenAPIBackend): (req: Request, ...a
       }
       if (validator.coerceTypes) context.request = coercedRequestOf(context.validation) ?? router.parseRequest(context.validation.coerced, operation);
     }
-    const operate = () => {
-      const handler = hooks[operation.operationId!];
-      if (!handler) {
-        const notImplemented = hooks['501'] ?? hooks.notImplemented;
-        if (!notImplemented) throw new Error(`501-notImplemented: ${operation.operationId} no handler registered`);
-        return notImplemented(context, ...args);
-      }
-      return handler(context, ...args);
-    };
-    return hooked('preOperationHandler', context, args, operate);
+    const hook = hooks.preOperationHandler;
+    return hook ? hooked(hook, context, args, () => operate(context, operation, args)) : operate(context, operation, args);
+  }
+
+  function operate(context: RouteContext, operation: Operation, args: unknown[]): unknown {
+    const hooks = backend.handlers;
+    const handler = hooks[operation.operationId!];
+    if (!handler) {
+      const notImplemented = hooks['501'] ?? hooks.notImplemented;
+      if (!notImplemented) throw new Error(`501-notImplemented: ${operation.operationId} no handler registered`);
+      return notImplemented(context, ...args);
+    }
+    return handler(context, ...args);
   }
 
   const handle = (req: Request, args: unknown[]): unknown => {

@@ -32,11 +32,15 @@ export type RequestValidator = (req: Request, operation?: Operation | string) =>
 // whole parse: the headers copied, the query cloned, the path matched again); where
 // validation changed only the query (parseReusable), that parse equals the one validated,
 // query coerced: it is handed on instead (a test compares both on every operation).
-const coercedRequests = new WeakMap<ValidationResult, ParsedRequest>();
+// One slot, not a WeakMap: the request loop asks for it right after validating, in the same
+// synchronous step (openapi/request-handler.ts), and a WeakMap entry per request cost its
+// write barrier and the scavenger's ephemeron pass (2-3% of a /healthz request in a perf
+// profile, 2026-11-27). A result not the latest validated gets undefined: parsed again.
+const latest: { result: ValidationResult | undefined; parsed: ParsedRequest | undefined } = { result: undefined, parsed: undefined };
 
-/** The parse of `result.coerced`, when the validator that gave `result` already holds it. */
+/** The parse of `result.coerced`, when it is the latest result validated and its parse serves. */
 export function coercedRequestOf(result: ValidationResult): ParsedRequest | undefined {
-  return coercedRequests.get(result);
+  return latest.result === result ? latest.parsed : undefined;
 }
 
 function factsOf(operation: Operation): OperationFacts {
@@ -128,8 +132,12 @@ export function compiledRequestValidator(validator: OpenAPIValidator): RequestVa
     }
     if (errors.length === 0) {
       result.errors = null;
-      if (validator.coerceTypes && parseReusable) coercedRequests.set(result, parsed);
-    } else result.valid = false;
+      latest.result = result;
+      latest.parsed = validator.coerceTypes && parseReusable ? parsed : undefined;
+    } else {
+      result.valid = false;
+      latest.result = latest.parsed = undefined;
+    }
     return result;
   };
 }

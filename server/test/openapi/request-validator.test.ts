@@ -92,4 +92,17 @@ describe('the compiled request validator', () => {
     // Most operations: the lists and reads (string path and header parameters).
     expect(kept).to.be.greaterThan(100);
   });
+
+  it('hands on the parse of the latest valid request only: an earlier result is parsed again, never given another request’s parse', () => {
+    const path = `/api/v1/ofctx/${id}/${id}/coverage`;
+    const first = compiled({ method: 'GET', path, headers: {}, query: { page_size: '2' } });
+    expect(coercedRequestOf(first)?.query).to.deep.equal({ page_size: 2 });
+    const second = compiled({ method: 'GET', path, headers: {}, query: { page_size: '3' } });
+    expect(coercedRequestOf(second)?.query).to.deep.equal({ page_size: 3 });
+    expect(coercedRequestOf(first)).to.equal(undefined);
+    const invalid = compiled({ method: 'GET', path, headers: {}, query: { page_size: 'many' } });
+    expect(invalid.errors).to.not.equal(null);
+    expect(coercedRequestOf(invalid)).to.equal(undefined);
+    expect(coercedRequestOf(second)).to.equal(undefined);
+  });
 });
