@@ -12,7 +12,7 @@ export function requestMetrics(metrics: ServiceMetrics): RequestMetrics {
   return (ctx, started) => {
     const operation = (ctx.state.operationId as string | undefined) ?? 'unmatched';
     const status = ctx.status;
-    metrics.requestDuration.observe({ operation, method: ctx.method, status: String(status) }, (performance.now() - started) / 1000);
+    metrics.requestDuration.observe(operation, ctx.method, String(status), (performance.now() - started) / 1000);
     if (status === 429) metrics.rateLimitRefusals.inc({ operation });
     if (operation === TOKEN_OPERATION) {
       if (status === 200) metrics.tokensIssued.inc();

@@ -4,8 +4,9 @@
 // an id, a URL, a host, a client or anything about a resident, so a scrape can leak nothing
 // and the series count cannot grow with traffic.
 import type { Knex } from 'knex';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { rawRows } from '../db/database.js';
+import { RequestDurationHistogram } from './request-duration-histogram.js';
 
 /** Seconds: from a cached token lookup (~1 ms) to a slow page of a large facility. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -26,10 +27,9 @@ export interface IngestCount {
 
 export class ServiceMetrics {
   readonly registry = new Registry();
-  readonly requestDuration = new Histogram({
+  readonly requestDuration = new RequestDurationHistogram({
     name: 'ofctx_http_request_duration_seconds',
     help: 'API requests by operation (the contract operationId, or "unmatched") and status, with their latency.',
-    labelNames: ['operation', 'method', 'status'] as const,
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });
