@@ -1,8 +1,13 @@
 // Liveness and readiness probes for operators and orchestrators.
 import type { PublicOperationHandler } from './operation.js';
+import { RenderedJson } from './rendered-json.js';
+
+// Liveness is asked often (orchestrators, load balancers) and its answer never changes:
+// serialized once.
+const ALIVE = RenderedJson.of({ status: 'ok' });
 
 export const healthOperations: Record<string, PublicOperationHandler> = {
-  getHealth: async () => ({ body: { status: 'ok' } }),
+  getHealth: async () => ({ body: ALIVE }),
   getReadiness: async ({ app }) => {
     if (!app.accepting) return { status: 503, body: { status: 'unavailable' } };
     try {
