@@ -3,7 +3,8 @@
 import type { Context } from 'koa';
 
 export function setSecurityHeaders(ctx: Context): void {
-  const response = ctx.response;
-  response.set('X-Content-Type-Options', 'nosniff');
-  if (ctx.request.path.startsWith('/api/')) response.set('Cache-Control', 'no-store');
+  // On Node's response: Koa's set only adds its own checks for values that are plain strings.
+  const res = ctx.res;
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  if (ctx.path.startsWith('/api/')) res.setHeader('Cache-Control', 'no-store');
 }
