@@ -35,12 +35,20 @@ export type RequestValidator = (req: Request, operation?: Operation | string) =>
 // One slot, not a WeakMap: the request loop asks for it right after validating, in the same
 // synchronous step (openapi/request-handler.ts), and a WeakMap entry per request cost its
 // write barrier and the scavenger's ephemeron pass (2-3% of a /healthz request in a perf
-// profile, 2026-11-27). A result not the latest validated gets undefined: parsed again.
+// profile, 2026-11-27). A result not the latest validated, or asked a second time, gets
+// undefined: its request is parsed again.
 const latest: { result: ValidationResult | undefined; parsed: ParsedRequest | undefined } = { result: undefined, parsed: undefined };
 
-/** The parse of `result.coerced`, when it is the latest result validated and its parse serves. */
+/**
+ * The parse of `result.coerced`, when it is the latest result validated and its parse serves.
+ * Handed once: the slot is emptied, so no request's parse (its headers, a bearer token among
+ * them) stays referenced after its request.
+ */
 export function coercedRequestOf(result: ValidationResult): ParsedRequest | undefined {
-  return latest.result === result ? latest.parsed : undefined;
+  if (latest.result !== result) return undefined;
+  const parsed = latest.parsed;
+  latest.result = latest.parsed = undefined;
+  return parsed;
 }
 
 function factsOf(operation: Operation): OperationFacts {

@@ -104,5 +104,9 @@ describe('the compiled request validator', () => {
     expect(invalid.errors).to.not.equal(null);
     expect(coercedRequestOf(invalid)).to.equal(undefined);
     expect(coercedRequestOf(second)).to.equal(undefined);
+    // Handed once: nothing of a request stays referenced after its handler got it.
+    const third = compiled({ method: 'GET', path, headers: { authorization: 'Bearer secret' }, query: {} });
+    expect(coercedRequestOf(third)?.headers.authorization).to.equal('Bearer secret');
+    expect(coercedRequestOf(third)).to.equal(undefined);
   });
 });
