@@ -71,18 +71,18 @@ function validated(input: EventInput): EventInput & { type: EventType; occurredA
  * credential is still active and still granted the facility. Whether that credential may
  * see the event's resident is checked per event (visibleTo below).
  */
-export function subscriptionsQuery(trx: Knex, orgId: string, facilityId: string): Knex.QueryBuilder {
-  return trx('webhook_subscriptions as s')
+export function subscriptionsQuery(db: Knex, orgId: string, facilityId: string): Knex.QueryBuilder {
+  return db('webhook_subscriptions as s')
     .join('clients as c', 'c.id', 's.client_pk')
     .join('client_facilities as g', function () {
-      this.on('g.client_pk', '=', 's.client_pk').andOn('g.facility_id', '=', trx.raw('?', [facilityId]));
+      this.on('g.client_pk', '=', 's.client_pk').andOn('g.facility_id', '=', db.raw('?', [facilityId]));
     })
     .where({ 's.org_id': orgId, 's.status': 'active', 'c.status': 'active' })
     .orderBy('s.seq')
     .modify((q) => {
       // Ending a subscription waits for this transaction (and its cancel then sees these
       // deliveries), or this waits for the ending and no longer matches it.
-      if (isPostgres(trx)) q.forShare('s');
+      if (isPostgres(db)) q.forShare('s');
     })
     // The organization's flags ride along (one statement instead of two per event type).
     .join('organizations as o', 'o.id', 's.org_id')
