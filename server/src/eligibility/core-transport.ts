@@ -9,6 +9,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
+import { rootCertificates } from 'node:tls';
 import { pinnedLookup } from '../webhooks/pinned-connections.js';
 import { vetCallbackTarget, type HostResolver, type ResolvedAddress } from '../webhooks/ssrf-guard.js';
 
@@ -39,7 +40,11 @@ export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 export const USER_AGENT = 'ofctx-eligibility/1.0';
 
 class DeadlineExceeded extends Error {}
-class AnswerTooLarge extends Error {}
+class AnswerTooLarge extends Error {
+  constructor(readonly status: number) {
+    super('answer too large');
+  }
+}
 
 interface Answer {
   status: number;
@@ -69,7 +74,8 @@ function post(url: URL, vetted: ResolvedAddress, request: CoreExchangeRequest, s
       // A fresh connection to the vetted address: one exchange per inquiry, no pool to reuse.
       agent: false,
       lookup: pinnedLookup(vetted),
-      ...(https && request.ca ? { ca: request.ca } : {}),
+      // `ca` replaces Node's trusted roots: keep them, the given certificate is an extra one.
+      ...(https && request.ca ? { ca: [...rootCertificates, request.ca] } : {}),
     });
     const abort = () => req.destroy(signal.reason as Error);
     if (signal.aborted) abort();
@@ -90,7 +96,7 @@ function post(url: URL, vetted: ResolvedAddress, request: CoreExchangeRequest, s
       res.on('data', (chunk: Buffer) => {
         received += chunk.length;
         if (received > MAX_ANSWER_BYTES) {
-          settle(new AnswerTooLarge());
+          settle(new AnswerTooLarge(res.statusCode ?? 0));
           req.destroy();
           return;
         }
@@ -136,7 +142,7 @@ export async function sendCoreRequest(request: CoreExchangeRequest): Promise<Cor
       errorClass === 'timeout' ? `no answer within ${request.timeoutMs} ms`
       : errorClass === 'too_large' ? `the answer is larger than ${MAX_ANSWER_BYTES} bytes`
       : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
-    return { ok: false, errorClass, status: null, detail, durationMs: elapsed() };
+    return { ok: false, errorClass, status: error instanceof AnswerTooLarge ? error.status : null, detail, durationMs: elapsed() };
   } finally {
     clearTimeout(timer);
     request.signal?.removeEventListener('abort', onStop);

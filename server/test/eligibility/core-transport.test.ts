@@ -260,6 +260,10 @@ describe('CORE transport against the clearinghouse double', () => {
     expect(failure((await exchange('soap', 'https://clearinghouse.example/core', { transport: { allowPrivateTargets: false, resolve: async () => [{ address: '10.1.2.3', family: 4 }] } })).result)).to.deep.include({ errorClass: 'ssrf_blocked' });
     expect(failure((await exchange('soap', double.url, { transport: { allowPrivateTargets: false } })).result).detail).to.match(/https/);
     expect(failure((await exchange('soap', 'not a url')).result).errorClass).to.equal('invalid_url');
+    const unknownHost: HostResolver = async () => {
+      throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+    };
+    expect(failure((await exchange('soap', 'https://nowhere.example/core', { transport: { resolve: unknownHost } })).result).errorClass).to.equal('dns');
     expect(double.received).to.have.length(0);
   });
 
@@ -296,7 +300,7 @@ describe('CORE transport against the clearinghouse double', () => {
         };
         write();
       });
-      expect(failure((await exchange('soap', url)).result).errorClass).to.equal('too_large');
+      expect(failure((await exchange('soap', url)).result)).to.deep.include({ errorClass: 'too_large', status: 200 });
     });
   });
 
