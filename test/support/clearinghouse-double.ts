@@ -10,7 +10,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { X12Parser, type X12Interchange, type X12Segment } from 'node-x12';
 import {
-  CORE_RULE_VERSION, coreResponse, coreSoapFault, CoreEnvelopeError, PAYLOAD_270, PAYLOAD_271, PAYLOAD_999, readCoreRequest,
+  CORE_RULE_VERSION, coreResponse, coreSoapFault, CoreEnvelopeError, PAYLOAD_270, PAYLOAD_271, PAYLOAD_999, PAYLOAD_ENVELOPE_ERROR, readCoreRequest,
   SoapVersionMismatch, type CoreEnvelope, type CoreMessage, type CoreProtocol,
 } from '../../server/src/eligibility/core-envelope.js';
 
@@ -439,7 +439,7 @@ export async function startClearinghouseDouble(options: DoubleOptions = {}): Pro
     const coreError = async (code: string, message: string) => {
       record.answered = 'core-error';
       await sleep(double.latencyMs);
-      send(res, 200, await coreResponse(protocol, answerEnvelope(envelope.payloadType || PAYLOAD_271, undefined, code, message)));
+      send(res, 200, await coreResponse(protocol, answerEnvelope(PAYLOAD_ENVELOPE_ERROR, undefined, code, message)));
     };
 
     const authorised = credentials && credentials.username !== '' && credentials.password !== ''
@@ -451,7 +451,7 @@ export async function startClearinghouseDouble(options: DoubleOptions = {}): Pro
       await sleep(double.latencyMs);
       // SOAP: WS-Security failures come back as a Fault; MIME: the envelope's ErrorCode.
       if (protocol === 'soap') return send(res, 400, coreSoapFault('Sender', 'The sender is not authorized', 'UnAuthorized'));
-      return send(res, 200, await coreResponse(protocol, answerEnvelope(envelope.payloadType || PAYLOAD_271, undefined, 'UnAuthorized', 'The sender is not authorized')));
+      return send(res, 200, await coreResponse(protocol, answerEnvelope(PAYLOAD_ENVELOPE_ERROR, undefined, 'UnAuthorized', 'The sender is not authorized')));
     }
     const wrongField = envelopeProblem(envelope);
     if (wrongField) {
@@ -483,7 +483,7 @@ export async function startClearinghouseDouble(options: DoubleOptions = {}): Pro
       case 'http-status':
         return sendText(res, answer.status, answer.status >= 500 ? 'Service Unavailable' : 'Refused');
       case 'core-error':
-        return send(res, 200, await coreResponse(protocol, answerEnvelope(PAYLOAD_271, undefined, answer.code, answer.message ?? answer.code)));
+        return send(res, 200, await coreResponse(protocol, answerEnvelope(PAYLOAD_ENVELOPE_ERROR, undefined, answer.code, answer.message ?? answer.code)));
       case '999': {
         // The member id refused as an invalid code value: IK3 names NM1 of 2100C, IK4 its NM109.
         const nm1 = (read.interchange?.functionalGroups[0]?.transactions[0]?.segments ?? []).findIndex((s) => s.tag === 'NM1' && s.elements[0]?.value === 'IL');
@@ -530,10 +530,3 @@ export async function startClearinghouseDouble(options: DoubleOptions = {}): Pro
   };
   return double;
 }
-
-/** Every segment of an X12 text, for assertions (the double's answers use `~` and a newline). */
-export function x12Segments(text: string): string[] {
-  return text.split('~').map((s) => s.trim()).filter(Boolean);
-}
-
-export { PAYLOAD_271, PAYLOAD_999 };

@@ -12,6 +12,8 @@ export type CoreProtocol = 'soap' | 'mime';
 export const PAYLOAD_270 = 'X12_270_Request_005010X279A1';
 export const PAYLOAD_271 = 'X12_271_Response_005010X279A1';
 export const PAYLOAD_999 = 'X12_999_Response_005010X231A1';
+/** The PayloadType of an answer refusing the envelope itself (with its ErrorCode, no payload). */
+export const PAYLOAD_ENVELOPE_ERROR = 'CoreEnvelopeError';
 export const CORE_RULE_VERSION = '2.2.0';
 export const PROCESSING_MODE_REAL_TIME = 'RealTime';
 export const SUCCESS = 'Success';

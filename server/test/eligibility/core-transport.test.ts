@@ -165,6 +165,7 @@ describe('CORE transport against the clearinghouse double', () => {
       const protocol: CoreProtocol = code.length % 2 ? 'soap' : 'mime';
       const sent = await exchange(protocol, double.url, { envelope: overrides });
       const answer = await answerOf(protocol, sent);
+      expect(answer).to.deep.include({ payloadType: 'CoreEnvelopeError', payloadId: sent.request.payloadId });
       expect(answer.payload).to.equal(undefined);
       expect(checkCoreAnswer(sent.request, answer)).to.deep.include({ ok: false, code });
       expect(double.received[0]!.problems).to.have.length(1);
