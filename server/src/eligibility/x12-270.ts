@@ -109,7 +109,7 @@ function personName(person: InquiryPerson, field: string): string[] {
 
 /** DMG*D8*CCYYMMDD[*F|M|U], only with a birth date (DMG01/02 are required in the segment). */
 function demographics(person: InquiryPerson, field: string): string[][] {
-  if (person.gender !== undefined && !(person.gender in DMG03)) throw new InvalidInquiry(`${field}.gender`, 'must be male, female, other or unknown');
+  if (person.gender !== undefined && !Object.hasOwn(DMG03, person.gender)) throw new InvalidInquiry(`${field}.gender`, 'must be male, female, other or unknown');
   if (person.birthDate === undefined) return [];
   const born = dateElement(person.birthDate, `${field}.birthDate`);
   return [['DMG', 'D8', born, ...(person.gender ? [DMG03[person.gender]] : [])]];

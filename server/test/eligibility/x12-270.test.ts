@@ -161,7 +161,7 @@ describe('X12 270 writing', () => {
     ['a trace longer than 50', { trace: 'T'.repeat(51) }, 'trace', /50/],
     ['a service type that is not a code', { serviceTypes: ['health'] }, 'serviceTypes', /service type code/],
     ['no service type', { serviceTypes: [] }, 'serviceTypes', /1 to 99/],
-    ['an unknown gender', { subscriber: { lastName: 'A', memberId: 'M1', birthDate: '1941-02-03', gender: 'x' as 'male' } }, 'subscriber.gender', /male, female/],
+    ['an unknown gender', { subscriber: { lastName: 'A', memberId: 'M1', birthDate: '1941-02-03', gender: 'toString' as 'male' } }, 'subscriber.gender', /male, female/],
     ['a relationship that is not a code', { dependent: { lastName: 'A', relationship: 'child' } }, 'dependent.relationship', /relationship code/],
   ];
   for (const [what, overrides, field, message] of refusals) {
