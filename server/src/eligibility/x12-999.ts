@@ -99,7 +99,7 @@ const GROUP_ERRORS: Record<string, string> = {
 const ACKNOWLEDGMENT_CODES = new Set(['A', 'E', 'P', 'R', 'M', 'W', 'X']);
 
 function described(table: Record<string, string>, code: string): string {
-  return table[code] ?? `error code ${code}`;
+  return Object.hasOwn(table, code) ? table[code]! : `error code ${code}`;
 }
 
 export function read999(text: string): Acknowledgment {
