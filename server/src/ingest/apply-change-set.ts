@@ -20,6 +20,10 @@
 //     (a merge: the prior one turns inactive, its          names the prior one)
 //     records move to the surviving one)
 //   Consent                                              none
+//
+// ELIGIBILITY (issue 40): a new Coverage, or one whose payer id or member id (subscriberId)
+// changed, has its eligibility check made due now (eligibility/check-queue.ts), in the same
+// transaction: the worker asks the payer within seconds, once however many changes came.
 // An event about a record carrying a restricted security label is marked restricted: only
 // --sensitive credentials receive it (webhooks/event-outbox.ts).
 //
@@ -57,6 +61,7 @@ import { isPostgres } from '../db/database.js';
 import { InsertBatch, insertAll } from '../db/insert-batch.js';
 import { writeResidentSearchStrings } from '../db/search-strings.js';
 import { securityColumns } from './security-labels.js';
+import { queueChecks, type QueuedCheck } from '../eligibility/check-queue.js';
 
 export interface ApplyOptions {
   /** The HTTP request (or CLI run) this change set came from, for the audit trail. */
@@ -196,6 +201,8 @@ interface ChunkWrites {
   events: QueuedEvent[];
   /** Residents whose records' visibility changed: `withResident` also touches the Patient row. */
   touches: Map<string, { withResident: boolean }>;
+  /** Coverages whose eligibility check is due now. */
+  checks: QueuedCheck[];
 }
 
 /** The identifier rows holding any of these values, its text compiled once per number of values (db/statement-template.ts). */
@@ -208,7 +215,7 @@ class Chunk {
   private readonly byIdentifier = new Map<string, string[]>();
   private readonly fullUrls = new Map<string, { type: RecordType; id: string }>();
   private readonly inserted = new Set<string>();
-  readonly writes: ChunkWrites = { inserts: new Map(), updates: [], moves: [], merges: [], reindex: [], audit: [], events: [], touches: new Map() };
+  readonly writes: ChunkWrites = { inserts: new Map(), updates: [], moves: [], merges: [], reindex: [], audit: [], events: [], touches: new Map(), checks: [] };
 
   constructor(
     private readonly trx: Knex.Transaction,
@@ -466,6 +473,9 @@ class Chunk {
       }
       this.writes.reindex.push({ type, id: existing.id, identifiers: indexIdentifiers(item) });
       this.writes.audit.push({ type, id: existing.id, outcome: 'updated', versionId: Number(existing.version_id), facilityId });
+      if (type === 'Coverage' && (changedColumns.includes('payor_id') || changedColumns.includes('subscriber_id'))) {
+        this.writes.checks.push({ coverageId: existing.id, orgId: this.set.orgId, facilityId, trigger: 'change' });
+      }
       if (type === 'Consent') this.touch(residentId!, true);
       if (type === 'Patient' && changedColumns.includes('restricted')) this.touch(existing.id, false);
       if (prior) this.retire(prior, existing);
@@ -498,6 +508,7 @@ class Chunk {
     this.writes.inserts.get(mapping.table)!.push(row);
     this.writes.reindex.push({ type, id: row.id, identifiers: indexed });
     this.writes.audit.push({ type, id: row.id, outcome: 'created', versionId: 1, facilityId });
+    if (type === 'Coverage') this.writes.checks.push({ coverageId: row.id, orgId: this.set.orgId, facilityId, trigger: 'admission' });
     if (type === 'Consent') this.touch(residentId!, true);
     if (prior) this.retire(prior, row);
     queue(row, events, prior);
@@ -587,6 +598,7 @@ class Chunk {
       version_id: a.versionId,
     }));
     await insert('ingest_writes', audit);
+    await queueChecks(trx, writes.checks, this.now, insert);
     const known = this.subscriptions && {
       orgId: this.set.orgId,
       facilityId: this.set.facilityId,
