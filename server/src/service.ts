@@ -28,6 +28,9 @@ import { RetentionPurger } from './retention/retention-purger.js';
 import { MllpListener } from './hl7/mllp-listener.js';
 import { BulkExportWorker } from './bulk/export-worker.js';
 import { InFlightRequests } from './http/in-flight-requests.js';
+import { readFileSync } from 'node:fs';
+import { EligibilityWorker } from './eligibility/eligibility-worker.js';
+import { queueDepth } from './eligibility/check-queue.js';
 
 export interface RunningService {
   url: string;
@@ -40,6 +43,8 @@ export interface RunningService {
   metricsPort: number | undefined;
   /** The HL7 v2 MLLP listener, when MLLP_PORT is set. */
   mllp: MllpListener | undefined;
+  /** Asks payers about Coverages (X12 270 over CAQH CORE). */
+  eligibility: EligibilityWorker;
   close(): Promise<void>;
 }
 
@@ -137,6 +142,18 @@ export async function startService(config: Config, options: { logger?: Logger; d
   disclosureIndexer.start();
   await webhooks.start();
   bulkExports.start();
+  const eligibility = new EligibilityWorker({
+    db,
+    config: config.eligibility,
+    allowPrivateTargets: config.webhooks.allowPrivateTargets,
+    cipher: webhooks.cipher,
+    resolve: webhooks.resolveHost,
+    logger,
+    metrics,
+    ...(config.eligibility.caFile ? { ca: readFileSync(config.eligibility.caFile, 'utf8') } : {}),
+  });
+  metrics.registerEligibilityQueue(() => queueDepth(db));
+  if (config.eligibility.workerEnabled) eligibility.start();
   let mllp: MllpListener | undefined;
   try {
     mllp = config.mllp ? await MllpListener.start(config.mllp, db, logger, metrics) : undefined;
@@ -146,6 +163,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
     await purger.stop();
     await disclosureIndexer.stop();
     await bulkExports.stop();
+    await eligibility.stop();
     await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), webhooks.stop(), metricsListener?.close()]);
     await closeDatabase();
     throw error;
@@ -162,7 +180,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
       server.closeIdleConnections();
       // The delivery worker records its last attempts, and HL7 messages being applied get
       // their ACK, before the database closes.
-      await Promise.all([closed, webhooks.stop(), bulkExports.stop(), metricsListener?.close(), mllp?.close()]);
+      await Promise.all([closed, webhooks.stop(), bulkExports.stop(), eligibility.stop(), metricsListener?.close(), mllp?.close()]);
       // Handlers whose client hung up are not connections any more, but still use the database.
       await app.inFlight.drained();
       // After the last request's audit row: what it disclosed is indexed now or at the next start.
@@ -172,5 +190,5 @@ export async function startService(config: Config, options: { logger?: Logger; d
     return closing;
   };
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  return { url: `http://${host}:${port}`, port, metricsPort: metricsListener?.port, app, server, webhooks, mllp, close };
+  return { url: `http://${host}:${port}`, port, metricsPort: metricsListener?.port, app, server, webhooks, mllp, eligibility, close };
 }

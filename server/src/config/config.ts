@@ -30,6 +30,30 @@ export interface Config {
   bulkExport: BulkExportConfig;
   /** The HL7 v2 MLLP listener (server/src/hl7); off unless MLLP_PORT is set. */
   mllp: MllpConfig | undefined;
+  /** Real-time eligibility: X12 270s to the payers over CAQH CORE (server/src/eligibility). */
+  eligibility: EligibilityConfig;
+}
+
+export interface EligibilityConfig {
+  workerEnabled: boolean;
+  pollIntervalMs: number;
+  /** CORE 156: the answer within 20 seconds. */
+  timeoutMs: number;
+  /** How long a claimed check stays reserved to its worker; longer than the timeout. */
+  leaseMs: number;
+  /** Exchanges under way at once in one instance (each connection also has its own limit). */
+  concurrency: number;
+  /** Each Coverage is asked about again this often (spread over the period). */
+  recheckDays: number;
+  /** Transport failures are retried after this long, doubling up to retryMaxMs, with jitter. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** Consecutive transport failures after which a connection is paused (circuit breaker)... */
+  breakerFailures: number;
+  /** ...for this long, doubling while it keeps failing, up to retryMaxMs. */
+  breakerPauseMs: number;
+  /** Extra trusted certificate authorities (PEM file) for clearinghouses behind a private CA. */
+  caFile: string | undefined;
 }
 
 export interface BulkExportConfig {
@@ -274,6 +298,29 @@ export function loadConfig(env: Env = process.env): Config {
       pageSize: integer(env, 'BULK_EXPORT_PAGE_SIZE', 1000, 1),
     },
     mllp: mllpConfig(env),
+    eligibility: eligibilityConfig(env),
+  };
+}
+
+function eligibilityConfig(env: Env): EligibilityConfig {
+  const timeoutMs = integer(env, 'ELIGIBILITY_TIMEOUT_MS', 20_000, 1);
+  const leaseMs = integer(env, 'ELIGIBILITY_LEASE_MS', timeoutMs + LEASE_MARGIN_MS, 1);
+  if (leaseMs <= timeoutMs) throw new Error(`ELIGIBILITY_LEASE_MS (${leaseMs}) must be longer than ELIGIBILITY_TIMEOUT_MS (${timeoutMs}), or a check under way could be taken by another worker`);
+  const retryBaseMs = integer(env, 'ELIGIBILITY_RETRY_BASE_MS', 30_000, 1);
+  const retryMaxMs = integer(env, 'ELIGIBILITY_RETRY_MAX_MS', 30 * 60_000, 1);
+  if (retryMaxMs < retryBaseMs) throw new Error(`ELIGIBILITY_RETRY_MAX_MS (${retryMaxMs}) cannot be less than ELIGIBILITY_RETRY_BASE_MS (${retryBaseMs})`);
+  return {
+    workerEnabled: env.ELIGIBILITY_WORKER !== '0',
+    pollIntervalMs: integer(env, 'ELIGIBILITY_POLL_INTERVAL_MS', 1000, 10),
+    timeoutMs,
+    leaseMs,
+    concurrency: integer(env, 'ELIGIBILITY_CONCURRENCY', 16, 1),
+    recheckDays: positiveNumber(env, 'ELIGIBILITY_RECHECK_DAYS', 30),
+    retryBaseMs,
+    retryMaxMs,
+    breakerFailures: integer(env, 'ELIGIBILITY_BREAKER_FAILURES', 5, 1),
+    breakerPauseMs: integer(env, 'ELIGIBILITY_BREAKER_PAUSE_MS', 60_000, 1),
+    caFile: env.ELIGIBILITY_CA_FILE || undefined,
   };
 }
 

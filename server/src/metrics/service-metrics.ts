@@ -4,7 +4,7 @@
 // an id, a URL, a host, a client or anything about a resident, so a scrape can leak nothing
 // and the series count cannot grow with traffic.
 import type { Knex } from 'knex';
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { rawRows } from '../db/database.js';
 import { RequestDurationHistogram } from './request-duration-histogram.js';
 
@@ -79,6 +79,55 @@ export class ServiceMetrics {
     labelNames: ['table'] as const,
     registers: [this.registry],
   });
+
+  readonly eligibilityChecks = new Counter({
+    name: 'ofctx_eligibility_checks_total',
+    help: 'Eligibility checks (X12 270 to the payer) by outcome: active, inactive, rejected (AAA), error (retried or not), not_checkable.',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly eligibilityExchangeDuration = new Histogram({
+    name: 'ofctx_eligibility_exchange_duration_seconds',
+    help: 'Time from sending a 270 to having its answer (CORE 156: within 20 s), by outcome.',
+    labelNames: ['outcome'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30],
+    registers: [this.registry],
+  });
+
+  /** One check done (eligibility-worker.ts); `seconds` when a 270 was sent. */
+  eligibilityCheck(outcome: string, seconds?: number): void {
+    this.eligibilityChecks.inc({ outcome: boundedLabel(outcome) });
+    if (seconds !== undefined) this.eligibilityExchangeDuration.observe({ outcome: boundedLabel(outcome) }, seconds);
+  }
+
+  /** The eligibility queue's gauges, read from the database at each scrape. */
+  registerEligibilityQueue(read: () => Promise<{ due: number; oldestAgeSeconds: number }>): void {
+    let last: Promise<{ due: number; oldestAgeSeconds: number } | undefined> | undefined;
+    const once = () => {
+      last ??= read()
+        .catch(() => undefined)
+        .finally(() => setImmediate(() => (last = undefined)));
+      return last;
+    };
+    new Gauge({
+      name: 'ofctx_eligibility_checks_queued',
+      help: 'Eligibility checks due now and not yet answered, in facilities that can ask (shared queue: take max() across instances).',
+      registers: [this.registry],
+      async collect() {
+        const queue = await once();
+        if (queue) this.set(queue.due);
+      },
+    });
+    new Gauge({
+      name: 'ofctx_eligibility_oldest_queued_check_age_seconds',
+      help: 'How long the oldest due eligibility check has waited since it was requested (0 when none).',
+      registers: [this.registry],
+      async collect() {
+        const queue = await once();
+        if (queue) this.set(queue.oldestAgeSeconds);
+      },
+    });
+  }
 
   /** For the ingestion paths: `metrics.ingest.inc({ source: 'hl7v2', outcome: 'applied' })`. */
   readonly ingest = {

@@ -101,3 +101,15 @@ export async function findFacilityByHl7Code(db: Knex, code: string): Promise<Hl7
 export async function listFacilities(db: Knex, orgId: string): Promise<Facility[]> {
   return db('facilities').select('id', 'org_id', 'name').where({ org_id: orgId }).orderBy('created_at').orderBy('id');
 }
+
+/** A facility with the NPI it asks payers as (X12 270 NM1*1P, qualifier XX); null: not checked. */
+export interface NpiFacility extends Facility {
+  npi: string | null;
+}
+
+/** Sets (or clears, with null) the facility's NPI, checked by the caller (eligibility/npi.ts). */
+export async function setFacilityNpi(db: Knex, facilityId: string, npi: string | null): Promise<NpiFacility | undefined> {
+  const updated = await db('facilities').where({ id: facilityId }).update({ npi });
+  if (updated !== 1) return undefined;
+  return (await db('facilities').where({ id: facilityId }).first('id', 'org_id', 'name', 'npi')) as NpiFacility;
+}

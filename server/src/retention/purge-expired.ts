@@ -1,5 +1,5 @@
 // Retention: audit rows older than AUDIT_RETENTION_DAYS (and the disclosures recorded with
-// them, and the long texts they named, audit/audit-texts.ts), webhook history older than
+// them, and the long texts they named, audit/audit-texts.ts; and the eligibility exchanges), webhook history older than
 // DELIVERY_RETENTION_DAYS (attempts, finished deliveries with their bodies), and events older
 // than EVENT_RETENTION_DAYS that no delivery refers to any more (the event log reads them until then). Deleted in small batches, each its own
 // short statement or transaction, with a pause between them: SQLite has a single writer and
@@ -10,7 +10,7 @@ import { nowIso } from '../db/clock.js';
 import { TEXT_RETAINED_BEYOND_MS } from '../audit/audit-texts.js';
 
 const DAY_MS = 86_400_000;
-export const PURGED_TABLES = ['audit_events', 'audit_texts', 'audit_disclosures', 'webhook_delivery_attempts', 'webhook_deliveries', 'webhook_events'] as const;
+export const PURGED_TABLES = ['audit_events', 'audit_texts', 'audit_disclosures', 'webhook_delivery_attempts', 'webhook_deliveries', 'webhook_events', 'eligibility_exchanges'] as const;
 export type PurgedTable = (typeof PURGED_TABLES)[number];
 
 export interface PurgeReport {
@@ -44,7 +44,7 @@ export async function purgeExpired(
   const eventCutoff = nowIso(now - (config.eventDays ?? config.deliveryDays) * DAY_MS);
   const limit = config.batchSize;
   const report: PurgeReport = {
-    removed: { audit_events: 0, audit_texts: 0, audit_disclosures: 0, webhook_delivery_attempts: 0, webhook_deliveries: 0, webhook_events: 0 },
+    removed: { audit_events: 0, audit_texts: 0, audit_disclosures: 0, webhook_delivery_attempts: 0, webhook_deliveries: 0, webhook_events: 0, eligibility_exchanges: 0 },
     cutoffs: { audit_events: auditCutoff, webhook_history: historyCutoff, webhook_events: eventCutoff },
     batches: 0,
   };
@@ -91,6 +91,12 @@ export async function purgeExpired(
   await drain('audit_disclosures', () =>
     db('audit_disclosures')
       .whereIn('seq', db('audit_disclosures').select('seq').where('at', '<', auditCutoff).orderBy('at').limit(limit))
+      .del(),
+  );
+  // The eligibility log (270s and 271s asked and answered) is kept as long as the audit trail.
+  await drain('eligibility_exchanges', () =>
+    db('eligibility_exchanges')
+      .whereIn('seq', db('eligibility_exchanges').select('seq').where('finished_at', '<', auditCutoff).orderBy('finished_at').limit(limit))
       .del(),
   );
   await drain('webhook_delivery_attempts', () =>

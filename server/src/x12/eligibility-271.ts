@@ -54,8 +54,8 @@ export interface SubscriberLoop {
   eligibility: string[];
   /** Every EB segment, in order. */
   benefits: BenefitSegment[];
-  /** AAA rejections of this loop or of the payer/receiver above it. */
-  rejections: Array<{ code: string; reason: string }>;
+  /** AAA rejections of this loop or of the payer/receiver above it, with AAA04's follow-up action (C correct and resubmit, P resubmit, R resubmission allowed, N not allowed, W/X wait...). */
+  rejections: Array<{ code: string; reason: string; action?: string }>;
 }
 
 /** HL03: 20 information source, 21 receiver, 22 subscriber, 23 dependent. */
@@ -264,7 +264,8 @@ export function subscriberLoops(text: string): SubscriberLoop[] {
             const code = el(3);
             if (valid !== 'Y' && valid !== 'N') throw new X12Error(`AAA01 ${JSON.stringify(valid)} must be Y or N`, where(1));
             if (!/^[A-Z0-9]{2}$/.test(code)) throw new X12Error(`AAA03 ${JSON.stringify(code)} is not a reject reason code`, where(3));
-            const rejection = { code, reason: `AAA ${code}: ${AAA_REASONS[code] ?? 'rejected by the payer'}` };
+            const action = el(4);
+            const rejection = { code, reason: `AAA ${code}: ${AAA_REASONS[code] ?? 'rejected by the payer'}`, ...(action ? { action } : {}) };
             if (current) current.rejections.push(rejection);
             else upper.push(rejection);
             break;

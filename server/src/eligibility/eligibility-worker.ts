@@ -1,0 +1,198 @@
+// The service's eligibility worker: takes due checks from the shared queue (check-queue.ts)
+// under a lease, asks each payer (eligibility-exchange.ts) through its connection, at most
+// ELIGIBILITY_CONCURRENCY at once in this instance and each connection's own --concurrency, and
+// records what came of it (exchange-log.ts) with the check's next due time in one transaction.
+// It looks every ELIGIBILITY_POLL_INTERVAL_MS, and again as soon as a check finishes.
+//
+//   answered (active, inactive, rejected, error not retried)   next ask at the Coverage's
+//     or not checkable                                          recheck phase, while it is active
+//   retried (timeout, connection, 5xx, AAA 42 resubmit)         due again after a backoff with
+//                                                               jitter; the connection's
+//                                                               failures count (circuit-breaker.ts)
+//   the connection is paused                                    given back, due when it resumes
+//   the service stops mid-exchange                              given back, untouched
+//
+// `ops eligibility check` runs the same worker in its own process for the Coverages it asks
+// about (`only`), so a check is made whether or not a service runs, and never by both at once.
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { EligibilityConfig } from '../config/config.js';
+import type { Logger } from '../logging/logger.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import type { SigningSecretCipher } from '../webhooks/signing-secret-crypto.js';
+import type { HostResolver } from '../webhooks/ssrf-guard.js';
+import { checkableFacilities, claimChecks, completeCheck, nextRecheck, releaseCheck, renewLease, retryCheck, type ClaimedCheck } from './check-queue.js';
+import { recordConnectionAnswer, recordConnectionFailure } from './circuit-breaker.js';
+import { ConnectionSlots } from './connection-slots.js';
+import { askPayer, type ExchangeResult } from './eligibility-exchange.js';
+import { readInquirySubject } from './eligibility-inquiry.js';
+import { recordExchange } from './exchange-log.js';
+
+export interface EligibilityWorkerDeps {
+  db: Knex;
+  config: EligibilityConfig;
+  allowPrivateTargets: boolean;
+  cipher: SigningSecretCipher;
+  resolve: HostResolver;
+  logger: Pick<Logger, 'warn' | 'error' | 'info'>;
+  metrics?: ServiceMetrics;
+  /** Extra trusted CA certificates (PEM), from ELIGIBILITY_CA_FILE. */
+  ca?: string;
+  random?: () => number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The wait before attempt `attempts + 1`: doubling from the base, capped, with equal jitter (half fixed, half random). */
+export function retryDelayMs(attempts: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(maxMs, baseMs * 2 ** Math.min(attempts, 30));
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+export class EligibilityWorker {
+  readonly owner = `eligibility-${randomUUID()}`;
+  private running = false;
+  private readonly stopping = new AbortController();
+  private readonly slots = new ConnectionSlots();
+  private readonly inFlight = new Set<Promise<void>>();
+  private cycling: Promise<void> | undefined;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  /** Restricts the worker to these Coverages (the CLI's own checks). */
+  private only: string[] | undefined;
+
+  constructor(private readonly deps: EligibilityWorkerDeps) {}
+
+  start(options: { only?: string[] } = {}): void {
+    if (this.running) return;
+    this.only = options.only;
+    this.running = true;
+    this.wake();
+  }
+
+  /** Look for due checks now; concurrent calls coalesce. */
+  wake(): void {
+    if (!this.running) return;
+    if (this.cycling) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.cycling = this.cycle()
+      .catch((error: Error) => this.deps.logger.warn({ err: error.message }, 'eligibility worker could not claim checks; trying again'))
+      .finally(() => {
+        this.cycling = undefined;
+        if (!this.running) return;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+          return;
+        }
+        this.timer = setTimeout(() => this.wake(), this.deps.config.pollIntervalMs);
+        this.timer.unref();
+      });
+  }
+
+  /** Checks claimed by this worker and not yet recorded. */
+  get busy(): number {
+    return this.inFlight.size;
+  }
+
+  private async cycle(): Promise<void> {
+    const free = this.deps.config.concurrency - this.inFlight.size;
+    if (free <= 0) return;
+    const facilityIds = await checkableFacilities(this.deps.db);
+    const claimed = await claimChecks(this.deps.db, this.owner, this.deps.config.leaseMs, free, { facilityIds, ...(this.only ? { coverageIds: this.only } : {}) });
+    for (const check of claimed) {
+      const work: Promise<void> = this.process(check).finally(() => {
+        this.inFlight.delete(work);
+        this.wake();
+      });
+      this.inFlight.add(work);
+    }
+  }
+
+  private async process(check: ClaimedCheck): Promise<void> {
+    const { db, config } = this.deps;
+    try {
+      const reading = await readInquirySubject(db, check.coverage_id);
+      if ('gone' in reading) {
+        await db('eligibility_checks').where({ coverage_id: check.coverage_id, lease_owner: this.owner }).delete();
+        return;
+      }
+      if ('notCheckable' in reading) {
+        const now = Date.now();
+        await db.transaction(async (trx) => {
+          await recordExchange(trx, { orgId: check.org_id, facilityId: reading.facilityId ?? check.facility_id, coverageId: check.coverage_id, trigger: check.trigger, connectionId: null, startedAt: new Date(now).toISOString(), finishedAt: new Date(now).toISOString(), durationMs: 0, outcome: 'not_checkable', retrying: false, coverageStatus: reading.coverageStatus ?? null, detail: reading.notCheckable });
+          await completeCheck(trx, check, this.owner, { outcome: 'not_checkable', next: reading.coverageStatus === 'active' ? nextRecheck(check.coverage_id, config.recheckDays * DAY_MS, now) : null, ...(reading.facilityId ? { facilityId: reading.facilityId } : {}) }, now);
+        });
+        this.deps.metrics?.eligibilityCheck('not_checkable');
+        return;
+      }
+      const { subject } = reading;
+      const connection = subject.connection;
+      if (connection.paused_until && Date.parse(connection.paused_until) > Date.now()) {
+        await releaseCheck(db, check, this.owner, Math.max(Date.parse(connection.paused_until), Date.parse(check.due_at)));
+        return;
+      }
+      await this.slots.acquire(connection.id, connection.concurrency);
+      let result: ExchangeResult;
+      try {
+        if (!this.running && this.only === undefined) {
+          await releaseCheck(db, check, this.owner);
+          return;
+        }
+        if (!(await renewLease(db, check, this.owner, config.leaseMs))) return;
+        result = await askPayer({ db, cipher: this.deps.cipher, resolve: this.deps.resolve, allowPrivateTargets: this.deps.allowPrivateTargets, timeoutMs: config.timeoutMs, signal: this.stopping.signal, ...(this.deps.ca ? { ca: this.deps.ca } : {}) }, subject);
+      } finally {
+        this.slots.release(connection.id);
+      }
+      if (result.aborted) {
+        await releaseCheck(db, check, this.owner);
+        return;
+      }
+      if (result.connectionFailed) {
+        const pausedUntil = await recordConnectionFailure(db, connection.id, { failures: config.breakerFailures, pauseMs: config.breakerPauseMs, maxPauseMs: config.retryMaxMs });
+        if (pausedUntil) this.deps.logger.warn({ connection_id: connection.id, paused_until: pausedUntil }, 'clearinghouse connection keeps failing: paused; its checks stay queued');
+      } else if (result.codes?.error_class === undefined) await recordConnectionAnswer(db, connection.id);
+      const now = Date.now();
+      await db.transaction(async (trx) => {
+        await recordExchange(trx, {
+          orgId: subject.orgId,
+          facilityId: subject.facilityId,
+          coverageId: subject.coverageId,
+          trigger: check.trigger,
+          connectionId: connection.id,
+          startedAt: result.startedAt,
+          finishedAt: result.finishedAt,
+          durationMs: result.durationMs,
+          outcome: result.outcome,
+          retrying: result.retry,
+          coverageStatus: result.coverageStatus,
+          detail: result.detail,
+          ...(result.codes ? { codes: result.codes } : {}),
+          ...(result.payloadId ? { payloadId: result.payloadId } : {}),
+          ...(result.controlNumber ? { controlNumber: result.controlNumber } : {}),
+          ...(result.requestX12 ? { requestX12: result.requestX12 } : {}),
+          ...(result.responseX12 ? { responseX12: result.responseX12 } : {}),
+        });
+        if (result.retry) await retryCheck(trx, check, this.owner, now + retryDelayMs(check.attempts, config.retryBaseMs, config.retryMaxMs, this.deps.random));
+        else await completeCheck(trx, check, this.owner, { outcome: result.outcome, next: result.coverageStatus === 'active' ? nextRecheck(check.coverage_id, config.recheckDays * DAY_MS, now) : null, facilityId: subject.facilityId }, now);
+      });
+      this.deps.metrics?.eligibilityCheck(result.outcome, result.requestX12 ? result.durationMs / 1000 : undefined);
+    } catch (error) {
+      // The database or a bug, not the payer: nothing about the resident goes to the log.
+      this.deps.logger.error({ err: (error as Error).message, coverage_id: check.coverage_id }, 'eligibility check failed; it stays queued and is retried');
+      await retryCheck(db, check, this.owner, Date.now() + retryDelayMs(check.attempts, config.retryBaseMs, config.retryMaxMs, this.deps.random)).catch(() => undefined);
+    }
+  }
+
+  /** Stops claiming, aborts exchanges under way (their checks are given back) and waits for them. */
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    await this.cycling;
+    this.stopping.abort(new Error('service stopping'));
+    await Promise.all([...this.inFlight]);
+  }
+}
