@@ -15,5 +15,7 @@ import { deliveriesList, deliveriesRedeliver, deliveriesShow } from './deliverie
 import { purge } from './retention.js';
 import { backup } from './backup.js';
 import { keysRotate } from './keys.js';
+import { clearinghouseList, clearinghouseRemove, clearinghouseSet } from './clearinghouse.js';
+import { eligibilityCheck, eligibilityLog } from './eligibility.js';
 
-export const commands: Command[] = [migrate, orgCreate, facilityCreate, facilityUpdate, clientCreate, clientUpdate, clientList, clientRevoke, clientGrant, consentDeny, consentLift, consentList, sourceCreate, sourceList, sourceRevoke, importCommand, seed, audit, auditWrites, auditDisclosures, eventEmit, deliveriesList, deliveriesShow, deliveriesRedeliver, purge, backup, keysRotate];
+export const commands: Command[] = [migrate, orgCreate, facilityCreate, facilityUpdate, clientCreate, clientUpdate, clientList, clientRevoke, clientGrant, consentDeny, consentLift, consentList, sourceCreate, sourceList, sourceRevoke, importCommand, seed, audit, auditWrites, auditDisclosures, eventEmit, deliveriesList, deliveriesShow, deliveriesRedeliver, purge, backup, keysRotate, clearinghouseSet, clearinghouseList, clearinghouseRemove, eligibilityCheck, eligibilityLog];

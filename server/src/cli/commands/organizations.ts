@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { createFacility, createOrganization, findOrganization, hl7CodeProblem, setFacilityHl7Code, type Hl7Facility } from '../../organizations/organizations.js';
+import { createFacility, createOrganization, findOrganization, hl7CodeProblem, setFacilityHl7Code, setFacilityNpi, type Hl7Facility } from '../../organizations/organizations.js';
+import { npiProblem } from '../../eligibility/npi.js';
 import { isUuid } from '../../db/uuid.js';
 import { required, uuidOption, UsageError, type Command } from '../command.js';
 
@@ -61,15 +62,39 @@ async function withHl7Code(db: Knex, facilityId: string, code: string | null): P
 
 export const facilityUpdate: Command = {
   name: 'facility update',
-  summary: 'Set the HL7 code an ADT feed names the facility by (PV1-3.4 or MSH-4); --hl7-code "" clears it.',
-  usage: 'facility update FAC --hl7-code CODE [--json]',
-  options: { 'hl7-code': { type: 'string' } },
+  summary: 'Set the HL7 code an ADT feed names the facility by (PV1-3.4 or MSH-4), and the NPI it asks payers about eligibility as (X12 270); "" clears either.',
+  usage: 'facility update FAC [--hl7-code CODE] [--npi NPI] [--json]',
+  options: { 'hl7-code': { type: 'string' }, npi: { type: 'string' } },
   positionals: 1,
   async run(args, cli) {
     const facilityId = args.positionals[0]!.trim().toLowerCase();
     if (!isUuid(facilityId)) throw new UsageError(`FAC must be a facility id (a UUID), got "${args.positionals[0]}"`);
-    return withHl7Code(await cli.db(), facilityId, hl7CodeOption(args.values['hl7-code']));
+    const rawCode = args.values['hl7-code'];
+    const rawNpi = args.values.npi;
+    if (rawCode === undefined && rawNpi === undefined) throw new UsageError('give --hl7-code, --npi or both');
+    // Both checked before either is written: a refused value leaves the facility as it was.
+    const code = rawCode === undefined ? undefined : hl7CodeOption(rawCode);
+    const npi = rawNpi === undefined ? undefined : npiOption(rawNpi);
+    const db = await cli.db();
+    let facility: Partial<Hl7Facility> & { npi?: string | null } = {};
+    if (code !== undefined) facility = await withHl7Code(db, facilityId, code);
+    if (npi !== undefined) {
+      const updated = await setFacilityNpi(db, facilityId, npi);
+      if (!updated) throw new UsageError(`no facility ${facilityId}`);
+      facility = { ...facility, ...updated };
+    }
+    if (facility.hl7_code === undefined) facility.hl7_code = ((await db('facilities').where({ id: facilityId }).first('hl7_code')) as { hl7_code: string | null }).hl7_code;
+    if (facility.npi === undefined) facility.npi = ((await db('facilities').where({ id: facilityId }).first('npi')) as { npi: string | null }).npi;
+    return facility;
   },
-  format: (f: Hl7Facility) => `facility ${f.id} (${f.name}) of organization ${f.org_id}: HL7 code ${f.hl7_code ?? '(none)'}`,
+  format: (f: Hl7Facility & { npi: string | null }) => `facility ${f.id} (${f.name}) of organization ${f.org_id}: HL7 code ${f.hl7_code ?? '(none)'}, NPI ${f.npi ?? '(none: not checked for eligibility)'}`,
 };
 
+/** The NPI as typed; "" clears. */
+function npiOption(raw: unknown): string | null {
+  if (typeof raw !== 'string') throw new UsageError('--npi is required');
+  if (raw === '') return null;
+  const problem = npiProblem(raw);
+  if (problem) throw new UsageError(`--npi ${JSON.stringify(raw)}: ${problem}`);
+  return raw;
+}
