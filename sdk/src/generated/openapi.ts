@@ -2305,9 +2305,11 @@ export interface components {
             id: string;
             meta: components["schemas"]["ResourceMeta"];
             /**
-             * @description FHIR FinancialResourceStatusCodes. `active`: the latest 271 confirmed eligibility;
+             * @description FHIR FinancialResourceStatusCodes. `active`: the latest 271 confirmed eligibility
+             *     (or none has answered yet and the system of record sent it active);
              *     `cancelled`: the 271 reported the coverage inactive or terminated; `draft`: no
-             *     eligibility answer yet; `entered-in-error`: recorded by mistake.
+             *     eligibility answer yet; `entered-in-error`: recorded by mistake. ofctx asks the
+             *     payer itself (see the Coverage tag): a change of status is a `coverage.updated`.
              * @enum {string}
              */
             status: "active" | "cancelled" | "draft" | "entered-in-error";
