@@ -1529,7 +1529,7 @@ export interface paths {
          *     | an active Patient turns `active: false` | `resident.discharged` |
          *     | a Patient of the organization is sent under another facility (it and its resources move) | `resident.transferred` (one event, `facility_id` the new facility) |
          *     | two records of one resident are merged (HL7 ADT^A40; the prior one turns inactive, its records move) | `resident.merged` (`data.merged_resident_id` the prior resident) |
-         *     | a Coverage is created, or its status, payor, period, subscriberId or order changes | `coverage.updated` |
+         *     | a Coverage is created, or its status, payor, period, subscriberId, order, type, class (group, plan...), relationship or subscriber changes | `coverage.updated` |
          *     | a new Condition | `clinical.condition.created` |
          *     | a new MedicationRequest or ServiceRequest | `clinical.order.created` (`data.order_type` says which) |
          *     | a Consent | none (partners never read consents; what one changes, they see in the records' sync) |
