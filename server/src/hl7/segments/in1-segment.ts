@@ -75,8 +75,7 @@ function classes(in1: Hl7Segment, reading: Hl7Reading): Array<Record<string, unk
 
 function insuredBirthDate(in1: Hl7Segment, reading: Hl7Reading): string | undefined {
   try {
-    const day = date(in1, 18);
-    return day;
+    return date(in1, 18);
   } catch (error) {
     if (!(error instanceof Hl7Failure)) throw error;
     return dropped(in1, reading, 18, error.message);

@@ -156,7 +156,9 @@ const sameReference = (a: Record<string, unknown> | undefined, b: Record<string,
   if (!a || !b) return false;
   const ra = text(a.reference);
   const rb = text(b.reference);
-  if (ra !== undefined || rb !== undefined) return ra !== undefined && rb !== undefined && ra.toLowerCase() === rb.toLowerCase();
+  // Patient/<id>: ids are UUIDs, matched in any case (as applyChangeSet does); any other reference as written.
+  const key = (r: string) => (/^Patient\/[0-9a-fA-F-]{36}$/.test(r) ? r.toLowerCase() : r);
+  if (ra !== undefined || rb !== undefined) return ra !== undefined && rb !== undefined && key(ra) === key(rb);
   const ia = object(a.identifier);
   const ib = object(b.identifier);
   return text(ia?.system) !== undefined && text(ia?.value) !== undefined && ia!.system === ib?.system && ia!.value === ib?.value;

@@ -51,6 +51,9 @@ describe('the Coverage mapping: what a 270 needs', () => {
     for (const overrides of [{ subscriber: BENEFICIARY }, { subscriber: BENEFICIARY, relationship: relationship('self') }]) {
       expect(columnsOf(overrides)).to.include({ relationship: 'self', subscriber_name: null, subscriber_birth_date: null, subscriber_gender: null });
     }
+    // Patient/<id> in another case is the same resident (ids are UUIDs).
+    const byId = coverageMapping.toColumns(coverage({ reference: 'Patient/1C9D6A0E-4B1F-4A57-9D6C-2F6A2B3C4D5E' }, 'COV-1', { subscriber: { reference: 'Patient/1c9d6a0e-4b1f-4a57-9d6c-2f6a2b3c4d5e' } }) as IngestResource);
+    expect('columns' in byId && byId.columns.relationship).to.equal('self');
     // Named another way (Patient/<id> of a beneficiary sent by identifier): relationship self decides.
     expect(columnsOf({ subscriber: { reference: 'Patient/1c9d6a0e-4b1f-4a57-9d6c-2f6a2b3c4d5e', display: 'Okafor, Adaeze' }, relationship: relationship('self') })).to.include({ relationship: 'self', subscriber_name: null });
   });
