@@ -3,6 +3,7 @@
 import type { Knex } from 'knex';
 import { applyChangeSet } from '../../server/src/ingest/apply-change-set.js';
 import type { IngestResource } from '../../server/src/ingest/change-set.js';
+import { coverageDetailElements } from '../../server/src/ingest/mapping/coverage.js';
 
 export async function applyOne(db: Knex, orgId: string, facilityId: string, resource: IngestResource, id?: string): Promise<{ id: string; versionId: number; lastUpdated: string }> {
   const result = await applyChangeSet(db, {
@@ -18,6 +19,8 @@ export async function applyOne(db: Knex, orgId: string, facilityId: string, reso
 export async function coverageResource(db: Knex, id: string, changes: Record<string, unknown> = {}): Promise<IngestResource> {
   const row = await db('coverage').where({ id }).first();
   return {
+    // Its type, class, relationship and subscriber as they are (a resource left without them erases them).
+    ...coverageDetailElements(row, `Patient/${row.resident_id}`),
     resourceType: 'Coverage',
     status: row.status,
     beneficiary: { reference: `Patient/${row.resident_id}` },

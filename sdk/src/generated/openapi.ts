@@ -1529,7 +1529,7 @@ export interface paths {
          *     | an active Patient turns `active: false` | `resident.discharged` |
          *     | a Patient of the organization is sent under another facility (it and its resources move) | `resident.transferred` (one event, `facility_id` the new facility) |
          *     | two records of one resident are merged (HL7 ADT^A40; the prior one turns inactive, its records move) | `resident.merged` (`data.merged_resident_id` the prior resident) |
-         *     | a Coverage is created, or its status, payor, period, subscriberId or order changes | `coverage.updated` |
+         *     | a Coverage is created, or its status, payor, period, subscriberId, order, type, class (group, plan...), relationship or subscriber changes | `coverage.updated` |
          *     | a new Condition | `clinical.condition.created` |
          *     | a new MedicationRequest or ServiceRequest | `clinical.order.created` (`data.order_type` says which) |
          *     | a Consent | none (partners never read consents; what one changes, they see in the records' sync) |
@@ -2574,16 +2574,55 @@ export interface components {
                 type: "replaced-by" | "replaces" | "refer" | "seealso";
             }[];
         };
-        /** @description FHIR R4 Coverage. `payor` is a Reference with the payer's name as `display` and, when the source named it, the payer's id as `identifier`. */
+        /**
+         * @description FHIR R4 Coverage. `payor` is a Reference with the payer's name as `display` and, when the source named it, the payer's id as `identifier`.
+         *     What an X12 270 eligibility inquiry needs, as the system of record sent it (FHIR Coverage, HL7 v2 IN1): `identifier` (the Coverage's own business identifiers), `type` (HL7 v2 IN1-15 as a `v2-0086` coding), `class` (`group`, `plan`... of `coverage-class`, with `value` and `name`), `relationship` (`subscriber-relationship`), and `subscriber`: the beneficiary itself when `self`, else `#subscriber`, a `contained` RelatedPerson with the subscriber's name, birth date and gender.
+         */
         FhirCoverage: {
             /** @constant */
             resourceType: "Coverage";
             id: string;
             meta: components["schemas"]["ResourceMeta"];
+            /** @description The subscriber when it is not the beneficiary (`subscriber` is `#subscriber`). */
+            contained?: components["schemas"]["FhirSubscriberRelatedPerson"][];
+            identifier?: {
+                system: string;
+                value: string;
+            }[];
             /** @enum {string} */
             status: "active" | "cancelled" | "draft" | "entered-in-error";
+            /** @description A CodeableConcept as the source sent it (its codings' system, code and display, and its text). */
+            type?: {
+                coding?: {
+                    system?: string;
+                    code?: string;
+                    display?: string;
+                }[];
+                text?: string;
+            };
+            subscriber?: components["schemas"]["FhirReference"];
             subscriberId?: string;
             beneficiary: components["schemas"]["FhirReference"];
+            relationship?: {
+                coding: {
+                    /** @constant */
+                    system: "http://terminology.hl7.org/CodeSystem/subscriber-relationship";
+                    /** @enum {string} */
+                    code: "self" | "spouse" | "child" | "parent" | "common" | "other" | "injured";
+                }[];
+            };
+            class?: {
+                type: {
+                    coding: {
+                        /** @constant */
+                        system: "http://terminology.hl7.org/CodeSystem/coverage-class";
+                        /** @enum {string} */
+                        code: "group" | "subgroup" | "plan" | "subplan" | "class" | "subclass" | "sequence" | "rxbin" | "rxpcn" | "rxid" | "rxgroup";
+                    }[];
+                };
+                value: string;
+                name?: string;
+            }[];
             period?: {
                 /** Format: date */
                 start?: string;
@@ -2592,6 +2631,23 @@ export interface components {
             };
             payor: components["schemas"]["FhirReference"][];
             order?: number;
+        };
+        /** @description A Coverage's subscriber who is not its beneficiary (contained RelatedPerson `subscriber`), with its role towards the patient (v3 RoleCode) when known. */
+        FhirSubscriberRelatedPerson: {
+            /** @constant */
+            resourceType: "RelatedPerson";
+            /** @constant */
+            id: "subscriber";
+            patient: components["schemas"]["FhirReference"];
+            relationship?: components["schemas"]["FhirCodeableConcept"][];
+            name?: {
+                family: string;
+                given?: string[];
+            }[];
+            /** @enum {string} */
+            gender?: "male" | "female" | "other" | "unknown";
+            /** Format: date */
+            birthDate?: string;
         };
         /** @description FHIR R4 Observation with exactly one value; blood pressure (LOINC 85354-9) has components only. Vital signs carry `category` vital-signs. */
         FhirObservation: {

@@ -9,6 +9,7 @@ import { fetchSyncPage } from '../resources/sync-pages.js';
 import { visibilityOfClient } from '../tenancy/authorize.js';
 import type { ResourceRow } from '../resources/resource-rows.js';
 import { EXPORT_TYPES } from './export-request.js';
+import { withRelated } from '../resources/r4/r4-types.js';
 import { fileName, openForAppend } from './export-files.js';
 import { finishJob, recordProgress, type ExportJob, type ExportOutput, type ExportProgress } from './export-jobs.js';
 
@@ -39,6 +40,7 @@ export async function runJob(db: Knex, job: ExportJob, settings: RunSettings): P
         if (progress.c) query.cursor = progress.c;
         const { rows, page } = await fetchSyncPage<ResourceRow>(db, r4.table, { facility_id: job.facility_id }, query, undefined, filter, false);
         if (rows.length > 0) {
+          await withRelated(r4, db, job.org_id, rows);
           const { bytesWritten } = await file.write(rows.map((row) => JSON.stringify(r4.render(row))).join('\n') + '\n');
           progress = { ...progress, c: page.next ?? progress.c, b: progress.b + bytesWritten, n: progress.n + rows.length };
         }

@@ -12,7 +12,7 @@
 //   Patient of the organization ingested under another   resident.transferred (one event; the row
 //     facility                                            and its resources move facility)
 //   Coverage new, or status/payor/period/subscriberId/   coverage.updated
-//     order changed
+//     order/type/class/relationship/subscriber changed
 //   Condition new                                        clinical.condition.created
 //   MedicationRequest or ServiceRequest new              clinical.order.created (data.order_type
 //                                                          names which)

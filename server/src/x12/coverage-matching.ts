@@ -4,8 +4,10 @@
 // Coverages of the facility the 271 is sent for are candidates.
 import type { Knex } from 'knex';
 import { isUuid } from '../db/uuid.js';
+import type { CoverageDetailColumns } from '../ingest/mapping/coverage.js';
 
-export interface CoverageRow {
+/** A Coverage as read for a 271: every column its FHIR Coverage is written again from (the 270's details too, so a 271 keeps them). */
+export interface CoverageRow extends CoverageDetailColumns {
   id: string;
   facility_id: string;
   resident_id: string;
@@ -65,6 +67,12 @@ export class CoverageMatcher {
           period_end: (row.period_end as string | null) ?? null,
           payor_id: (row.payor_id as string | null) ?? null,
           coverage_order: Number(row.coverage_order),
+          coverage_type: (row.coverage_type as string | null) ?? null,
+          classes: (row.classes as string | null) ?? null,
+          relationship: (row.relationship as string | null) ?? null,
+          subscriber_name: (row.subscriber_name as string | null) ?? null,
+          subscriber_birth_date: (row.subscriber_birth_date as string | null) ?? null,
+          subscriber_gender: (row.subscriber_gender as string | null) ?? null,
           version_id: Number(row.version_id),
           identifiers: identifiers.filter((i) => i.resource_id === row.id).map(({ system, value }) => ({ system, value })),
         });

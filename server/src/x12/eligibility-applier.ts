@@ -25,6 +25,7 @@
 import type { Knex } from 'knex';
 import { applyChangeSet } from '../ingest/apply-change-set.js';
 import type { ResourceChange } from '../ingest/change-set.js';
+import { coverageDetailElements } from '../ingest/mapping/coverage.js';
 import { CoverageMatcher, type CoverageRow } from './coverage-matching.js';
 import { subscriberLoops, type SubscriberLoop } from './eligibility-271.js';
 import { eligibilityResponse, responseKey, X12_LOOP_SYSTEM } from './eligibility-response.js';
@@ -68,12 +69,20 @@ function statusAfter(loop: SubscriberLoop, current: string, today: string): stri
   return current;
 }
 
+/**
+ * The whole Coverage as the loop leaves it: its row with the loop's status, payor and period.
+ * Everything else is the row's as it is, the 270's details (type, class, relationship,
+ * subscriber) included: applyChangeSet maps every column from this resource, so one left out
+ * here would be erased by every 271.
+ */
 export function coverageAfter(row: CoverageRow, loop: SubscriberLoop, today: string): ResourceChange['resource'] {
+  const beneficiary = `Patient/${row.resident_id}`;
   return {
+    ...coverageDetailElements(row, beneficiary),
     resourceType: 'Coverage',
     ...(row.identifiers.length ? { identifier: row.identifiers } : {}),
     status: statusAfter(loop, row.status, today),
-    beneficiary: { reference: `Patient/${row.resident_id}` },
+    beneficiary: { reference: beneficiary },
     payor: [{ ...(row.payor_id ? { identifier: { value: row.payor_id } } : {}), display: loop.payer ?? row.payor_name }],
     subscriberId: row.subscriber_id,
     period: { start: loop.planStart ?? row.period_start, ...((loop.planEnd ?? row.period_end) ? { end: loop.planEnd ?? row.period_end! } : {}) },

@@ -128,13 +128,16 @@ describe('FHIR Bulk Data $export', function () {
     expect(first.transactionTime).to.equal((await db()('ingest_clock').where({ org_id: org }).first('last_updated')).last_updated);
     const coverage = await db()('coverage').where({ facility_id: facility }).orderBy('seq').first('id');
     await new Promise((r) => setTimeout(r, 5));
-    await applyOne(db(), org, facility, await coverageResource(db(), coverage.id, { subscriberId: '*****SINCE' }), coverage.id);
+    const group = { type: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/coverage-class', code: 'group' }] }, value: 'GRP-SINCE' };
+    const ownIdentifier = { system: 'https://ehr.example/fhir/sid/coverage', value: 'COV-SINCE' };
+    await applyOne(db(), org, facility, await coverageResource(db(), coverage.id, { subscriberId: '*****SINCE', identifier: [ownIdentifier], class: [group] }), coverage.id);
     const since = await manifestOf(
       await kickOff(`/Group/${facility}/$export`, { method: 'POST', json: { resourceType: 'Parameters', parameter: [{ name: '_since', valueInstant: first.transactionTime }, { name: '_type', valueString: 'Coverage,Observation' }] } }),
     );
     expect(since.output.map((o: { type: string; count: number }) => [o.type, o.count])).to.deep.equal([['Coverage', 1]]);
     const files = await filesOf(since);
-    expect(files.Coverage![0]).to.deep.include({ id: coverage.id, subscriberId: '*****SINCE' });
+    // With the details a 270 needs and the Coverage's own identifiers (read for the page, as the search does).
+    expect(files.Coverage![0]).to.deep.include({ id: coverage.id, subscriberId: '*****SINCE', identifier: [ownIdentifier], class: [group] });
     expect((await kickOff(`/Group/${org}/$export`)).status).to.equal(404);
   });
 

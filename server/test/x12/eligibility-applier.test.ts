@@ -127,4 +127,43 @@ describe('the X12 271 eligibility applier', function () {
     expect(await coverageRow(coverageId)).to.include({ status: 'cancelled', period_start: '2020-01-01', version_id: 3 });
     expect(await coverageUpdates(residentId)).to.equal(3);
   });
+
+  it('keeps the details a 270 needs: a 271 that changes the status leaves type, class, relationship, subscriber and identifiers as they were', async () => {
+    const { coverageId, residentId } = await residentWithCoverage('X-5', 'XC-5');
+    const details = {
+      type: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v2-0086', code: 'HMO' }], text: 'HMO' },
+      class: [
+        { type: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/coverage-class', code: 'group' }] }, value: 'GRP-100', name: 'Retirees' },
+        { type: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/coverage-class', code: 'plan' }] }, value: 'PLAN-B' },
+      ],
+      relationship: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/subscriber-relationship', code: 'spouse' }] },
+      contained: [{ resourceType: 'RelatedPerson', id: 'sub', patient: byMrn('X-5'), name: [{ family: 'Okafor', given: ['Chidi'] }], birthDate: '1938-02-11', gender: 'male' }],
+      subscriber: { reference: '#sub' },
+    };
+    expect((await fhirWrite('X-5', 'XC-5', details)).updated).to.equal(1);
+    const before = await coverageRow(coverageId);
+    const identifiers = async () => db('resource_identifiers').where({ resource_id: coverageId }).orderBy('value').select('system', 'value');
+    const identifiersBefore = await identifiers();
+    const events = await coverageUpdates(residentId);
+
+    const summary = await applyEligibility(db, interchange271([{ trace: coverageId, memberId: 'M-5', eligibility: ['6'] }]), target());
+    expect(summary).to.include({ matched: 1, updated: 1, events: 1 });
+    const after = await coverageRow(coverageId);
+    expect(after).to.include({ status: 'cancelled', version_id: Number(before.version_id) + 1 });
+    for (const column of ['coverage_type', 'classes', 'relationship', 'subscriber_name', 'subscriber_birth_date', 'subscriber_gender']) {
+      expect(after[column], column).to.equal(before[column]).and.to.not.equal(null);
+    }
+    expect(await identifiers()).to.deep.equal(identifiersBefore);
+    expect(await coverageUpdates(residentId)).to.equal(events + 1);
+
+    // A self-insured resident's relationship survives too, and the same 271 again changes nothing.
+    await fhirWrite('X-5', 'XC-5', { ...details, contained: undefined, subscriber: byMrn('X-5'), relationship: undefined, status: 'active' });
+    expect(await coverageRow(coverageId)).to.include({ relationship: 'self', subscriber_name: null });
+    await applyEligibility(db, interchange271([{ trace: coverageId, memberId: 'M-5', eligibility: ['6'] }]), target());
+    const selfAfter = await coverageRow(coverageId);
+    expect(selfAfter).to.include({ status: 'cancelled', relationship: 'self', subscriber_name: null });
+    expect(JSON.parse(selfAfter.classes)).to.have.length(2);
+    const again = await applyEligibility(db, interchange271([{ trace: coverageId, memberId: 'M-5', eligibility: ['6'] }]), target());
+    expect(again).to.include({ matched: 1, updated: 0, unchanged: 1, events: 0 });
+  });
 });

@@ -29,6 +29,7 @@ import * as disclosureIndex from './028_disclosure_index.js';
 import * as disclosureGroups from './029_disclosure_groups.js';
 import * as facilityResourceChanges from './030_facility_resource_changes.js';
 import * as auditTexts from './031_audit_texts.js';
+import * as coverageDetails from './032_coverage_details.js';
 import * as eligibilityChecks from './033_eligibility_checks.js';
 
 interface Migration {
@@ -65,5 +66,6 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['029_disclosure_groups', disclosureGroups],
   ['030_facility_resource_changes', facilityResourceChanges],
   ['031_audit_texts', auditTexts],
+  ['032_coverage_details', coverageDetails],
   ['033_eligibility_checks', eligibilityChecks],
 ];

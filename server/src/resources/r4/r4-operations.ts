@@ -15,7 +15,7 @@ import { readSearch, searchPairs, strictHandling } from './search/search-request
 import { countMatches, orderOf, searchPageAndTotal, type SearchScope } from './search/search-query.js';
 import { toR4Patient } from './r4-patient.js';
 import { capabilityStatement } from './capability-statement.js';
-import { R4_TYPES, type R4Type } from './r4-types.js';
+import { R4_TYPES, withRelated, type R4Type } from './r4-types.js';
 import { visibilityOf } from '../../tenancy/authorize.js';
 import { disclosuresOf } from '../../audit/disclosures.js';
 
@@ -85,6 +85,7 @@ function searchOf(r4: R4Type): OperationHandler {
       const next: Cursor = { t: r4.type, f: search.fingerprint, ...(sort ? { v: String(last[sort.column]) } : {}), s: Number(last.seq), p: (cursor?.p ?? 0) + 1 };
       link.push({ relation: 'next', url: linkOf(base, r4, [...search.applied, ['_cursor', Buffer.from(JSON.stringify(next)).toString('base64url')]]) });
     }
+    await withRelated(r4, app.db, params.org_id!, rows);
     const entry = rows.map((row) => ({ fullUrl: `${base}/${r4.type}/${row.id}`, resource: r4.render(row), search: { mode: 'match' } }));
     const included: string[] = [];
     if (search.includePatients && rows.length > 0) {
@@ -109,6 +110,7 @@ function readOf(r4: R4Type): OperationHandler {
     const id = request.params.id!.toLowerCase();
     const row = isUuid(id) ? await readRow<ResourceRow>(request.app.db, r4.table, request.params, id, await visibilityOf(request.app.db, request.principal)) : undefined;
     if (!row) throw new ApiError('not_found', `${r4.type}/${request.params.id} is not known in this facility.`);
+    await withRelated(r4, request.app.db, request.params.org_id!, [row]);
     const headers = { ...FHIR_HEADERS, 'Last-Modified': new Date(row.last_updated).toUTCString() };
     return conditionalGet(request, versionTag(row.version_id), { body: r4.render(row), headers, audit: { resourceIds: [row.id], disclosures: disclosuresOf(r4.type, [row as ResourceRow & { resident_id?: string }]) } });
   };

@@ -3,7 +3,8 @@
 // CapabilityStatement and the tests all read this one table, so what is announced is what
 // is served.
 import { toR4Patient } from './r4-patient.js';
-import { toR4Coverage } from './r4-coverage.js';
+import type { Knex } from 'knex';
+import { toR4Coverage, withCoverageIdentifiers } from './r4-coverage.js';
 import { toR4Observation } from './r4-observation.js';
 import { toR4AllergyIntolerance } from './r4-allergy-intolerance.js';
 import { toR4Condition, toR4MedicationRequest, toR4ServiceRequest } from './r4-clinical-requests.js';
@@ -15,11 +16,24 @@ export interface R4Type {
   scope: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   render: (row: any) => { resourceType: string; id: string };
+  /**
+   * What the renderer needs beyond the row's own columns, read for a whole page at once and set
+   * on its rows (Coverage: its identifiers). Every path that renders (read, search, $export)
+   * calls it first: `withRelated(r4, db, orgId, rows)`.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  related?: (db: Knex, orgId: string, rows: any[]) => Promise<void>;
+}
+
+/** Reads what the type's renderer needs beside the rows (R4Type.related), if anything. */
+export async function withRelated<Row>(r4: R4Type, db: Knex, orgId: string, rows: Row[]): Promise<Row[]> {
+  if (r4.related && rows.length > 0) await r4.related(db, orgId, rows);
+  return rows;
 }
 
 export const R4_TYPES: R4Type[] = [
   { type: 'Patient', table: 'residents', scope: 'residents.read', render: toR4Patient },
-  { type: 'Coverage', table: 'coverage', scope: 'coverage.read', render: toR4Coverage },
+  { type: 'Coverage', table: 'coverage', scope: 'coverage.read', render: toR4Coverage, related: withCoverageIdentifiers },
   { type: 'Observation', table: 'observations', scope: 'clinical.read', render: toR4Observation },
   { type: 'AllergyIntolerance', table: 'allergies', scope: 'clinical.read', render: toR4AllergyIntolerance },
   { type: 'Condition', table: 'conditions', scope: 'clinical.read', render: toR4Condition },
