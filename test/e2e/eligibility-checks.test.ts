@@ -59,14 +59,14 @@ describe('real-time eligibility: ofctx asks the payer', function () {
     await double?.close();
   });
 
-  /** Admits a resident over MLLP with one IN1 (Medicare, payer id CMS). */
-  async function admit(mrn: string, memberId: string, family = 'Nakamura'): Promise<{ residentId: string; coverageId: string }> {
+  /** Admits a resident over MLLP with one IN1 (Medicare, payer id CMS); `in1` adds IN1 fields. */
+  async function admit(mrn: string, memberId: string, family = 'Nakamura', in1: Record<number, string> = {}): Promise<{ residentId: string; coverageId: string }> {
     const client = await mllpClient(service.running.mllp!.port);
     const message = hl7Message('ADT^A01^ADT_A01', `ELIG-${++control}`, [
       'EVN|A01|20260115083000',
       `PID|1||${mrn}^^^MAPLEMRN&${MRN_OID}&ISO^MR||${family}^Hiro^Kenji^^^^L||19410317|M`,
       'PV1|1|I|2W^201^A^ELIG-HOME',
-      segment('IN1', { 1: '1', 2: 'MEDICARE-A', 3: 'CMS', 4: 'Medicare Part A', 12: '20250101', 36: memberId }),
+      segment('IN1', { 1: '1', 2: 'MEDICARE-A', 3: 'CMS', 4: 'Medicare Part A', 12: '20250101', 36: memberId, ...in1 }),
     ], { facility: 'ELIG-HOME' });
     const ack = msa(await client.send(message));
     client.close();
@@ -110,6 +110,18 @@ describe('real-time eligibility: ofctx asks the payer', function () {
     expect(receivedFor('1EG4TE5MK73')).to.have.length(1);
     const check = await db('eligibility_checks').where({ coverage_id: coverageId }).first();
     expect(check).to.include({ last_outcome: 'inactive', due_at: null, lease_owner: null });
+  });
+
+  it('a resident who is a dependent is asked about in loop 2000D, under the subscriber the IN1 names, with the group number', async () => {
+    const { coverageId } = await admit('ELIG-10', 'FAMILY-PLAN-10', 'Okafor', { 8: 'GRP-77', 16: 'Okafor^Chidi^E', 17: 'CHD', 18: '19380214' });
+    const [asked] = await waitFor('the 270 at the clearinghouse', () => (receivedFor('FAMILY-PLAN-10').length ? receivedFor('FAMILY-PLAN-10') : undefined));
+    expect(asked!.problems).to.deep.equal([]);
+    expect(asked!.inquiry).to.include({ memberId: 'FAMILY-PLAN-10', lastName: 'OKAFOR', firstName: 'CHIDI', birthDate: '1938-02-14', groupNumber: 'GRP-77', trace: coverageId });
+    expect(asked!.inquiry.dependent).to.include({ lastName: 'OKAFOR', firstName: 'HIRO', birthDate: '1941-03-17' });
+    expect(asked!.x12).to.match(/~HL\*4\*3\*23\*0~/);
+    expect(asked!.x12).to.include('~INS*N*19~');
+    const exchange = await waitFor('the exchange on record', async () => (await exchangesOf(coverageId))[0]);
+    expect(exchange.outcome).to.equal('active');
   });
 
   it('an active 271 keeps the Coverage active, the same answer again changes nothing and emits nothing, and the next ask is scheduled within the recheck period', async () => {
