@@ -91,12 +91,15 @@ export async function claimChecks(db: Knex, owner: string, leaseMs: number, limi
     const found = (await (isPostgres(trx) ? candidates.forUpdate().skipLocked() : candidates)) as Array<{ coverage_id: string }>;
     if (found.length === 0) return [];
     const ids = found.map((f) => f.coverage_id);
+    const rows = (await trx('eligibility_checks').whereIn('coverage_id', ids).select('coverage_id', 'org_id', 'facility_id', 'trigger', 'attempts', 'requested_at', 'due_at')) as Array<Record<string, unknown>>;
+    // The request is taken with the claim: one made while this ask runs (a change, the
+    // operator) sets requested_at again, and completeCheck then leaves the check due.
     await trx('eligibility_checks')
       .whereIn('coverage_id', ids)
       .andWhere((q) => q.whereNull('lease_until').orWhere('lease_until', '<', at))
-      .update({ lease_owner: owner, lease_until: nowIso(now + leaseMs) });
-    const rows = (await trx('eligibility_checks').whereIn('coverage_id', ids).andWhere({ lease_owner: owner }).select('coverage_id', 'org_id', 'facility_id', 'trigger', 'attempts', 'requested_at', 'due_at')) as Array<Record<string, unknown>>;
-    return rows.map((r) => ({ ...(r as unknown as ClaimedCheck), attempts: Number(r.attempts) }));
+      .update({ lease_owner: owner, lease_until: nowIso(now + leaseMs), requested_at: null });
+    const taken = new Set((await trx('eligibility_checks').whereIn('coverage_id', ids).andWhere({ lease_owner: owner }).pluck('coverage_id')) as string[]);
+    return rows.filter((r) => taken.has(r.coverage_id as string)).map((r) => ({ ...(r as unknown as ClaimedCheck), attempts: Number(r.attempts) }));
   });
 }
 
@@ -126,8 +129,8 @@ export async function completeCheck(db: Knex, check: ClaimedCheck, owner: string
   const done = { lease_owner: null, lease_until: null, attempts: 0, last_checked_at: nowIso(now), last_outcome: result.outcome, ...(result.facilityId ? { facility_id: result.facilityId } : {}) };
   const settled = await db('eligibility_checks')
     .where({ coverage_id: check.coverage_id, lease_owner: owner })
-    .andWhere((q) => (check.requested_at === null ? q.whereNull('requested_at') : q.whereNull('requested_at').orWhere('requested_at', '<=', check.requested_at)))
-    .update({ ...done, due_at: result.next === null ? null : nowIso(result.next), trigger: 'recheck', requested_at: null });
+    .whereNull('requested_at')
+    .update({ ...done, due_at: result.next === null ? null : nowIso(result.next), trigger: 'recheck' });
   if (settled === 1) return true;
   // Requested again meanwhile: answered, but due again now.
   return (await db('eligibility_checks').where({ coverage_id: check.coverage_id, lease_owner: owner }).update(done)) === 1;

@@ -96,8 +96,26 @@ function dateElement(value: string | undefined, field: string): string {
   return value!.replaceAll('-', '');
 }
 
+/** Generational suffixes a feed often leaves in the family name ("SMITH JR"). */
+const SUFFIXES = new Set(['JR', 'SR', 'II', 'III', 'IV', 'V']);
+
+/**
+ * The last name and suffix as NM103 and NM107: a suffix written into the last name moves to
+ * NM107, where payers look for it (CORE 258 makes payers normalise such names; sending them
+ * apart spares the question).
+ */
+export function splitSuffix(lastName: string, suffix: string | undefined): { lastName: string; suffix: string | undefined } {
+  if (suffix) return { lastName, suffix };
+  const words = normaliseX12Text(lastName).split(' ');
+  const last = words[words.length - 1]!.replace(/\.$/, '');
+  if (words.length > 1 && SUFFIXES.has(last)) return { lastName: words.slice(0, -1).join(' ').replace(/,$/, ''), suffix: last };
+  return { lastName, suffix };
+}
+
 /** NM103..NM107 of a person: last, first, middle, (NM106 unused), suffix. */
 function personName(person: InquiryPerson, field: string): string[] {
+  const { lastName, suffix } = splitSuffix(person.lastName ?? '', person.suffix);
+  person = { ...person, lastName, ...(suffix ? { suffix } : {}) };
   return [
     nameElement(person.lastName, `${field}.lastName`, MAX.lastName, true),
     nameElement(person.firstName, `${field}.firstName`, MAX.firstName, false),

@@ -92,11 +92,11 @@ describe('the eligibility check queue', function () {
     const coverageId = (written.outcomes[1] as { id: string }).id;
     await db('eligibility_checks').where({ coverage_id: coverageId }).update({ requested_at: new Date(Date.now() - 5000).toISOString(), due_at: new Date(Date.now() - 5000).toISOString() });
     const [claimed] = await claimChecks(db, 'worker-c', 10_000, 10, { facilityIds: [facilityId], coverageIds: [coverageId] });
-    // The operator asks meanwhile: a new request after the claimed one.
-    await db('eligibility_checks').where({ coverage_id: coverageId }).update({ requested_at: new Date().toISOString(), trigger: 'operator' });
+    // A new member id arrives meanwhile: a new request while the claimed one runs.
+    await write([{ resource: coverage(byMrn('Q-4'), 'Q-COV-4', { payor: payer('CMS'), subscriberId: 'MEMBER-4B' }), match: { identifier: { system: 'https://ehr.example/fhir/sid/coverage', value: 'Q-COV-4' } }, at: 'c' }]);
     expect(await completeCheck(db, claimed!, 'worker-c', { outcome: 'active', next: Date.now() + DAY })).to.equal(true);
     const row = await checkOf(coverageId);
-    expect(row).to.include({ trigger: 'operator', lease_owner: null, last_outcome: 'active' });
+    expect(row).to.include({ trigger: 'change', lease_owner: null, last_outcome: 'active' });
     expect(Date.parse(row.due_at)).to.be.lessThan(Date.now() + 1000);
     // And given back untouched: still due, claimable at once.
     const [again] = await claimChecks(db, 'worker-d', 10_000, 10, { facilityIds: [facilityId], coverageIds: [coverageId] });

@@ -116,6 +116,15 @@ describe('X12 270 writing', () => {
     expect(text).to.contain("NM1*IL*1*O'BRIEN-SMITH*JOSE MARIA*ZOE***MI*M1~");
   });
 
+  it('moves a generational suffix written into the last name to NM107, and leaves names that only end like one', () => {
+    const name = (lastName: string, suffix?: string) => /NM1\*IL\*1\*([^~]*)~/.exec(build270(inquiry({ subscriber: { lastName, firstName: 'Ray', memberId: 'M1', ...(suffix ? { suffix } : {}) } })).text)![1];
+    expect(name('Smith Jr.')).to.equal('SMITH*RAY***JR*MI*M1');
+    expect(name('Smith, III')).to.equal('SMITH*RAY***III*MI*M1');
+    expect(name('Van Der Berg')).to.equal('VAN DER BERG*RAY****MI*M1');
+    expect(name('Iv')).to.equal('IV*RAY****MI*M1');
+    expect(name('Smith Jr', 'Sr')).to.equal('SMITH JR*RAY***SR*MI*M1');
+  });
+
   it('pads control numbers: ISA13 to 9 digits, ST02 to at least 4, GS06 as it is', () => {
     for (const [n, isa13, st02] of [[1, '000000001', '0001'], [12345, '000012345', '12345'], [999999999, '999999999', '999999999']] as const) {
       const built = build270(inquiry({ controlNumber: n }));
