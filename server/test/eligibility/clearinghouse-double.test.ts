@@ -58,7 +58,7 @@ describe('Clearinghouse double', () => {
   const outcomes: Array<[DoubleAnswer, (loop: ReturnType<typeof subscriberLoops>[number]) => void]> = [
     [{ kind: 'active' }, (loop) => expect(loop).to.deep.include({ eligibility: ['1'], planStart: '2026-01-01' })],
     [{ kind: 'inactive' }, (loop) => expect(loop.eligibility).to.deep.equal(['6'])],
-    [{ kind: 'aaa', code: '75' }, (loop) => expect(loop.rejections).to.deep.equal([{ code: '75', reason: 'AAA 75: Subscriber/insured not found' }])],
+    [{ kind: 'aaa', code: '75' }, (loop) => expect(loop.rejections).to.deep.equal([{ code: '75', action: 'C', reason: 'AAA 75: Subscriber/insured not found' }])],
   ];
   for (const [answer, check] of outcomes) {
     it(`writes a ${answer.kind} 271 the 271 reader reads, with the trace and member id echoed`, async () => {

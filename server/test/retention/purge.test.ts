@@ -89,6 +89,10 @@ describe('retention', function () {
     const lonely = (await service.emit({ ...tenant, facilityId: tenant.otherFacilityId })).event_id;
     await db('webhook_events').where({ id: lonely }).update({ created_at: ago(40) });
 
+    // Eligibility exchanges are kept as long as the audit trail: one past it, one within.
+    const exchange = (days: number) => ({ id: randomUUID(), org_id: tenant.orgId, facility_id: tenant.facilityId, coverage_id: randomUUID(), trigger: 'recheck', connection_id: null, started_at: ago(days), finished_at: ago(days), duration_ms: 40, outcome: 'active', retrying: false, coverage_status: 'active', detail: 'active coverage', codes: null, payload_id: null, control_number: null, request_x12: 'ISA*', response_x12: 'ISA*' });
+    await db('eligibility_exchanges').insert([exchange(2200), exchange(2000)]);
+
     // The service keeps answering while the purge runs in another process.
     let answered = 0;
     let purging = true;
@@ -104,7 +108,8 @@ describe('retention', function () {
     const report = jsonOf(run);
     expect(answered).to.be.above(0);
     // The queued delivery's old attempt is history and goes; the delivery and its event stay.
-    expect(report.removed).to.deep.equal({ audit_events: 5, audit_texts: 0, audit_disclosures: 3, webhook_delivery_attempts: 3, webhook_deliveries: 2, webhook_events: 3 });
+    expect(report.removed).to.deep.equal({ audit_events: 5, audit_texts: 0, audit_disclosures: 3, webhook_delivery_attempts: 3, webhook_deliveries: 2, webhook_events: 3, eligibility_exchanges: 1 });
+    expect(await count('eligibility_exchanges')).to.equal(1);
     expect(report.retention_days).to.deep.equal({ audit_events: 2190, webhook_history: 30, webhook_events: 30 });
     expect(report.batches).to.be.at.least(5); // batches of 2: 3 for the audit rows alone
     expect(Date.parse(report.cutoffs.audit_events)).to.be.closeTo(Date.now() - 2190 * DAY, 60_000);
@@ -139,7 +144,7 @@ describe('retention', function () {
 
     // Nothing left to purge: a second run removes nothing.
     const again = jsonOf(await runOps(['purge', '--json'], env));
-    expect(again.removed).to.deep.equal({ audit_events: 0, audit_texts: 0, audit_disclosures: 0, webhook_delivery_attempts: 0, webhook_deliveries: 0, webhook_events: 0 });
+    expect(again.removed).to.deep.equal({ audit_events: 0, audit_texts: 0, audit_disclosures: 0, webhook_delivery_attempts: 0, webhook_deliveries: 0, webhook_events: 0, eligibility_exchanges: 0 });
   });
 
   it('follows AUDIT_RETENTION_DAYS, DELIVERY_RETENTION_DAYS and EVENT_RETENTION_DAYS, and prints a summary without --json', async () => {

@@ -23,7 +23,7 @@ describe('X12 271 reading', () => {
     expect(loops.map((l) => l.at)).to.deep.equal(['2000C loop HL*3', '2000C loop HL*4', '2000C loop HL*5', '2000C loop HL*6', '2000D loop HL*7']);
     expect(loops[0]).to.deep.include({ trace: '{COVERAGE_ID}', memberId: '1EG4TE5MK73', payer: 'MEDICARE PART A NORTH', planStart: '2024-01-01', planEnd: '2027-12-31', eligibility: ['1'], rejections: [] });
     expect(loops[1]).to.deep.include({ trace: '{SOURCE_ID}', payer: 'MEDICARE PART A', planStart: '2023-01-01', eligibility: ['6'] });
-    expect(loops[2]!.rejections).to.deep.equal([{ code: '72', reason: 'AAA 72: Invalid/missing subscriber/insured ID' }]);
+    expect(loops[2]!.rejections).to.deep.equal([{ code: '72', action: 'C', reason: 'AAA 72: Invalid/missing subscriber/insured ID' }]);
     expect(loops[3]).to.deep.include({ memberId: 'SUB-4', level: 'subscriber' });
     expect(loops[3]!.trace).to.equal(undefined);
     expect(loops[4]).to.deep.include({ level: 'dependent', trace: 'UNKNOWN-TRACE', eligibility: ['1'] });
