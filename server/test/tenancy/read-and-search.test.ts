@@ -1,6 +1,6 @@
 // SMART's r and s, decided where tenancy is (tenancy/authorize.ts): a token granted `r` alone
 // reads records by id and nothing else; `s` alone lists, searches, exports and reads the event
-// log, and reads nothing by id; v1 `read`, v2 `rs` and the API scopes allow both.
+// log, and reads nothing by id; v1 `read` and `*`, v2 `rs` (c, u, d dropped) and the API scopes allow both.
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { startTestService, type TestService } from '../../../test/support/service.js';
@@ -24,7 +24,7 @@ describe('reading by id and searching (SMART r and s)', function () {
   before(async () => {
     service = await startTestService();
     t = await seedTenants(service, 3);
-    for (const scope of ['system/*.r', 'system/*.s', 'system/*.rs', 'system/*.read', 'system/Observation.rs system/Patient.r']) {
+    for (const scope of ['system/*.r', 'system/*.s', 'system/*.rs', 'system/*.read', 'system/*.*', 'system/*.cruds', 'system/Observation.rs system/Patient.r']) {
       tokens[scope] = await tokenFor(service.baseUrl, t.full, scope);
     }
     const db = service.running.app.db;
@@ -46,7 +46,7 @@ describe('reading by id and searching (SMART r and s)', function () {
       expectRefused(await get(ofctx(endpoint.list), tokens['system/*.r']!), endpoint.scope, `the access token was granted only ${endpoint.scope}:read (SMART r)`);
       expect((await get(ofctx(endpoint.list), tokens['system/*.s']!)).status).to.equal(200);
       expectRefused(await get(read, tokens['system/*.s']!), endpoint.scope, 'This operation reads a record by id');
-      for (const both of ['system/*.rs', 'system/*.read']) {
+      for (const both of ['system/*.rs', 'system/*.read', 'system/*.*', 'system/*.cruds']) {
         expect((await get(read, tokens[both]!)).status, both).to.equal(200);
         expect((await get(ofctx(endpoint.list), tokens[both]!)).status, both).to.equal(200);
       }
@@ -83,6 +83,11 @@ describe('reading by id and searching (SMART r and s)', function () {
     const typed = await get(r4('$export?_type=Patient'), tokens['system/Observation.rs system/Patient.r']!, async);
     expect(typed.status).to.equal(403);
     expect(typed.body.issue[0].diagnostics).to.contain('Exporting Patient needs the scope residents.read with search (SMART s)');
+    for (const both of ['system/*.read', 'system/*.cruds']) {
+      const kickOff = await get(r4('$export?_type=Observation'), tokens[both]!, async);
+      expect(kickOff.status, both).to.equal(202);
+      await call(service.baseUrl, 'DELETE', new URL(kickOff.headers.get('content-location')!).pathname, { token: tokens[both]!, headers: FHIR });
+    }
     const started = await get(r4('$export'), tokens['system/*.s']!, async);
     expect(started.status).to.equal(202);
     const status = new URL(started.headers.get('content-location')!).pathname;
@@ -93,7 +98,7 @@ describe('reading by id and searching (SMART r and s)', function () {
   it('opens the event log only with search, and only its types for a token searching some scopes', async () => {
     const events = (token: string, query = '') => get(`/api/v1/ofctx/${t.orgA}/events${query}`, token);
     expect((await events(tokens['system/*.r']!)).status).to.equal(403);
-    expect((await events(tokens['system/*.s']!)).status).to.equal(200);
+    for (const scope of ['system/*.s', 'system/*.rs', 'system/*.read', 'system/*.cruds']) expect((await events(tokens[scope]!)).status, scope).to.equal(200);
     const mixed = tokens['system/Observation.rs system/Patient.r']!;
     expect((await events(mixed)).status).to.equal(200);
     const residents = await events(mixed, '?types=resident.admitted');
