@@ -21,12 +21,6 @@ export function halfOf(scope: string, interaction: Interaction): string {
   return `${scope}:${interaction}`;
 }
 
-/** The API scope a granted entry belongs to (`clinical.read:search` -> `clinical.read`). */
-export function apiScopeOf(entry: string): string {
-  const colon = entry.indexOf(':');
-  return colon < 0 ? entry : entry.slice(0, colon);
-}
-
 /** True when `granted` lets its holder do `interaction` with `scope`. */
 export function allows(granted: ReadonlySet<string>, scope: string, interaction: Interaction): boolean {
   return granted.has(scope) || granted.has(halfOf(scope, interaction));

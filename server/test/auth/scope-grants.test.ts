@@ -1,7 +1,7 @@
 // A token's stored grant: API scopes whole, or a read scope's read-by-id or search half; a
 // bare API scope (every token issued before the halves) keeps meaning both.
 import { expect } from 'chai';
-import { allows, apiScopeOf, formatGrant } from '../../src/auth/scope-grants.js';
+import { allows, formatGrant } from '../../src/auth/scope-grants.js';
 
 describe('scope grants', () => {
   it('stores halves only when one is granted alone, in canonical order', () => {
@@ -19,10 +19,5 @@ describe('scope grants', () => {
     expect(allows(granted, 'clinical.read', 'read')).to.equal(true);
     expect(allows(granted, 'clinical.read', 'search')).to.equal(false);
     expect(allows(granted, 'coverage.read', 'read')).to.equal(false);
-  });
-
-  it('names the API scope a half belongs to', () => {
-    expect(apiScopeOf('clinical.read:search')).to.equal('clinical.read');
-    expect(apiScopeOf('webhooks.manage')).to.equal('webhooks.manage');
   });
 });
