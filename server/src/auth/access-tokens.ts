@@ -8,7 +8,8 @@ import { nowIso } from '../db/clock.js';
 import type { ClientRecord } from './clients.js';
 import type { Principal } from './principal.js';
 import { randomToken, sha256Hex } from './random-token.js';
-import { formatScopes, parseScopes } from './scopes.js';
+import { parseScopes } from './scopes.js';
+import { formatGrant } from './scope-grants.js';
 import { policyOfRow } from '../tenancy/access-policy.js';
 
 export const TOKEN_LIFETIME_SECONDS = 3600;
@@ -28,9 +29,10 @@ export class AccessTokens {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async issue(client: ClientRecord, scopes: string[]): Promise<{ token: string; scope: string; expiresIn: number }> {
+  /** `granted`: API scopes and halves of read scopes (auth/scope-grants.ts). */
+  async issue(client: ClientRecord, granted: readonly string[]): Promise<{ token: string; scope: string; expiresIn: number }> {
     const token = randomToken('ofx_at_');
-    const scope = formatScopes(scopes);
+    const scope = formatGrant(granted);
     await this.db('access_tokens').insert({
       token_hash: sha256Hex(token),
       client_pk: client.id,

@@ -26,7 +26,8 @@ export async function getSmartConfiguration(request: PublicOperationRequest): Pr
       token_endpoint_auth_signing_alg_values_supported: [...ASSERTION_ALGORITHMS],
       grant_types_supported: ['client_credentials'],
       scopes_supported: supportedScopes(SCOPES),
-      capabilities: ['client-confidential-asymmetric'],
+      // permission-v1 and -v2: both scope syntaxes are read (auth/smart-scopes.ts).
+      capabilities: ['client-confidential-asymmetric', 'permission-v1', 'permission-v2'],
     },
   };
 }

@@ -7,7 +7,7 @@ import type { OperationResult, PublicOperationRequest } from '../http/operation.
 import { authenticateClient, type ClientRecord } from './clients.js';
 import { AssertionRejected, authenticateAssertion, CLIENT_ASSERTION_TYPE } from './client-assertion.js';
 import { parseScopes } from './scopes.js';
-import { echoedScope, isSmartScope, readRequestedScopes } from './smart-scopes.js';
+import { grantOf, isSmartScope } from './smart-scopes.js';
 import { tokenEndpointUrl } from './smart-configuration.js';
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
@@ -112,16 +112,14 @@ export async function createToken(request: PublicOperationRequest): Promise<Oper
   }
   const client = usesAssertion(fields) ? await clientOfAssertion(request, fields) : await clientOfSecret(request, fields);
   const asked = fields.scope === undefined || fields.scope.trim() === '' ? null : parseScopes(fields.scope);
-  const reading = asked ? readRequestedScopes(asked) : { ok: true as const, scopes: client.scopes };
-  if (!reading.ok) throw new OAuthError('invalid_scope', `The requested scope is not valid: ${reading.reason}.`, NO_STORE);
-  if (reading.scopes.some((scope) => !client.scopes.includes(scope))) {
-    throw new OAuthError('invalid_scope', 'The requested scope exceeds the scopes granted to this client.', NO_STORE);
-  }
-  const issued = await app.tokens.issue(client, reading.scopes);
+  const grant = asked ? grantOf(asked, client.scopes) : { ok: true as const, granted: client.scopes, stated: '' };
+  if (!grant.ok && grant.problem === 'invalid') throw new OAuthError('invalid_scope', `The requested scope is not valid: ${grant.reason}.`, NO_STORE);
+  if (!grant.ok) throw new OAuthError('invalid_scope', `The requested scope exceeds the scopes granted to this client: ${grant.reason}.`, NO_STORE);
+  const issued = await app.tokens.issue(client, grant.granted);
   return {
     status: 200,
     headers: NO_STORE,
-    // SMART clients asked in their form and get it back; API scopes come back canonical.
-    body: { access_token: issued.token, token_type: 'Bearer', expires_in: issued.expiresIn, scope: asked && asked.some(isSmartScope) ? echoedScope(asked) : issued.scope },
+    // SMART clients asked in their syntax and read what was granted in it; API scopes come back canonical.
+    body: { access_token: issued.token, token_type: 'Bearer', expires_in: issued.expiresIn, scope: asked && asked.some(isSmartScope) ? grant.stated : issued.scope },
   };
 }

@@ -5,6 +5,7 @@
 import { ApiError } from '../errors/api-error.js';
 import type { Principal } from '../auth/principal.js';
 import { R4_TYPES, type R4Type } from '../resources/r4/r4-types.js';
+import { allows } from '../auth/scope-grants.js';
 
 /** The types $export writes, in this order. */
 export const EXPORT_TYPE_NAMES = ['Patient', 'Coverage', 'Observation', 'AllergyIntolerance', 'CoverageEligibilityResponse'] as const;
@@ -72,16 +73,19 @@ export function readExportRequest(principal: Principal, parameters: Map<string, 
   for (const name of named) {
     if (!EXPORT_TYPES.some((r4) => r4.type === name)) throw invalid('query._type', `${name} is not exported; the types are ${EXPORT_TYPE_NAMES.join(', ')}`);
   }
+  // An export lists every record of a type: a search, so SMART's `r` alone does not allow it.
+  const exports = (r4: R4Type) => allows(principal.scopes, r4.scope, 'search');
   let types: R4Type[];
   if (named.length) {
     types = EXPORT_TYPES.filter((r4) => named.includes(r4.type));
-    const missing = [...new Set(types.filter((r4) => !principal.scopes.has(r4.scope)).map((r4) => r4.scope))];
+    const refused = types.filter((r4) => !exports(r4));
+    const missing = [...new Set(refused.map((r4) => r4.scope))];
     if (missing.length) {
-      throw new ApiError('insufficient_scope', `Exporting ${types.filter((r4) => !principal.scopes.has(r4.scope)).map((r4) => r4.type).join(', ')} needs the scope ${missing.join(' ')}, which the access token does not carry.`, [{ field: 'scope', issue: `requires ${missing.join(' ')}` }]);
+      throw new ApiError('insufficient_scope', `Exporting ${refused.map((r4) => r4.type).join(', ')} needs the scope ${missing.join(' ')} with search (SMART s), which the access token does not carry.`, [{ field: 'scope', issue: `requires ${missing.join(' ')}` }]);
     }
   } else {
     // No _type: every type the token may read (the IG: within the client's authorization).
-    types = EXPORT_TYPES.filter((r4) => principal.scopes.has(r4.scope));
+    types = EXPORT_TYPES.filter(exports);
   }
   return { types, ...(since[0] !== undefined ? { since: new Date(since[0]).toISOString() } : {}), ignored };
 }

@@ -10,6 +10,7 @@ import type { Principal } from '../auth/principal.js';
 import { authenticateBearer } from '../auth/bearer-authentication.js';
 import type { Disclosure } from '../audit/audit-trail.js';
 import { authorize, type ScopeAlternatives } from '../tenancy/authorize.js';
+import type { Interaction } from '../auth/scope-grants.js';
 import type { OperationHandler, OperationResult, PublicOperationHandler, PublicOperationRequest } from '../http/operation.js';
 import { openApiDocumentCopy } from './openapi-document.js';
 import { ajv2020 } from './ajv-2020.js';
@@ -37,6 +38,15 @@ function requiredScopes(operation: Operation): string[] | ScopeAlternatives {
     return { anyOf: requirements.map((requirement) => requirement.oauth2 ?? []) };
   }
   return requirements.flatMap((requirement) => requirement.oauth2 ?? []);
+}
+
+/**
+ * What the operation does with its read scope (SMART's r or s): `read` when the contract marks
+ * it `x-ofctx-interaction: read` (a read by id), else `search` (lists, searches, exports, the
+ * event log; operations without a read scope ignore it).
+ */
+function interactionOf(operation: Operation): Interaction {
+  return (operation as Operation & { 'x-ofctx-interaction'?: string })['x-ofctx-interaction'] === 'read' ? 'read' : 'search';
 }
 
 const UPPER_CASE_HEX = /[A-F]/;
@@ -73,16 +83,18 @@ function baseRequest(
 
 function securedHandler(operationId: string, handler: OperationHandler, app: AppContext) {
   let scopes: ReturnType<typeof requiredScopes> | undefined;
+  let interaction: Interaction | undefined;
   return async (c: RouteContext, ctx: Context): Promise<OperationResult> => {
     const principal = c.security?.oauth2 as Principal;
     const params = lowerUuids(c.request.params as Record<string, string>);
     // One operation per handler: its scopes are read from the contract once.
     scopes ??= requiredScopes(c.operation);
+    interaction ??= interactionOf(c.operation);
     let status = 500;
     let resourceIds: string[] | null = null;
     let disclosures: Disclosure[] | null = null;
     try {
-      authorize(principal, scopes, params);
+      authorize(principal, scopes, params, interaction);
       const result = await handler({ ...baseRequest(c, ctx, app, params), principal });
       status = result.status ?? 200;
       resourceIds = result.audit?.resourceIds ?? null;

@@ -1,5 +1,6 @@
 // The one place where a caller's grant is checked against what it asks for:
-// the operation's scope, the path's organization and the path's facility.
+// the operation's scope (and, for a read scope, whether the token may read by id or search:
+// SMART's r and s, auth/scope-grants.ts), the path's organization and the path's facility.
 // Resource queries then also filter by organization and facility, so a resource of another
 // tenant is simply not found (404), indistinguishable from an unknown id; and by the
 // credential's access policy (visibilityOf below), so a record it may not see is not found either.
@@ -9,28 +10,47 @@ import { recordFilterAndStampOf, recordFilterOf, type RecordFilter } from './rec
 import { policyOfRow } from './access-policy.js';
 import type { Principal } from '../auth/principal.js';
 import { REALM } from '../auth/bearer-authentication.js';
+import { allows, halfOf, INTERACTIONS, type Interaction } from '../auth/scope-grants.js';
 
 /** Operations the contract lets in with any one of several scope sets (the event log: any read scope). */
 export interface ScopeAlternatives {
   anyOf: ReadonlyArray<readonly string[]>;
 }
 
-function missingScopes(principal: Principal, required: readonly string[] | ScopeAlternatives): { missing: string[]; oneOf: boolean } {
-  if (!('anyOf' in required)) return { missing: required.filter((scope) => !principal.scopes.has(scope)), oneOf: false };
-  if (required.anyOf.some((set) => set.every((scope) => principal.scopes.has(scope)))) return { missing: [], oneOf: true };
+function missingScopes(principal: Principal, required: readonly string[] | ScopeAlternatives, interaction: Interaction): { missing: string[]; oneOf: boolean } {
+  const lacks = (scope: string) => !allows(principal.scopes, scope, interaction);
+  if (!('anyOf' in required)) return { missing: required.filter(lacks), oneOf: false };
+  if (required.anyOf.some((set) => !set.some(lacks))) return { missing: [], oneOf: true };
   return { missing: [...new Set(required.anyOf.flat())], oneOf: true };
 }
 
-export function authorize(principal: Principal, requiredScopes: readonly string[] | ScopeAlternatives, params: Record<string, string>): void {
-  const { missing, oneOf } = missingScopes(principal, requiredScopes);
+const DOING: Record<Interaction, string> = { read: 'reads a record by id', search: 'searches or lists records' };
+const SMART_LETTER: Record<Interaction, string> = { read: 'r', search: 's' };
+
+/** Why a token holding only the other half of `scope` may not do `interaction`, and the fix. */
+function halfMessage(scope: string, interaction: Interaction): string {
+  const other = INTERACTIONS.find((i) => i !== interaction)!;
+  return `This operation ${DOING[interaction]}, which needs the scope ${scope} with ${interaction} (SMART ${SMART_LETTER[interaction]}); ` +
+    `the access token was granted only ${halfOf(scope, other)} (SMART ${SMART_LETTER[other]}). Ask for a token with ${scope}, or the SMART scope with rs.`;
+}
+
+/**
+ * Throws unless `principal` may do `interaction` (read by id, or search: the operation's
+ * `x-ofctx-interaction`) with the operation's scopes, in the path's organization and facility.
+ */
+export function authorize(principal: Principal, requiredScopes: readonly string[] | ScopeAlternatives, params: Record<string, string>, interaction: Interaction): void {
+  const { missing, oneOf } = missingScopes(principal, requiredScopes, interaction);
   if (missing.length > 0) {
     const scope = missing.join(' ');
+    const onlyOtherHalf = !oneOf && missing.length === 1 && INTERACTIONS.some((i) => principal.scopes.has(halfOf(scope, i)));
     throw new ApiError(
       'insufficient_scope',
       oneOf
-        ? `This operation needs one of the scopes ${missing.join(', ')}, and the access token carries none of them.`
-        : `This operation needs the scope ${scope}, which the access token does not carry.`,
-      [{ field: 'scope', issue: oneOf ? `requires one of ${missing.join(', ')}` : `requires ${scope}` }],
+        ? `This operation needs one of the scopes ${missing.join(', ')}${interaction === 'search' ? ' with search (SMART s)' : ''}, and the access token carries none of them.`
+        : onlyOtherHalf
+          ? halfMessage(scope, interaction)
+          : `This operation needs the scope ${scope}, which the access token does not carry.`,
+      [{ field: 'scope', issue: oneOf ? `requires one of ${missing.join(', ')}` : `requires ${scope}${onlyOtherHalf ? ` (${interaction})` : ''}` }],
       { 'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"` },
     );
   }

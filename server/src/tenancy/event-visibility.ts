@@ -1,7 +1,8 @@
 // Which events of the log a caller may read, as one SQL restriction (so pages stay full):
 // its organization, the facilities its credential is granted, and the event types whose
-// read scope its token carries (an event is about a resident, a coverage or a clinical
-// record, and tells what the matching read would). Explicit filters narrow it; asking
+// read scope its token carries with search (an event is about a resident, a coverage or a
+// clinical record, and tells what the matching read would; a feed of them is a search, so
+// SMART's `r` alone does not open it). Explicit filters narrow it; asking
 // for what the grant excludes is refused as the resource endpoints refuse it. The
 // credential's access policy (issue 23) adds its restriction here: only events about a
 // resident the credential may see (tenancy/record-visibility.ts), and events about a record
@@ -12,6 +13,7 @@ import type { Principal } from '../auth/principal.js';
 import { REALM } from '../auth/bearer-authentication.js';
 import { EVENT_TYPES, type EventType } from '../webhooks/event-types.js';
 import type { RecordFilter } from './record-visibility.js';
+import { allows } from '../auth/scope-grants.js';
 
 /** The read scope an event's type needs: the scope of the record the event is about. */
 export const READ_SCOPE_OF_EVENT_TYPE: Record<EventType, string> = {
@@ -43,7 +45,7 @@ export function restrictToVisibleEvents<Q extends Knex.QueryBuilder>(
   filter: EventLogFilter = {},
   alias = 'webhook_events',
 ): Q {
-  const readable = EVENT_TYPES.map((t) => t.event_type).filter((type) => principal.scopes.has(READ_SCOPE_OF_EVENT_TYPE[type]));
+  const readable = EVENT_TYPES.map((t) => t.event_type).filter((type) => allows(principal.scopes, READ_SCOPE_OF_EVENT_TYPE[type], 'search'));
   let types = readable;
   if (filter.types !== undefined) {
     const refused = filter.types.filter((type) => !readable.includes(type));
@@ -51,7 +53,7 @@ export function restrictToVisibleEvents<Q extends Knex.QueryBuilder>(
       const scope = [...new Set(refused.map((type) => READ_SCOPE_OF_EVENT_TYPE[type]))].join(' ');
       throw new ApiError(
         'insufficient_scope',
-        `Events of type ${refused.join(', ')} need the scope ${scope}, which the access token does not carry.`,
+        `Events of type ${refused.join(', ')} need the scope ${scope} with search (SMART s), which the access token does not carry.`,
         [{ field: 'query.types', issue: `requires ${scope}` }],
         { 'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"` },
       );

@@ -125,9 +125,12 @@ describe('SMART Backend Services sign-in', function () {
           token_endpoint_auth_methods_supported: ['private_key_jwt', 'client_secret_basic', 'client_secret_post'],
           token_endpoint_auth_signing_alg_values_supported: ['RS384', 'ES384'],
           grant_types_supported: ['client_credentials'],
-          capabilities: ['client-confidential-asymmetric'],
+          capabilities: ['client-confidential-asymmetric', 'permission-v1', 'permission-v2'],
         });
-        expect(response.body.scopes_supported).to.include.members(['system/Patient.rs', 'system/Coverage.rs', 'system/Observation.rs', 'system/AllergyIntolerance.rs', 'system/Condition.rs', 'residents.read']);
+        expect(response.body.scopes_supported).to.include.members([
+          'system/*.rs', 'system/*.read', 'system/Patient.rs', 'system/Patient.read', 'system/Coverage.r', 'system/Observation.s',
+          'system/AllergyIntolerance.rs', 'system/Condition.rs', 'residents.read',
+        ]);
       });
     }
   });
@@ -167,11 +170,39 @@ describe('SMART Backend Services sign-in', function () {
       expect(response.body.scope).to.equal('system/Observation.rs system/AllergyIntolerance.rs system/Condition.rs system/ServiceRequest.rs system/MedicationRequest.rs');
     });
 
-    it('refuses unknown SMART scopes with invalid_scope', async () => {
-      for (const scope of ['system/Patient.read', 'system/*.rs', 'system/Consent.rs system/Patient.rs']) {
+    // The bulk-data-client's default, and what Inferno's multi-patient tests send.
+    for (const scope of ['system/*.rs', 'system/*.read']) {
+      it(`grants ${scope}, stated as asked, usable on every read type`, async () => {
+        const response = await tokenRequest({ client_assertion: await assertion({ key: rsa, clientId, aud }), scope });
+        expect(response.status).to.equal(200);
+        expect(response.body.scope).to.equal(scope);
+        const token = response.body.access_token as string;
+        for (const path of ['residents', 'coverage', 'clinical/Observation']) {
+          expect((await call(service.baseUrl, 'GET', `/api/v1/ofctx/${orgId}/${facilityId}/${path}`, { token })).status, path).to.equal(200);
+        }
+        expect((await call(service.baseUrl, 'GET', `/api/v1/fhir/R4/${orgId}/${facilityId}/Condition`, { token, headers: { accept: 'application/fhir+json' } })).status).to.equal(200);
+      });
+    }
+
+    it('grants v1 and v2 scopes of one type with c, u, d and write dropped, stating what was granted', async () => {
+      const response = await tokenRequest({ client_assertion: await assertion({ key: rsa, clientId, aud }), scope: 'system/Patient.* system/Coverage.cruds' });
+      expect(response.status).to.equal(200);
+      expect(response.body.scope).to.equal('system/Patient.read system/Coverage.rs system/CoverageEligibilityResponse.rs');
+    });
+
+    it('refuses SMART scopes it cannot grant with invalid_scope, saying why', async () => {
+      const cases: Array<[string, string]> = [
+        ['system/Patient.write', 'ofctx grants only reading and searching'],
+        ['system/Observation.cud system/Patient.rs', 'ofctx grants only reading and searching'],
+        ['system/Consent.rs system/Patient.rs', 'Consent is not a type ofctx serves'],
+        ['patient/*.rs', 'ask system/*.rs'],
+        ['system/Observation.rs?category=http://terminology.hl7.org/CodeSystem/observation-category|vital-signs', 'granular scopes'],
+      ];
+      for (const [scope, reason] of cases) {
         const response = await tokenRequest({ client_assertion: await assertion({ key: rsa, clientId, aud }), scope });
         expect(response.status, scope).to.equal(400);
         expect(response.body.error, scope).to.equal('invalid_scope');
+        expect(response.body.error_description, scope).to.contain(reason);
       }
     });
   });

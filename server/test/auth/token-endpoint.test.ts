@@ -45,6 +45,21 @@ describe('the token endpoint', () => {
     }
   });
 
+  it('grants system/*.rs as the read scopes the client holds, naming their types (RFC 6749 section 3.3)', async () => {
+    const response = await form({ ...credentials(), scope: 'system/*.rs' });
+    expect(response.status).to.equal(200);
+    expect(response.body.scope).to.equal('system/Patient.rs system/Coverage.rs system/CoverageEligibilityResponse.rs');
+  });
+
+  it('answers invalid_scope naming the SMART scope beyond the grant', async () => {
+    const response = await form({ ...credentials(), scope: 'system/Patient.rs system/Observation.read' });
+    expect(response.status).to.equal(400);
+    expect(response.body).to.deep.equal({
+      error: 'invalid_scope',
+      error_description: 'The requested scope exceeds the scopes granted to this client: this client does not hold system/Observation.read.',
+    });
+  });
+
   it('authenticates the client with HTTP Basic too (RFC 6749 section 2.3.1)', async () => {
     const basic = Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString('base64');
     const response = await call(service.baseUrl, 'POST', TOKEN, { form: { grant_type: 'client_credentials' }, headers: { authorization: `Basic ${basic}` } });

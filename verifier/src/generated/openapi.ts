@@ -165,8 +165,9 @@ export interface paths {
          *     either with `client_id` and `client_secret` in the form body or with HTTP Basic
          *     (RFC 6749 section 2.3.1), or with a signed JWT assertion (`private_key_jwt`, RFC 7523,
          *     SMART Backend Services), exactly one of these. When `scope` is omitted every scope the client
-         *     holds is granted. SMART v2 scopes are aliases of the API's (see Authentication);
-         *     `scope` in the answer is in the form asked and names every R4 type granted. Answers use the plain RFC 6749 bodies, not the envelope, and carry
+         *     holds is granted. SMART v1 and v2 system scopes are read as the API's (see
+         *     Authentication, "SMART scopes"): `scope` in the answer is in the client's syntax and
+         *     names what was granted, every R4 type of it, without `c`, `u`, `d` or `write`. Answers use the plain RFC 6749 bodies, not the envelope, and carry
          *     `Cache-Control: no-store`. Rate limited per client IP address: every answer carries
          *     the `RateLimit-Policy` and `RateLimit` fields (draft-ietf-httpapi-ratelimit-headers),
          *     so a client sees its quota before it runs out, and a `429` adds `Retry-After`.
@@ -1300,7 +1301,7 @@ export interface paths {
         };
         /**
          * Start a Bulk Data export of the facility (FHIR $export)
-         * @description FHIR Bulk Data Access IG v2.0 kick-off (`Prefer: respond-async`). Answers `202` with `Content-Location`, the status URL to poll. The types (`_type`, default every exported type the token may read) need their read scopes; `_since` exports only what changed after it. See the README, "Bulk Data export".
+         * @description FHIR Bulk Data Access IG v2.0 kick-off (`Prefer: respond-async`). Answers `202` with `Content-Location`, the status URL to poll. The types (`_type`, default every exported type the token may read) need their read scopes with search (SMART `s`); `_since` exports only what changed after it. See the README, "Bulk Data export".
          */
         get: operations["kickOffFhirExport"];
         put?: never;
@@ -1335,7 +1336,7 @@ export interface paths {
         };
         /**
          * Start a Bulk Data export of the facility's patients (FHIR $export)
-         * @description FHIR Bulk Data Access IG v2.0 kick-off (`Prefer: respond-async`). Answers `202` with `Content-Location`, the status URL to poll. The types (`_type`, default every exported type the token may read) need their read scopes; `_since` exports only what changed after it. See the README, "Bulk Data export".
+         * @description FHIR Bulk Data Access IG v2.0 kick-off (`Prefer: respond-async`). Answers `202` with `Content-Location`, the status URL to poll. The types (`_type`, default every exported type the token may read) need their read scopes with search (SMART `s`); `_since` exports only what changed after it. See the README, "Bulk Data export".
          */
         get: operations["kickOffFhirPatientExport"];
         put?: never;
@@ -1372,7 +1373,7 @@ export interface paths {
         };
         /**
          * Start a Bulk Data export of the facility as a Group (FHIR $export)
-         * @description FHIR Bulk Data Access IG v2.0 kick-off (`Prefer: respond-async`). Answers `202` with `Content-Location`, the status URL to poll. The types (`_type`, default every exported type the token may read) need their read scopes; `_since` exports only what changed after it. See the README, "Bulk Data export".
+         * @description FHIR Bulk Data Access IG v2.0 kick-off (`Prefer: respond-async`). Answers `202` with `Content-Location`, the status URL to poll. The types (`_type`, default every exported type the token may read) need their read scopes with search (SMART `s`); `_since` exports only what changed after it. See the README, "Bulk Data export".
          */
         get: operations["kickOffFhirGroupExport"];
         put?: never;
@@ -1962,8 +1963,8 @@ export interface paths {
          *     since, nor repeats one. Events are kept `EVENT_RETENTION_DAYS` (30 by default).
          *
          *     What a credential sees: events of its organization, in the facilities it is granted,
-         *     of the types whose read scope it holds (`resident.*`: `residents.read`,
-         *     `coverage.updated`: `coverage.read`, `clinical.*`: `clinical.read`). The filters
+         *     of the types whose read scope it holds with search (SMART `s`; `resident.*`:
+         *     `residents.read`, `coverage.updated`: `coverage.read`, `clinical.*`: `clinical.read`). The filters
          *     narrow that: `types` naming a type whose scope the token lacks is `403
          *     insufficient_scope`; a `facility_id` not granted is `403 facility_forbidden`.
          *     `meta.page.next` is the id to send as `after` for the following page, present when
@@ -2171,7 +2172,7 @@ export interface components {
             client_assertion_type?: string;
             /** @description With `private_key_jwt`, the signed JWT (RS384 or ES384; `iss` = `sub` = client id, `aud` = the token URL, `exp` at most 5 minutes ahead, a fresh `jti`, `kid` in the header). */
             client_assertion?: string;
-            /** @description Space-delimited scopes; omitted means every scope the client holds. */
+            /** @description Space-delimited scopes, the API's or SMART system scopes (`system/*.rs`, `system/Patient.read`, ...; see Authentication); omitted means every scope the client holds. */
             scope?: string;
         };
         /** @description SMART App Launch 2.0 `.well-known/smart-configuration`, for backend services. */
@@ -3629,7 +3630,7 @@ export interface components {
         ExportJobId: string;
         /** @description `respond-async` (required), and `handling=lenient` to have unsupported parameters ignored (reported in the manifest's `error`) instead of refused (`400`, the default, `handling=strict`). */
         ExportPrefer: string;
-        /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope (`403` otherwise). */
+        /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope with search (`403` otherwise). */
         ExportType: string;
         /** @description A FHIR instant (with a zone); only resources changed after it are exported. */
         ExportSince: string;
@@ -4040,7 +4041,9 @@ export interface operations {
             /**
              * @description `unsupported_grant_type` (grant_type is not client_credentials),
              *     `invalid_request` (a required field is missing or repeated, or the client
-             *     authenticated twice) or `invalid_scope` (a requested scope exceeds the grant).
+             *     authenticated twice) or `invalid_scope` (a requested scope is unknown, asks
+             *     only what ofctx does not grant (`c`, `u`, `d`, `write`) or exceeds the grant; the
+             *     description says which and what to ask instead).
              */
             400: {
                 headers: {
@@ -4159,21 +4162,24 @@ export interface operations {
                      *         "client_credentials"
                      *       ],
                      *       "scopes_supported": [
+                     *         "system/*.rs",
+                     *         "system/*.r",
+                     *         "system/*.s",
+                     *         "system/*.read",
                      *         "system/Patient.rs",
-                     *         "system/Coverage.rs",
-                     *         "system/CoverageEligibilityResponse.rs",
+                     *         "system/Patient.r",
+                     *         "system/Patient.s",
+                     *         "system/Patient.read",
                      *         "system/Observation.rs",
-                     *         "system/AllergyIntolerance.rs",
-                     *         "system/Condition.rs",
-                     *         "system/ServiceRequest.rs",
-                     *         "system/MedicationRequest.rs",
                      *         "residents.read",
                      *         "coverage.read",
                      *         "clinical.read",
                      *         "webhooks.manage"
                      *       ],
                      *       "capabilities": [
-                     *         "client-confidential-asymmetric"
+                     *         "client-confidential-asymmetric",
+                     *         "permission-v1",
+                     *         "permission-v2"
                      *       ]
                      *     }
                      */
@@ -4227,21 +4233,24 @@ export interface operations {
                      *         "client_credentials"
                      *       ],
                      *       "scopes_supported": [
+                     *         "system/*.rs",
+                     *         "system/*.r",
+                     *         "system/*.s",
+                     *         "system/*.read",
                      *         "system/Patient.rs",
-                     *         "system/Coverage.rs",
-                     *         "system/CoverageEligibilityResponse.rs",
+                     *         "system/Patient.r",
+                     *         "system/Patient.s",
+                     *         "system/Patient.read",
                      *         "system/Observation.rs",
-                     *         "system/AllergyIntolerance.rs",
-                     *         "system/Condition.rs",
-                     *         "system/ServiceRequest.rs",
-                     *         "system/MedicationRequest.rs",
                      *         "residents.read",
                      *         "coverage.read",
                      *         "clinical.read",
                      *         "webhooks.manage"
                      *       ],
                      *       "capabilities": [
-                     *         "client-confidential-asymmetric"
+                     *         "client-confidential-asymmetric",
+                     *         "permission-v1",
+                     *         "permission-v2"
                      *       ]
                      *     }
                      */
@@ -6600,7 +6609,7 @@ export interface operations {
     kickOffFhirExport: {
         parameters: {
             query?: {
-                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope (`403` otherwise). */
+                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope with search (`403` otherwise). */
                 _type?: components["parameters"]["ExportType"];
                 /** @description A FHIR instant (with a zone); only resources changed after it are exported. */
                 _since?: components["parameters"]["ExportSince"];
@@ -6651,7 +6660,7 @@ export interface operations {
     kickOffFhirExportByPost: {
         parameters: {
             query?: {
-                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope (`403` otherwise). */
+                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope with search (`403` otherwise). */
                 _type?: components["parameters"]["ExportType"];
                 /** @description A FHIR instant (with a zone); only resources changed after it are exported. */
                 _since?: components["parameters"]["ExportSince"];
@@ -6707,7 +6716,7 @@ export interface operations {
     kickOffFhirPatientExport: {
         parameters: {
             query?: {
-                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope (`403` otherwise). */
+                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope with search (`403` otherwise). */
                 _type?: components["parameters"]["ExportType"];
                 /** @description A FHIR instant (with a zone); only resources changed after it are exported. */
                 _since?: components["parameters"]["ExportSince"];
@@ -6758,7 +6767,7 @@ export interface operations {
     kickOffFhirPatientExportByPost: {
         parameters: {
             query?: {
-                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope (`403` otherwise). */
+                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope with search (`403` otherwise). */
                 _type?: components["parameters"]["ExportType"];
                 /** @description A FHIR instant (with a zone); only resources changed after it are exported. */
                 _since?: components["parameters"]["ExportSince"];
@@ -6814,7 +6823,7 @@ export interface operations {
     kickOffFhirGroupExport: {
         parameters: {
             query?: {
-                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope (`403` otherwise). */
+                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope with search (`403` otherwise). */
                 _type?: components["parameters"]["ExportType"];
                 /** @description A FHIR instant (with a zone); only resources changed after it are exported. */
                 _since?: components["parameters"]["ExportSince"];
@@ -6867,7 +6876,7 @@ export interface operations {
     kickOffFhirGroupExportByPost: {
         parameters: {
             query?: {
-                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope (`403` otherwise). */
+                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope with search (`403` otherwise). */
                 _type?: components["parameters"]["ExportType"];
                 /** @description A FHIR instant (with a zone); only resources changed after it are exported. */
                 _since?: components["parameters"]["ExportSince"];

@@ -67,7 +67,8 @@ function searchOf(r4: R4Type): OperationHandler {
     const { app, params, koa, principal } = request;
     const base = fhirBase(koa, params);
     const search = readSearch(r4, searchPairs(koa.querystring, request.body), strictHandling(request.headers.prefer));
-    if (search.includePatients) authorize(principal, ['residents.read'], params);
+    // _include=...:patient is part of the search: it needs the Patients' search half too.
+    if (search.includePatients) authorize(principal, ['residents.read'], params, 'search');
     // The credential's access policy, inside every statement of the search (rows, total, includes).
     const filter = await visibilityOf(app.db, principal);
     const scope: SearchScope = { orgId: params.org_id!, facilityId: params.facility_id!, visibility: filter, hidesNothing: filter.isEmpty };
