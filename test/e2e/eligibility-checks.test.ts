@@ -143,6 +143,19 @@ describe('real-time eligibility: ofctx asks the payer', function () {
     expect(receivedFor('ACTIVE-MEMBER-2')).to.have.length(2);
   });
 
+  it('a 271 that names a new payer (loop 2120) moves the Coverage to it, and that payer is asked in turn, once', async () => {
+    answers.set('MOVED-MEMBER', { kind: 'active', otherPayer: { name: 'Acme Medicare Advantage', id: 'ACME-MA' } });
+    const { coverageId } = await admit('ELIG-11', 'MOVED-MEMBER');
+    const asked = await waitFor('the 270 to the new payer', () => (receivedFor('MOVED-MEMBER').length === 2 ? receivedFor('MOVED-MEMBER') : undefined));
+    expect(asked.map((r) => r.inquiry.payerId)).to.deep.equal(['CMS', 'ACME-MA']);
+    const exchanges = await waitFor('both exchanges on record', async () => ((await exchangesOf(coverageId)).length === 2 ? exchangesOf(coverageId) : undefined));
+    expect(exchanges.map((e) => e.trigger)).to.deep.equal(['admission', 'change']);
+    expect((await db('coverage').where({ id: coverageId }).first('payor_id')).payor_id).to.equal('ACME-MA');
+    // The new payer names itself: no third ask.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receivedFor('MOVED-MEMBER')).to.have.length(2);
+  });
+
   it('an AAA rejection changes nothing about the Coverage and is logged with its codes', async () => {
     answers.set('WRONG-MEMBER', { kind: 'aaa', code: '72', action: 'C' });
     const { residentId, coverageId } = await admit('ELIG-3', 'WRONG-MEMBER');

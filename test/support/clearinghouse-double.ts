@@ -16,7 +16,7 @@ import {
 
 export type DoubleAnswer =
   /** 271: EB*1 with a plan begin DTP*346, TRN*2 echoing the 270's TRN02, NM1*IL with the member id. */
-  | { kind: 'active' }
+  | { kind: 'active'; otherPayer?: { name: string; id: string } }
   /** 271: EB*6 (and DTP*347 plan end). */
   | { kind: 'inactive'; planEnd?: string }
   /** 271 with AAA*Y**<code>*<action, default C> in loop 2100C (2100D for a dependent): 72 invalid member id, 75 not found... */
@@ -319,7 +319,11 @@ function write271(read: Read270, answer: Extract<DoubleAnswer, { kind: 'active' 
   const { ccyymmdd, hhmm } = x12Now(new Date());
   const outcome: string[] = [];
   if (answer.kind === 'aaa') outcome.push(`AAA*Y**${answer.code}*${answer.action ?? 'C'}`);
-  else if (answer.kind === 'active') outcome.push(`DTP*346*D8*${q.serviceDate.slice(0, 4)}0101`, 'EB*1*IND*30**MEDICARE PART A');
+  else if (answer.kind === 'active') {
+    outcome.push(`DTP*346*D8*${q.serviceDate.slice(0, 4)}0101`, 'EB*1*IND*30**MEDICARE PART A');
+    // The payer says another one covers the member now (EB*R other payer, loop 2120C NM1*PR).
+    if (answer.otherPayer) outcome.push('EB*R*IND*30', 'LS*2120', `NM1*PR*2*${answer.otherPayer.name}*****PI*${answer.otherPayer.id}`, 'LE*2120');
+  }
   else outcome.push(...(answer.planEnd ? [`DTP*347*D8*${answer.planEnd.replaceAll('-', '')}`] : []), 'EB*6*IND*30');
   const trn = `TRN*2*${q.trace}*${read.traceOriginator}`;
   const subscriberName = `NM1*IL*1*${q.lastName}*${q.firstName ?? ''}****MI*${q.memberId}`;

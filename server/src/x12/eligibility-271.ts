@@ -43,6 +43,11 @@ export interface SubscriberLoop {
   created?: string;
   /** The payer's identifier (NM109 of the loop's NM1*PR, or of the 2100A one). */
   payerId?: string;
+  /**
+   * NM109 of an NM1*PR inside this loop (2120C/D, the benefit-related entity): the payer the 271
+   * names for this coverage, when it is not the one asked (a Medicare Advantage plan, say).
+   */
+  benefitPayerId?: string;
   level: 'subscriber' | 'dependent';
   trace?: string;
   memberId?: string;
@@ -181,7 +186,10 @@ export function subscriberLoops(text: string): SubscriberLoop[] {
               if (!name) throw new X12Error('NM1*PR needs the payer name (NM103)', where(3));
               if (current) {
                 current.payer = name;
-                if (el(9)) current.payerId = el(9);
+                if (el(9)) {
+                  current.payerId = el(9);
+                  current.benefitPayerId = el(9);
+                }
               } else {
                 payer = name;
                 payerId = el(9) || undefined;

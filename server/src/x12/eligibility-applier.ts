@@ -12,7 +12,7 @@
 //   EB01 1 (active coverage)                         status active
 //   EB01 6 (inactive) and no EB01 1                  status cancelled
 //   a plan end date (DTP*291 RD8, DTP*347) in the past  status cancelled
-//   NM1*PR (loop 2120, else 2100A)                   payor
+//   NM1*PR (loop 2120, else 2100A)                   payor (a 2120 NM1*PR's id: the payer id too)
 //   DTP*291 / DTP*346 plan begin                     period.start
 //   AAA (rejection)                                  nothing changes; listed in `rejected`
 //
@@ -83,7 +83,9 @@ export function coverageAfter(row: CoverageRow, loop: SubscriberLoop, today: str
     ...(row.identifiers.length ? { identifier: row.identifiers } : {}),
     status: statusAfter(loop, row.status, today),
     beneficiary: { reference: beneficiary },
-    payor: [{ ...(row.payor_id ? { identifier: { value: row.payor_id } } : {}), display: loop.payer ?? row.payor_name }],
+    // A payer named in the loop itself (2120) is the coverage's payer now: a new id is a change
+    // of payer, which asks that payer in turn (eligibility/check-queue.ts).
+    payor: [{ ...((loop.benefitPayerId ?? row.payor_id) ? { identifier: { value: loop.benefitPayerId ?? row.payor_id! } } : {}), display: loop.payer ?? row.payor_name }],
     subscriberId: row.subscriber_id,
     period: { start: loop.planStart ?? row.period_start, ...((loop.planEnd ?? row.period_end) ? { end: loop.planEnd ?? row.period_end! } : {}) },
     order: row.coverage_order,
