@@ -11,46 +11,33 @@ import type { Logger } from '../logging/logger.js';
 import { claimJob, deleteJob, expiredJobIds, releaseJob, finishJob, type ExportJob } from './export-jobs.js';
 import { removeJobFiles } from './export-files.js';
 import { runJob } from './export-runner.js';
+import { PollingLoop } from '../db/polling-loop.js';
 
 export class BulkExportWorker {
   /** This instance, as the lease owner. */
   readonly owner = `export-${randomUUID()}`;
-  private running = false;
-  private cycling: Promise<void> | undefined;
-  private again = false;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly loop: PollingLoop;
 
   constructor(
     private readonly db: Knex,
     private readonly config: BulkExportConfig,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.loop = new PollingLoop(() => this.cycle(), config.pollIntervalMs);
+  }
+
+  private get running(): boolean {
+    return this.loop.isRunning;
+  }
 
   start(): void {
     if (!this.config.workerEnabled || this.config.dir === undefined) return;
-    this.running = true;
-    this.wake();
+    this.loop.start();
   }
 
   /** Look for a job now; concurrent calls coalesce. */
   wake(): void {
-    if (!this.running) return;
-    if (this.cycling) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.cycling = this.cycle().finally(() => {
-      this.cycling = undefined;
-      if (!this.running) return;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-        return;
-      }
-      this.timer = setTimeout(() => this.wake(), this.config.pollIntervalMs);
-      this.timer.unref();
-    });
+    this.loop.wake();
   }
 
   private async cycle(): Promise<void> {
@@ -75,9 +62,7 @@ export class BulkExportWorker {
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    clearTimeout(this.timer);
-    await this.cycling;
+    await this.loop.stop();
   }
 }
 

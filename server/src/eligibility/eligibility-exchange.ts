@@ -31,7 +31,7 @@ import { checkCoreAnswer, coreRequest, CoreEnvelopeError, PAYLOAD_270, PAYLOAD_2
 import { sendCoreRequest } from './core-transport.js';
 import { nextControlNumber } from './control-numbers.js';
 import type { InquirySubject } from './eligibility-inquiry.js';
-import type { EligibilityOutcome, ExchangeCodes } from './exchange-log.js';
+import type { EligibilityOutcome, ExchangeFacts } from './exchange-log.js';
 import { build270, InvalidInquiry } from './x12-270.js';
 import { read999 } from './x12-999.js';
 
@@ -46,24 +46,13 @@ export interface ExchangeDeps {
   signal?: AbortSignal;
 }
 
-export interface ExchangeResult {
-  outcome: EligibilityOutcome;
+export interface ExchangeResult extends ExchangeFacts {
   /** A transient failure: the check stays queued and is asked again later. */
   retry: boolean;
   /** The connection did not answer (or answered 5xx): counts towards pausing it. */
   connectionFailed: boolean;
   /** The service is stopping: nothing happened that needs recording; the check is given back. */
   aborted?: boolean;
-  coverageStatus: string | null;
-  detail: string;
-  codes?: ExchangeCodes;
-  payloadId?: string;
-  controlNumber?: string;
-  requestX12?: string;
-  responseX12?: string;
-  startedAt: string;
-  finishedAt: string;
-  durationMs: number;
 }
 
 /** Transport failures that a later attempt may not meet. */

@@ -27,6 +27,7 @@ import { ConnectionSlots } from './connection-slots.js';
 import { askPayer, type ExchangeResult } from './eligibility-exchange.js';
 import { readInquirySubject } from './eligibility-inquiry.js';
 import { recordExchange } from './exchange-log.js';
+import { PollingLoop } from '../db/polling-loop.js';
 
 export interface EligibilityWorkerDeps {
   db: Knex;
@@ -51,46 +52,33 @@ export function retryDelayMs(attempts: number, baseMs: number, maxMs: number, ra
 
 export class EligibilityWorker {
   readonly owner = `eligibility-${randomUUID()}`;
-  private running = false;
+  private readonly loop: PollingLoop;
   private readonly stopping = new AbortController();
   private readonly slots = new ConnectionSlots();
   private readonly inFlight = new Set<Promise<void>>();
-  private cycling: Promise<void> | undefined;
-  private again = false;
-  private timer: NodeJS.Timeout | undefined;
   /** Restricts the worker to these Coverages (the CLI's own checks). */
   private only: string[] | undefined;
 
-  constructor(private readonly deps: EligibilityWorkerDeps) {}
+  constructor(private readonly deps: EligibilityWorkerDeps) {
+    this.loop = new PollingLoop(
+      () => this.cycle().catch((error: Error) => this.deps.logger.warn({ err: error.message }, 'eligibility worker could not claim checks; trying again')),
+      deps.config.pollIntervalMs,
+    );
+  }
+
+  private get running(): boolean {
+    return this.loop.isRunning;
+  }
 
   start(options: { only?: string[] } = {}): void {
     if (this.running) return;
     this.only = options.only;
-    this.running = true;
-    this.wake();
+    this.loop.start();
   }
 
   /** Look for due checks now; concurrent calls coalesce. */
   wake(): void {
-    if (!this.running) return;
-    if (this.cycling) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.cycling = this.cycle()
-      .catch((error: Error) => this.deps.logger.warn({ err: error.message }, 'eligibility worker could not claim checks; trying again'))
-      .finally(() => {
-        this.cycling = undefined;
-        if (!this.running) return;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-          return;
-        }
-        this.timer = setTimeout(() => this.wake(), this.deps.config.pollIntervalMs);
-        this.timer.unref();
-      });
+    this.loop.wake();
   }
 
   /** Checks claimed by this worker and not yet recorded. */
@@ -157,25 +145,7 @@ export class EligibilityWorker {
       } else if (result.codes?.error_class === undefined) await recordConnectionAnswer(db, connection.id);
       const now = Date.now();
       await db.transaction(async (trx) => {
-        await recordExchange(trx, {
-          orgId: subject.orgId,
-          facilityId: subject.facilityId,
-          coverageId: subject.coverageId,
-          trigger: check.trigger,
-          connectionId: connection.id,
-          startedAt: result.startedAt,
-          finishedAt: result.finishedAt,
-          durationMs: result.durationMs,
-          outcome: result.outcome,
-          retrying: result.retry,
-          coverageStatus: result.coverageStatus,
-          detail: result.detail,
-          ...(result.codes ? { codes: result.codes } : {}),
-          ...(result.payloadId ? { payloadId: result.payloadId } : {}),
-          ...(result.controlNumber ? { controlNumber: result.controlNumber } : {}),
-          ...(result.requestX12 ? { requestX12: result.requestX12 } : {}),
-          ...(result.responseX12 ? { responseX12: result.responseX12 } : {}),
-        });
+        await recordExchange(trx, { ...result, orgId: subject.orgId, facilityId: subject.facilityId, coverageId: subject.coverageId, trigger: check.trigger, connectionId: connection.id, retrying: result.retry });
         if (result.retry) await retryCheck(trx, check, this.owner, now + retryDelayMs(check.attempts, config.retryBaseMs, config.retryMaxMs, this.deps.random));
         else await completeCheck(trx, check, this.owner, { outcome: result.outcome, next: result.coverageStatus === 'active' ? nextRecheck(check.coverage_id, config.recheckDays * DAY_MS, now) : null, facilityId: subject.facilityId }, now);
       });
@@ -189,9 +159,7 @@ export class EligibilityWorker {
 
   /** Stops claiming, aborts exchanges under way (their checks are given back) and waits for them. */
   async stop(): Promise<void> {
-    this.running = false;
-    clearTimeout(this.timer);
-    await this.cycling;
+    await this.loop.stop();
     this.stopping.abort(new Error('service stopping'));
     await Promise.all([...this.inFlight]);
   }

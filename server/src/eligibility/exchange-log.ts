@@ -22,17 +22,13 @@ export interface ExchangeCodes {
   error_class?: string;
 }
 
-export interface ExchangeRecord {
-  orgId: string;
-  facilityId: string;
-  coverageId: string;
-  trigger: CheckTrigger;
-  connectionId: string | null;
+/** What one exchange gave (eligibility-exchange.ts), as it is recorded. */
+export interface ExchangeFacts {
   startedAt: string;
   finishedAt: string;
   durationMs: number;
   outcome: EligibilityOutcome;
-  retrying: boolean;
+  /** Coverage.status after the exchange. */
   coverageStatus: string | null;
   detail: string;
   codes?: ExchangeCodes;
@@ -40,6 +36,15 @@ export interface ExchangeRecord {
   controlNumber?: string;
   requestX12?: string;
   responseX12?: string;
+}
+
+export interface ExchangeRecord extends ExchangeFacts {
+  orgId: string;
+  facilityId: string;
+  coverageId: string;
+  trigger: CheckTrigger;
+  connectionId: string | null;
+  retrying: boolean;
 }
 
 export interface LoggedExchange {

@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { rawRows } from '../db/database.js';
 import { RequestDurationHistogram } from './request-duration-histogram.js';
+import { readOncePerScrape } from './read-once-per-scrape.js';
 
 /** Seconds: from a cached token lookup (~1 ms) to a slow page of a large facility. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -102,13 +103,7 @@ export class ServiceMetrics {
 
   /** The eligibility queue's gauges, read from the database at each scrape. */
   registerEligibilityQueue(read: () => Promise<{ due: number; oldestAgeSeconds: number }>): void {
-    let last: Promise<{ due: number; oldestAgeSeconds: number } | undefined> | undefined;
-    const once = () => {
-      last ??= read()
-        .catch(() => undefined)
-        .finally(() => setImmediate(() => (last = undefined)));
-      return last;
-    };
+    const once = readOncePerScrape(read);
     new Gauge({
       name: 'ofctx_eligibility_checks_queued',
       help: 'Eligibility checks due now and not yet answered, in facilities that can ask (shared queue: take max() across instances).',
@@ -187,24 +182,13 @@ type QueueRow = { status: string; n: number | string; oldest: string | null };
  * shared queue (take max(), not sum(), across instances).
  */
 function registerQueueGauges(registry: Registry, db: Knex): void {
-  let last: Promise<{ pending: number; sending: number; oldest: number } | undefined> | undefined;
-  // One query serves the gauges of one scrape. When the database does not answer, the
-  // gauges keep their last values and the scrape still succeeds (readiness reports the outage).
-  const read = () => {
-    last ??= (async () => {
-      try {
-        const rows = rawRows<QueueRow>(await db.raw(QUEUE_SQL));
-        const count = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
-        const oldest = rows.map((r) => r.oldest).filter((o): o is string => !!o).sort()[0];
-        return { pending: count('pending'), sending: count('sending'), oldest: oldest ? Math.max(0, (Date.now() - Date.parse(oldest)) / 1000) : 0 };
-      } catch {
-        return undefined;
-      } finally {
-        setImmediate(() => (last = undefined));
-      }
-    })();
-    return last;
-  };
+  // One query serves the gauges of one scrape.
+  const read = readOncePerScrape(async () => {
+    const rows = rawRows<QueueRow>(await db.raw(QUEUE_SQL));
+    const count = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
+    const oldest = rows.map((r) => r.oldest).filter((o): o is string => !!o).sort()[0];
+    return { pending: count('pending'), sending: count('sending'), oldest: oldest ? Math.max(0, (Date.now() - Date.parse(oldest)) / 1000) : 0 };
+  });
   new Gauge({
     name: 'ofctx_webhook_deliveries_queued',
     help: 'Webhook deliveries not yet finished, by state: pending (waiting for their attempt) or sending (claimed, in flight).',

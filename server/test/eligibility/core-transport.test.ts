@@ -17,27 +17,14 @@ import { build270, type EligibilityInquiry } from '../../src/eligibility/x12-270
 import { read999 } from '../../src/eligibility/x12-999.js';
 import { subscriberLoops } from '../../src/x12/eligibility-271.js';
 import type { HostResolver } from '../../src/webhooks/ssrf-guard.js';
+import { sampleInquiry, INQUIRY_TRACE } from '../../../test/support/eligibility-inquiry.js';
 
 const CREDENTIALS = { username: 'maple-grove', password: 'correct horse battery staple' };
-const COVERAGE_ID = '3f1c9a52-6a7e-4d8b-9c51-0f2a7d6e8b14';
+const COVERAGE_ID = INQUIRY_TRACE;
 const loopback: HostResolver = async () => [{ address: '127.0.0.1', family: 4 }];
 let payloadCounter = 0;
 
-function inquiry(overrides: Partial<EligibilityInquiry> = {}): EligibilityInquiry {
-  return {
-    senderId: 'OFCTX',
-    receiverId: 'CLEARINGHOUSE',
-    controlNumber: 42,
-    production: false,
-    at: new Date('2026-03-04T05:06:07Z'),
-    payer: { name: 'Medicare Part A', id: 'CMS' },
-    provider: { name: 'Maple Grove Nursing Home', npi: '1234567893' },
-    subscriber: { lastName: 'Okafor', firstName: 'Adaeze', memberId: '1EG4TE5MK73', birthDate: '1941-02-03', gender: 'female' },
-    trace: COVERAGE_ID,
-    serviceDate: '2026-03-04',
-    ...overrides,
-  };
-}
+const inquiry = (overrides: Partial<EligibilityInquiry> = {}) => sampleInquiry({ senderId: 'OFCTX', ...overrides });
 
 function envelope(x12: string, overrides: Partial<CoreEnvelope> = {}): CoreEnvelope {
   payloadCounter += 1;

@@ -4,24 +4,11 @@
 import { expect } from 'chai';
 import { X12Parser, type X12Interchange } from 'node-x12';
 import { build270, InvalidInquiry, type EligibilityInquiry } from '../../src/eligibility/x12-270.js';
+import { sampleInquiry, INQUIRY_TRACE } from '../../../test/support/eligibility-inquiry.js';
 
-const TRACE = '3f1c9a52-6a7e-4d8b-9c51-0f2a7d6e8b14';
+const TRACE = INQUIRY_TRACE;
 
-function inquiry(overrides: Partial<EligibilityInquiry> = {}): EligibilityInquiry {
-  return {
-    senderId: 'OFCTXSUBMITTER',
-    receiverId: 'CLEARINGHOUSE',
-    controlNumber: 42,
-    production: false,
-    at: new Date('2026-03-04T05:06:07Z'),
-    payer: { name: 'Medicare Part A', id: 'CMS' },
-    provider: { name: 'Maple Grove Nursing Home', npi: '1234567893' },
-    subscriber: { lastName: 'Okafor', firstName: 'Adaeze', memberId: '1EG4TE5MK73', birthDate: '1941-02-03', gender: 'female' },
-    trace: TRACE,
-    serviceDate: '2026-03-04',
-    ...overrides,
-  };
-}
+const inquiry = (overrides: Partial<EligibilityInquiry> = {}) => sampleInquiry(overrides);
 
 function segments(text: string): string[] {
   expect(text.endsWith('~')).to.equal(true);
