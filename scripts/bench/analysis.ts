@@ -232,6 +232,31 @@ function ingestAnalysis(results: BenchResults): string[] {
   ];
 }
 
+export function eligibilityAnalysis(results: BenchResults): string[] {
+  const eligibility = results.eligibility?.result;
+  if (!eligibility || eligibility.runs.length === 0) return [];
+  const f1 = (n: number) => n.toFixed(1);
+  const lines = eligibility.runs.flatMap((run) =>
+    run.passes.map((p) => {
+      const cores = (p.checksPerSecond * p.cpuMsPerCheck) / 1000;
+      return `${run.database} ${p.protocol === 'soap' ? 'SOAP' : 'MIME'} ${f1(p.checksPerSecond)} checks/s, ${ratio(p.checksPerSecond, p.baseline.perSecond)} of the bare client's ${f1(p.baseline.perSecond)}/s and ${ratio(p.checksPerSecond, run.ceilingPerSecond)} of the ${count(run.ceilingPerSecond)}/s ceiling, at ${p.cpuMsPerCheck.toFixed(1)} ms of CPU a check (${(p.cpuMsPerCheck / p.protocolCpuMsPerCheck).toFixed(0)}x the protocol floor of ${p.protocolCpuMsPerCheck.toFixed(2)} ms): ${cores.toFixed(2)} of a core, exchanges p50 ${count(p.p50Ms)} ms for a ${run.latencyMs} ms answer`;
+    }),
+  );
+  const soap = eligibility.runs.map((run) => ({ run, pass: run.passes.find((p) => p.protocol === 'soap') ?? run.passes[0]! }));
+  const crossover = soap.map(({ run, pass }) => `${run.database} ${count(run.concurrency * pass.cpuMsPerCheck)} ms`).join(', ');
+  const profile = eligibility.profile;
+  const share = (name: string) => profile?.byArea.find((a) => a.name === name);
+  return [
+    "### Real-time eligibility: the service's CPU per check, not the clearinghouse, sets the pace",
+    '',
+    `This run: ${lines.join('; ')}. With ${soap[0]?.run.concurrency ?? 16} exchanges allowed at once and a 50 ms answer, the worker could ask ${count(soap[0]?.run.ceilingPerSecond ?? 320)} times a second; it asks as fast as its one event loop (and on PostgreSQL the backends) can do a check's work on the cores it shares with the double and with other work on the machine. The p50 exchange duration says the same: by Little's law ${soap[0]?.run.concurrency ?? 16} checks in flight at ${f1(soap[0]?.pass.checksPerSecond ?? 0)}/s stay about ${count((1000 * (soap[0]?.run.concurrency ?? 16)) / (soap[0]?.pass.checksPerSecond || 1))} ms each, most of it waiting for the event loop, which \`duration_ms\` counts (it runs from the start of \`askPayer\`, before the control number is taken, to the 271 applied), although the metrics table of docs/eligibility.md describes \`ofctx_eligibility_exchange_duration_seconds\` as "from sending the 270 to having the answer". The need is met by far: a month's 10,000 rechecks fall due about 333 a day, and take minutes. Against a real clearinghouse, whose answers take seconds (CORE 156 allows 20), the pace is concurrency / latency long before it is CPU: the CPU per check is the limit only while the answer comes faster than concurrency x CPU per check (${crossover}, on one free core).${profile ? ` In the profile (section 11), SQLite executing the statements (better-sqlite3's native calls, charged to ofctx's \`_query\` of \`db/sqlite-client.ts\`) ${f1(profile.hottestFunctions.find((h) => h.name.startsWith('_query '))?.selfPercent ?? 0)}% self, knex (building the statements and, under it, running them) ${f1(share('knex')?.inclusivePercent ?? 0)}% inclusive, Node's sockets, HTTP and timers ${f1(share('node core (http, streams, timers)')?.selfPercent ?? 0)}% self, garbage collection ${f1(share('garbage collector')?.selfPercent ?? 0)}%, fast-xml-parser ${f1(share('fast-xml-parser')?.inclusivePercent ?? 0)}%, node-x12 ${f1(share('node-x12')?.inclusivePercent ?? 0)}%: a flat profile, many statements and a little protocol work.` : ''}`,
+    '',
+    "Where a check's CPU goes (investigation, 2026-11-27: a scratch harness running the worker's steps for one check after another in one process on SQLite, 400 warm checks, the double in a child process, the knex statements counted; the sum, 11-13 ms a check, is near the service's own figure; a second month on 2,000 Coverages, whose log already held the first, cost the same step by step: nothing grows with the log): the queue's bookkeeping about 3 ms in 16 statements (the checkable facilities 0.28 ms and the claim of one check 0.75 ms in 5 statements, both again after every completion because a finished check wakes the worker to claim the one free slot; reading the Coverage, resident, facility and connections 0.86 ms in 4; the lease renewed 0.19; the breaker reset 0.21 even with nothing to reset; the exchange recorded and the check completed 0.85 in 4); then `askPayer` about 9.5 ms in 17 knex statements, of which applying the 271 through the 271 road about 3.2 ms (two `applyChangeSet` batches, the Coverage compared and left unchanged, then its CoverageEligibilityResponse written, 16 knex statements besides ingest's prepared ones), the exchange about 1.6 ms of CPU (a bare `http.request` with `agent: false`, a fresh TCP connection, costs 1.07 ms of it: the transport opens one per exchange and never reuses it), reading the SOAP answer 0.41, the 271 read twice (0.22 ms each: `subscriberLoops` in `askPayer` and again in `applyEligibility`), `build270` with its read-back 0.22, the password decrypted 0.13, the interchange control number one upsert. The raw 270 and 271 of every exchange go to the log in the same commit, and the WAL checkpointer's thread copied them into the database file: 1.0 s of its CPU for 600 checks in a profile (about 1.7 ms a check, counted in the figures above). On PostgreSQL each of those 33 knex statements, and ingest's prepared ones, is a round trip and a backend's work, which the backends' share of the CPU shows.",
+    '',
+    "What would bring the worker to the concurrency's pace on this machine, by expected gain (proposals, not made yet): (1) an answer that confirms what the Coverage holds applied without the whole 271 road: compare status, payor and period first, and keep the CoverageEligibilityResponse in the exchange's own transaction (about 3 ms a check); (2) claims in batches and the checkable facilities remembered for a poll interval, instead of both after every completion (about 1 ms); (3) keep-alive connections per (connection, vetted address), as webhook deliveries have (a bare client's CPU per SOAP round trip to the double, investigation 2026-11-27, two rounds of 800: 0.98-1.27 ms with a fresh connection each, 0.29-0.82 ms kept alive; and a real clearinghouse's TLS handshake each time besides, which this plain-HTTP double does not charge); (4) the lease renewal, the breaker's reset and the completion folded into the statements that already touch those rows. Each measured on its own before it is kept, as the other sections' changes were.",
+  ];
+}
+
 export function analysis(results: BenchResults): string {
   return [
     '## Analysis',
@@ -257,5 +282,7 @@ export function analysis(results: BenchResults): string {
     ...searchAnalysis(results),
     '',
     ...policyAnalysis(results),
+    '',
+    ...eligibilityAnalysis(results),
   ].join('\n');
 }

@@ -179,6 +179,21 @@ export function targetsOf(results: BenchResults): Target[] {
       met: run.residents >= 100_000 && run.observationCount >= 1_000_000 ? worst <= 1.5 : undefined,
     });
   }
+  for (const run of results.eligibility?.result.runs ?? []) {
+    const soap = run.passes.find((p) => p.protocol === 'soap') ?? run.passes[0];
+    if (!soap) continue;
+    const full = run.coverages >= 10_000;
+    targets.push({
+      goal: `a month's re-verification of 10,000 Coverages runs at the configured concurrency's pace: checks/s >= 0.9 of a bare client's CORE round trips at the same concurrency (${run.concurrency}) to the same double (50 ms), ${run.database} (issue 40)`,
+      measured: `${f1(soap.checksPerSecond)}/s against ${f1(soap.baseline.perSecond)}/s bare (${ratio(soap.checksPerSecond, soap.baseline.perSecond)}; ceiling ${count(run.ceilingPerSecond)}/s); ${f1(soap.cpuMsPerCheck)} ms of CPU a check${run.database === 'PostgreSQL' ? ' with the backends' : ''}, SOAP, ${count(soap.checks)} checks`,
+      met: full ? soap.checksPerSecond >= 0.9 * soap.baseline.perSecond : undefined,
+    });
+    targets.push({
+      goal: `the month's 10,000 rechecks done within a day (about 333 a day fall due, ELIGIBILITY_RECHECK_DAYS=30), ${run.database} (issue 40)`,
+      measured: `${count(soap.checks)} in ${count(soap.seconds)} s (${f1(soap.checks / soap.seconds * 86_400 / 10_000)}x 10,000 a day)`,
+      met: full ? soap.checksPerSecond * 86_400 >= 10_000 : undefined,
+    });
+  }
   return targets;
 }
 
@@ -465,6 +480,50 @@ function policySection(m: Measured<NonNullable<BenchResults['policy']>['result']
   ].join('\n');
 }
 
+export function eligibilitySection(m: Measured<NonNullable<BenchResults['eligibility']>['result']>): string {
+  const runs = m.result.runs;
+  const first = runs[0];
+  const rows = runs.flatMap((run) =>
+    run.passes.map((p) => [
+      run.database,
+      p.protocol === 'soap' ? 'SOAP' : 'MIME',
+      count(p.checks),
+      `${f1(p.checksPerSecond)}/s`,
+      `${count(run.ceilingPerSecond)}/s`,
+      `${f1(p.baseline.perSecond)}/s`,
+      `${ratio(p.checksPerSecond, p.baseline.perSecond)} / ${ratio(p.checksPerSecond, run.ceilingPerSecond)}`,
+      `${f2(p.cpuMsPerCheck)} ms${run.database === 'PostgreSQL' ? ` (process ${f2(p.serviceCpuMsPerCheck)})` : ''}`,
+      `${f2(p.protocolCpuMsPerCheck)} ms`,
+      `${count(p.p50Ms)} / ${count(p.p99Ms)} ms (bare ${count(p.baseline.p50Ms)} / ${count(p.baseline.p99Ms)})`,
+      Object.entries(p.outcomes).map(([outcome, n]) => `${outcome} ${count(n)}`).join(', ') + (p.coveragesChanged || p.doubleProblems || p.leftQueued ? `; **${p.coveragesChanged} changed, ${p.doubleProblems} refused, ${p.leftQueued} left queued**` : ''),
+    ]),
+  );
+  const profile = m.result.profile;
+  const profileLines = profile
+    ? [
+        '',
+        `Where the service's main thread spent its CPU, under \`node --cpu-prof\` (SQLite, SOAP, ${count(m.result.profiledChecks ?? 0)} more checks at ${f1(m.result.profiledChecksPerSecond ?? 0)}/s while profiled), counting only the run's window (${count(profile.busyMs)} ms of CPU, ${f1(profile.idlePercent)}% idle; the service runs its esbuild bundle, so its own code is one area, \`other\`: the hottest functions name it). Native code (SQLite's C, sockets, crypto) is charged to the JavaScript that called it. The WAL checkpointer's thread is not in this profile (it is in the CPU per check above).`,
+        '',
+        table(['area', 'self', 'inclusive'], profile.byArea.slice(0, 12).map((a) => [a.name, `${f1(a.selfPercent)}%`, `${f1(a.inclusivePercent)}%`])),
+        '',
+        table(['hottest functions (self)', 'area', 'self'], profile.hottestFunctions.slice(0, 12).map((h) => [`\`${h.name.replace(/file:\/\/\/\S*\/server\/dist\//, 'server/dist/')}\``, h.area, `${f1(h.selfPercent)}%`])),
+      ]
+    : [];
+  return [
+    '## 11. Real-time eligibility re-verification',
+    '',
+    measuredLine(m),
+    '',
+    `A month's re-verification: ${count(first?.coverages ?? 0)} residents, each with an active Coverage (payer id \`CMS\`), written through \`applyChangeSet\` in batches of 250 into a fresh database of each kind (which queues an \`admission\` check per Coverage), one facility with an NPI, one clearinghouse connection; then every check made a \`recheck\` due now, as the month's rechecks find them. Steady state: the payer's name and the plan begin of the 271 are the Coverage's already (last month's answer left them so), so no Coverage changes and no event is due. The clearinghouse double (\`test/support/clearinghouse-double.ts\`, in the benchmark process, checking every envelope and 270 as a strict clearinghouse would) answers every 270 with an active 271 after ${first?.latencyMs ?? 50} ms. The service runs as \`npm start\` does (its own process), with \`ELIGIBILITY_CONCURRENCY\` and the connection's \`--concurrency\` both ${first?.concurrency ?? 16} (\`BENCH_ELIGIBILITY_CONCURRENCY\`) and every other setting at its default; it starts while the facility has no NPI (its worker claims nothing), and once it is ready the NPI is set: the run lasts until every check has its exchange on record (\`eligibility_exchanges\` counted every 250 ms). Checks/s: from the first exchange's start to the last one's end. CPU per check: user + system time of the service's process (every thread, the WAL checkpointer's too) over the run, on PostgreSQL plus the backends serving its database, divided by the checks (\`scripts/bench/process-cpu.ts\`). p50 / p99: the exchanges' \`duration_ms\` as ofctx logs them (from the start of \`askPayer\`, before its control number is taken, to the 271 applied: the double's ${first?.latencyMs ?? 50} ms, the connection, and ofctx's own work and waits on both sides of it).`,
+    '',
+    `Baselines, same run: the **ceiling**, concurrency / latency; and a **bare client**: as many CORE round trips, each a 270 from \`build270\` in \`coreRequest\`'s envelope of the same protocol (built beforehand), posted by \`node:http\` ${first?.concurrency ?? 16} at a time to the same double, a fresh connection each as ofctx's transport makes, each answer read whole and nothing more: no database, no queue, no 271 applied. The ratio (checks/s over the bare client's, and over the ceiling) says what ofctx's work costs on top of the exchange itself. The **protocol floor** is the CPU of one exchange's protocol work in one process (\`build270\` with its read-back, \`coreRequest\`, \`readCoreResponse\` of the double's 271, \`subscriberLoops\`): no network, no database. The double's own work (in the benchmark process, sharing the machine's cores with the service) was ${runs.flatMap((r) => r.passes).map((p) => f1(p.doubleCpuMsPerCheck)).join(' / ')} ms of CPU a check. ${runs.some((r) => r.passes.length > 1) ? 'The MIME pass re-verifies the same Coverages on the same database after the SOAP pass (a month later: the exchange log holds the first month).' : ''} \`BENCH_ELIGIBILITY_COVERAGES\` sets the size (default 10,000), \`BENCH_ELIGIBILITY_PROTOCOLS\` the passes (default \`soap\`; \`soap,mime\` adds a MIME pass).`,
+    '',
+    table(['database', 'protocol', 'checks', 'checks/s', 'ceiling', 'bare client', 'ratio to bare / to ceiling', 'CPU a check', 'protocol floor', 'exchange p50 / p99', 'outcomes'], rows),
+    ...profileLines,
+    ...(m.result.skipped.length ? ['', ...m.result.skipped.map((s) => `Skipped: ${s}`)] : []),
+  ].join('\n');
+}
+
 export function renderReport(results: BenchResults): { markdown: string; summary: string } {
   const targets = targetsOf(results);
   const measured = Object.values(results).filter(Boolean) as Measured<unknown>[];
@@ -504,6 +563,8 @@ export function renderReport(results: BenchResults): { markdown: string; summary
     '',
     results.policy ? policySection(results.policy) : notRun('policy', '10. Access policy'),
     '',
+    results.eligibility ? eligibilitySection(results.eligibility) : notRun('eligibility', '11. Real-time eligibility re-verification'),
+    '',
     analysis(results),
     '',
     '## How to reproduce',
@@ -511,7 +572,7 @@ export function renderReport(results: BenchResults): { markdown: string; summary
     '```sh',
     'npm ci',
     'npm run bench                                   # everything, about 45 minutes (the search benchmark alone writes 10^5 residents and 1.2 x 10^6 Observations per database through ingestion; the first run also seeds 10^6 observations for growth, cached in .bench/)',
-    'BENCH_ONLY=list,verifier npm run bench          # a subset: list, growth, delivery, verifier, startup, ingest, feeds, export, search, policy',
+    'BENCH_ONLY=list,verifier npm run bench          # a subset: list, growth, delivery, verifier, startup, ingest, feeds, export, search, policy, eligibility',
     'BENCH_ONLY=report npm run bench                # measure nothing: write this page again from the stored figures (.bench/results.json)',
     'BENCH_DURATION=4 npm run bench                  # seconds per measured load (default 8)',
     'BENCH_PG_URL=postgres://user@host:5432/postgres npm run bench   # where the delivery benchmark creates its PostgreSQL database',

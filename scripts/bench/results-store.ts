@@ -10,6 +10,7 @@ import type { FeedsThroughputResult } from './feeds-throughput.js';
 import type { ExportThroughputResult } from './export-throughput.js';
 import type { SearchThroughputResult } from './search-throughput.js';
 import type { PolicyThroughputResult } from './policy-throughput.js';
+import type { EligibilityThroughputResult } from './eligibility-throughput.js';
 import type { ListThroughputResult } from './list-throughput.js';
 import type { Machine } from './machine.js';
 import { ROOT } from './service-process.js';
@@ -36,6 +37,7 @@ export interface BenchResults {
   export?: Measured<ExportThroughputResult>;
   search?: Measured<SearchThroughputResult>;
   policy?: Measured<PolicyThroughputResult>;
+  eligibility?: Measured<EligibilityThroughputResult>;
 }
 
 export const RESULTS_FILE = join(ROOT, '.bench', 'results.json');
