@@ -6,11 +6,14 @@
 // certificate, it never turns the check off). One deadline covers resolution, connection and
 // the whole answer (CORE 156: 20 seconds). Redirects are not followed. An HTTP error status
 // with a body is still an answer: clearinghouses put CORE error envelopes in 4xx/5xx bodies.
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+// The worker's exchanges reuse kept-alive connections to the address their vetting approved
+// (webhooks/pinned-connections.ts): a TCP and TLS handshake per inquiry cost a clearinghouse
+// round trip or two and a millisecond of CPU each (docs/benchmarks.md, section 11).
+import { request as httpRequest, type Agent, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { rootCertificates } from 'node:tls';
-import { pinnedLookup } from '../webhooks/pinned-connections.js';
+import { pinnedLookup, type PinnedConnections } from '../webhooks/pinned-connections.js';
 import { vetCallbackTarget, type HostResolver, type ResolvedAddress } from '../webhooks/ssrf-guard.js';
 
 export interface CoreExchangeRequest {
@@ -26,6 +29,8 @@ export interface CoreExchangeRequest {
   signal?: AbortSignal;
   /** An extra trusted CA certificate (PEM), for tests and private CAs. */
   ca?: string;
+  /** Keep-alive pools and the connection (clearinghouse) whose pool to use; without them, a fresh connection. */
+  connections?: { pools: PinnedConnections; key: string };
 }
 
 export type CoreExchangeErrorClass = 'timeout' | 'connection_refused' | 'connection_reset' | 'dns' | 'tls' | 'network' | 'redirect' | 'ssrf_blocked' | 'invalid_url' | 'aborted' | 'too_large';
@@ -64,16 +69,22 @@ function errorClassOf(error: unknown, signal: AbortSignal): CoreExchangeErrorCla
   return 'network';
 }
 
-function post(url: URL, vetted: ResolvedAddress, request: CoreExchangeRequest, signal: AbortSignal): Promise<Answer> {
+/**
+ * A kept-alive connection the clearinghouse closed just as it was reused (its idle timeout):
+ * nothing was answered, so the exchange is made once more on a fresh connection to the same
+ * vetted address, within the same deadline.
+ */
+class StaleConnection extends Error {}
+
+function post(url: URL, vetted: ResolvedAddress, request: CoreExchangeRequest, signal: AbortSignal, agent: Agent | undefined): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
     const https = url.protocol === 'https:';
     const send = https ? httpsRequest : httpRequest;
     const req = send(url, {
       method: 'POST',
       headers: { ...request.headers, 'Content-Type': request.contentType, 'User-Agent': USER_AGENT, 'Content-Length': String(request.body.length) },
-      // A fresh connection to the vetted address: one exchange per inquiry, no pool to reuse.
-      agent: false,
-      lookup: pinnedLookup(vetted),
+      // Either a pool whose sockets all go to this vetted address, or a fresh connection to it.
+      ...(agent ? { agent } : { agent: false, lookup: pinnedLookup(vetted) }),
       // `ca` replaces Node's trusted roots: keep them, the given certificate is an extra one.
       ...(https && request.ca ? { ca: [...rootCertificates, request.ca] } : {}),
     });
@@ -86,8 +97,10 @@ function post(url: URL, vetted: ResolvedAddress, request: CoreExchangeRequest, s
       if (settled) return;
       settled = true;
       signal.removeEventListener('abort', abort);
-      if (answer) resolve(answer);
-      else reject(error ?? new Error('connection closed before an answer'));
+      if (answer) return resolve(answer);
+      const code = (error as NodeJS.ErrnoException | undefined)?.code;
+      if (req.reusedSocket && !responded && !signal.aborted && (code === 'ECONNRESET' || code === 'EPIPE')) return reject(new StaleConnection(code));
+      reject(error ?? new Error('connection closed before an answer'));
     };
     req.on('response', (res) => {
       responded = true;
@@ -130,7 +143,11 @@ export async function sendCoreRequest(request: CoreExchangeRequest): Promise<Cor
   try {
     const verdict = await Promise.race([vetCallbackTarget(request.url, request), aborted]);
     if (!verdict.allowed) return { ok: false, errorClass: verdict.errorClass, status: null, detail: `the clearinghouse URL ${verdict.reason}`, durationMs: elapsed() };
-    const answer = await post(verdict.url, verdict.address, request, controller.signal);
+    const agent = request.connections?.pools.agentFor(request.connections.key, verdict.url, verdict.address);
+    const answer = await post(verdict.url, verdict.address, request, controller.signal, agent).catch((error: unknown) => {
+      if (error instanceof StaleConnection) return post(verdict.url, verdict.address, request, controller.signal, undefined);
+      throw error;
+    });
     if (answer.status >= 300 && answer.status <= 399) {
       return { ok: false, errorClass: 'redirect', status: answer.status, detail: `answered ${answer.status} (a redirect, not followed)`, durationMs: elapsed() };
     }

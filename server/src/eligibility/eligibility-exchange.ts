@@ -27,6 +27,7 @@ import { subscriberLoops, type SubscriberLoop } from '../x12/eligibility-271.js'
 import { X12Error } from '../x12/x12-error.js';
 import type { SigningSecretCipher } from '../webhooks/signing-secret-crypto.js';
 import type { HostResolver } from '../webhooks/ssrf-guard.js';
+import type { PinnedConnections } from '../webhooks/pinned-connections.js';
 import { checkCoreAnswer, coreRequest, CoreEnvelopeError, PAYLOAD_270, PAYLOAD_271, PAYLOAD_999, readCoreResponse, type CoreEnvelope } from './core-envelope.js';
 import { sendCoreRequest } from './core-transport.js';
 import { nextControlNumber } from './control-numbers.js';
@@ -44,6 +45,8 @@ export interface ExchangeDeps {
   /** Extra trusted CA certificates (PEM). */
   ca?: string;
   signal?: AbortSignal;
+  /** The worker's kept-alive connections, one pool per clearinghouse connection. */
+  pools?: PinnedConnections;
 }
 
 export interface ExchangeResult extends ExchangeFacts {
@@ -53,6 +56,8 @@ export interface ExchangeResult extends ExchangeFacts {
   connectionFailed: boolean;
   /** The service is stopping: nothing happened that needs recording; the check is given back. */
   aborted?: boolean;
+  /** From sending the 270 to having the whole answer (the clearinghouse's part), when one was sent. */
+  roundTripMs?: number;
 }
 
 /** Transport failures that a later attempt may not meet. */
@@ -110,7 +115,7 @@ export async function askPayer(deps: ExchangeDeps, subject: InquirySubject, now:
     coreRuleVersion: '2.2.0',
     payload: built.text,
   };
-  const sent = { payloadId: envelope.payloadId, controlNumber: built.interchangeControlNumber, requestX12: built.text };
+  let sent: { payloadId: string; controlNumber: string; requestX12: string; roundTripMs?: number } = { payloadId: envelope.payloadId, controlNumber: built.interchangeControlNumber, requestX12: built.text };
   const request = await coreRequest(connection.protocol, envelope, { username: connection.username, password });
   const answer = await sendCoreRequest({
     url: connection.url,
@@ -122,7 +127,9 @@ export async function askPayer(deps: ExchangeDeps, subject: InquirySubject, now:
     resolve: deps.resolve,
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.ca ? { ca: deps.ca } : {}),
+    ...(deps.pools ? { connections: { pools: deps.pools, key: connection.id } } : {}),
   });
+  sent = { ...sent, roundTripMs: answer.durationMs };
   if (!answer.ok) {
     if (answer.errorClass === 'aborted') return finish({ outcome: 'error', retry: true, connectionFailed: false, aborted: true, detail: 'the service stopped during the exchange', ...sent });
     const transient = TRANSIENT.has(answer.errorClass);

@@ -28,6 +28,7 @@ import { askPayer, type ExchangeResult } from './eligibility-exchange.js';
 import { readInquirySubject } from './eligibility-inquiry.js';
 import { recordExchange } from './exchange-log.js';
 import { PollingLoop } from '../db/polling-loop.js';
+import { PinnedConnections } from '../webhooks/pinned-connections.js';
 
 export interface EligibilityWorkerDeps {
   db: Knex;
@@ -58,6 +59,10 @@ export class EligibilityWorker {
   private readonly inFlight = new Set<Promise<void>>();
   /** Restricts the worker to these Coverages (the CLI's own checks). */
   private only: string[] | undefined;
+  /** Kept-alive connections to the clearinghouses, one pool per connection and vetted address. */
+  private readonly pools = new PinnedConnections();
+  /** The facilities that can ask, read at most once per poll interval (a claim after every finished check read them each time). */
+  private checkable: { ids: string[]; at: number } | undefined;
 
   constructor(private readonly deps: EligibilityWorkerDeps) {
     this.loop = new PollingLoop(
@@ -89,12 +94,15 @@ export class EligibilityWorker {
   private async cycle(): Promise<void> {
     const free = this.deps.config.concurrency - this.inFlight.size;
     if (free <= 0) return;
-    const facilityIds = await checkableFacilities(this.deps.db);
+    const now = Date.now();
+    if (!this.checkable || now - this.checkable.at >= this.deps.config.pollIntervalMs) this.checkable = { ids: await checkableFacilities(this.deps.db), at: now };
+    const facilityIds = this.checkable.ids;
     const claimed = await claimChecks(this.deps.db, this.owner, this.deps.config.leaseMs, free, { facilityIds, ...(this.only ? { coverageIds: this.only } : {}) });
     for (const check of claimed) {
       const work: Promise<void> = this.process(check).finally(() => {
         this.inFlight.delete(work);
-        this.wake();
+        // Claims in batches: again once a quarter of the slots are free (the poll does the rest).
+        if (this.deps.config.concurrency - this.inFlight.size >= Math.max(1, Math.floor(this.deps.config.concurrency / 4)) || this.inFlight.size === 0) this.wake();
       });
       this.inFlight.add(work);
     }
@@ -131,7 +139,7 @@ export class EligibilityWorker {
           return;
         }
         if (!(await renewLease(db, check, this.owner, config.leaseMs))) return;
-        result = await askPayer({ db, cipher: this.deps.cipher, resolve: this.deps.resolve, allowPrivateTargets: this.deps.allowPrivateTargets, timeoutMs: config.timeoutMs, signal: this.stopping.signal, ...(this.deps.ca ? { ca: this.deps.ca } : {}) }, subject);
+        result = await askPayer({ db, cipher: this.deps.cipher, resolve: this.deps.resolve, allowPrivateTargets: this.deps.allowPrivateTargets, timeoutMs: config.timeoutMs, signal: this.stopping.signal, pools: this.pools, ...(this.deps.ca ? { ca: this.deps.ca } : {}) }, subject);
       } finally {
         this.slots.release(connection.id);
       }
@@ -142,14 +150,14 @@ export class EligibilityWorker {
       if (result.connectionFailed) {
         const pausedUntil = await recordConnectionFailure(db, connection.id, { failures: config.breakerFailures, pauseMs: config.breakerPauseMs, maxPauseMs: config.retryMaxMs });
         if (pausedUntil) this.deps.logger.warn({ connection_id: connection.id, paused_until: pausedUntil }, 'clearinghouse connection keeps failing: paused; its checks stay queued');
-      } else if (result.codes?.error_class === undefined) await recordConnectionAnswer(db, connection.id);
+      } else if (result.codes?.error_class === undefined && (connection.failures > 0 || connection.paused_until)) await recordConnectionAnswer(db, connection.id);
       const now = Date.now();
       await db.transaction(async (trx) => {
         await recordExchange(trx, { ...result, orgId: subject.orgId, facilityId: subject.facilityId, coverageId: subject.coverageId, trigger: check.trigger, connectionId: connection.id, retrying: result.retry });
         if (result.retry) await retryCheck(trx, check, this.owner, now + retryDelayMs(check.attempts, config.retryBaseMs, config.retryMaxMs, this.deps.random));
         else await completeCheck(trx, check, this.owner, { outcome: result.outcome, next: result.coverageStatus === 'active' ? nextRecheck(check.coverage_id, config.recheckDays * DAY_MS, now) : null, facilityId: subject.facilityId }, now);
       });
-      this.deps.metrics?.eligibilityCheck(result.outcome, result.requestX12 ? result.durationMs / 1000 : undefined);
+      this.deps.metrics?.eligibilityCheck(result.outcome, result.roundTripMs !== undefined ? result.roundTripMs / 1000 : undefined);
     } catch (error) {
       // The database or a bug, not the payer: nothing about the resident goes to the log.
       this.deps.logger.error({ err: (error as Error).message, coverage_id: check.coverage_id }, 'eligibility check failed; it stays queued and is retried');
@@ -162,5 +170,6 @@ export class EligibilityWorker {
     await this.loop.stop();
     this.stopping.abort(new Error('service stopping'));
     await Promise.all([...this.inFlight]);
+    this.pools.close();
   }
 }

@@ -18,6 +18,7 @@ import { read999 } from '../../src/eligibility/x12-999.js';
 import { subscriberLoops } from '../../src/x12/eligibility-271.js';
 import type { HostResolver } from '../../src/webhooks/ssrf-guard.js';
 import { sampleInquiry, INQUIRY_TRACE } from '../../../test/support/eligibility-inquiry.js';
+import { PinnedConnections } from '../../src/webhooks/pinned-connections.js';
 
 const CREDENTIALS = { username: 'maple-grove', password: 'correct horse battery staple' };
 const COVERAGE_ID = INQUIRY_TRACE;
@@ -205,6 +206,30 @@ describe('CORE transport against the clearinghouse double', () => {
     let error: unknown;
     await readCoreResponse('soap', result.body, result.contentType).catch((e: unknown) => (error = e));
     expect(error).to.be.instanceOf(CoreEnvelopeError);
+  });
+
+  it('reuses one kept-alive connection for the exchanges of one clearinghouse connection, and a fresh one after the clearinghouse closed it', async () => {
+    const pools = new PinnedConnections();
+    const vetted = { address: '127.0.0.1', family: 4 as const };
+    const agent = pools.agentFor('connection-1', new URL(double.url), vetted);
+    let opened = 0;
+    const createConnection = agent.createConnection.bind(agent);
+    agent.createConnection = ((...args: Parameters<typeof createConnection>) => {
+      opened++;
+      return createConnection(...args);
+    }) as typeof agent.createConnection;
+    try {
+      for (let i = 0; i < 3; i++) expect((await exchange('soap', double.url, { transport: { connections: { pools, key: 'connection-1' } } })).result.ok).to.equal(true);
+      expect(opened).to.equal(1);
+      // The clearinghouse drops its idle connections: the next exchange still gets through.
+      await double.down();
+      await double.up();
+      // (on a new pooled connection, or, when the old one is found closed as it is reused, a fresh one)
+      expect((await exchange('soap', double.url, { transport: { connections: { pools, key: 'connection-1' } } })).result.ok).to.equal(true);
+      expect(double.received).to.have.length(4);
+    } finally {
+      pools.close();
+    }
   });
 
   it('classifies a reset connection as connection_reset', async () => {
