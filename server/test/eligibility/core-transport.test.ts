@@ -19,6 +19,7 @@ import { subscriberLoops } from '../../src/x12/eligibility-271.js';
 import type { HostResolver } from '../../src/webhooks/ssrf-guard.js';
 import { sampleInquiry, INQUIRY_TRACE } from '../../../test/support/eligibility-inquiry.js';
 import { PinnedConnections } from '../../src/webhooks/pinned-connections.js';
+import nock from 'nock';
 
 const CREDENTIALS = { username: 'maple-grove', password: 'correct horse battery staple' };
 const COVERAGE_ID = INQUIRY_TRACE;
@@ -209,6 +210,10 @@ describe('CORE transport against the clearinghouse double', () => {
   });
 
   it('reuses one kept-alive connection for the exchanges of one clearinghouse connection, and a fresh one after the clearinghouse closed it', async () => {
+    // The SDK's tests load nock, which replaces node:http's client for the whole process on
+    // import and opens a connection per request: real sockets here (as pinned-connections.test.ts).
+    const nockWasActive = nock.isActive();
+    if (nockWasActive) nock.restore();
     const pools = new PinnedConnections();
     const vetted = { address: '127.0.0.1', family: 4 as const };
     const agent = pools.agentFor('connection-1', new URL(double.url), vetted);
@@ -229,6 +234,7 @@ describe('CORE transport against the clearinghouse double', () => {
       expect(double.received).to.have.length(4);
     } finally {
       pools.close();
+      if (nockWasActive) nock.activate();
     }
   });
 
