@@ -2548,6 +2548,19 @@ export interface components {
             system: "http://unitsofmeasure.org";
             code: string;
         };
+        /** @description A FHIR R4 Quantity as a result carries it; `system` and `code` are UCUM's where the unit is valid UCUM, else the unit is text only. */
+        FhirResultQuantity: {
+            value: number;
+            /** @enum {string} */
+            comparator?: "<" | "<=" | ">=" | ">";
+            unit?: string;
+            system?: string;
+            code?: string;
+        };
+        FhirResultRange: {
+            low?: components["schemas"]["FhirResultQuantity"];
+            high?: components["schemas"]["FhirResultQuantity"];
+        };
         /** @description FHIR R4 Patient (the subset ofctx sends). Identifiers of known systems carry a `type` (HL7 v2-0203 SS, MC, MA, MR). */
         FhirPatient: {
             /** @constant */
@@ -2649,7 +2662,7 @@ export interface components {
             /** Format: date */
             birthDate?: string;
         };
-        /** @description FHIR R4 Observation with exactly one value; blood pressure (LOINC 85354-9) has components only. Vital signs carry `category` vital-signs. */
+        /** @description FHIR R4 Observation with exactly one value; blood pressure (LOINC 85354-9) has components only. Vital signs carry `category` vital-signs; lab results (US Core Laboratory Result Observation) `laboratory`, with their `referenceRange`, `interpretation` (v3 ObservationInterpretation) and `issued` where the lab sent them. */
         FhirObservation: {
             /** @constant */
             resourceType: "Observation";
@@ -2662,9 +2675,26 @@ export interface components {
             subject: components["schemas"]["FhirReference"];
             /** Format: date-time */
             effectiveDateTime?: string;
-            valueQuantity?: components["schemas"]["FhirQuantity"];
+            /**
+             * Format: date-time
+             * @description When the result was released (HL7 v2 OBX-19).
+             */
+            issued?: string;
+            valueQuantity?: components["schemas"]["FhirResultQuantity"];
+            valueRange?: components["schemas"]["FhirResultRange"];
+            valueRatio?: {
+                numerator: components["schemas"]["FhirResultQuantity"];
+                denominator: components["schemas"]["FhirResultQuantity"];
+            };
             valueCodeableConcept?: components["schemas"]["FhirCodeableConceptOrText"];
             valueString?: string;
+            interpretation?: components["schemas"]["FhirCodeableConceptOrText"][];
+            referenceRange?: {
+                low?: components["schemas"]["FhirResultQuantity"];
+                high?: components["schemas"]["FhirResultQuantity"];
+                type?: components["schemas"]["FhirCodeableConceptOrText"];
+                text?: string;
+            }[];
             component?: {
                 code: components["schemas"]["FhirCodeableConcept"];
                 valueQuantity: components["schemas"]["FhirQuantity"];
@@ -3670,7 +3700,7 @@ export interface components {
         FhirActive: string[];
         /** @description The resource status (Coverage: `active`, `cancelled`, `draft`, `entered-in-error`; Observation: `final`, `amended`...; requests: their R4 status codes). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
         FhirStatus: string[];
-        /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+        /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
         FhirCategory: string[];
         /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
         FhirCode: string[];
@@ -5414,7 +5444,7 @@ export interface operations {
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
                 subject?: components["parameters"]["FhirSubject"];
-                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
                 /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 code?: components["parameters"]["FhirCode"];
@@ -5490,7 +5520,7 @@ export interface operations {
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
                 subject?: components["parameters"]["FhirSubject"];
-                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
                 /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 code?: components["parameters"]["FhirCode"];
@@ -5816,7 +5846,7 @@ export interface operations {
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
                 subject?: components["parameters"]["FhirSubject"];
-                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
                 /** @description AllergyIntolerance: `active`, `inactive`, `resolved`; Condition: `active`, `recurrence`, `relapse`, `inactive`, `remission`, `resolved`. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 "clinical-status"?: components["parameters"]["FhirClinicalStatus"];
@@ -5890,7 +5920,7 @@ export interface operations {
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
                 subject?: components["parameters"]["FhirSubject"];
-                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
                 /** @description AllergyIntolerance: `active`, `inactive`, `resolved`; Condition: `active`, `recurrence`, `relapse`, `inactive`, `remission`, `resolved`. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 "clinical-status"?: components["parameters"]["FhirClinicalStatus"];
@@ -6019,7 +6049,7 @@ export interface operations {
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
                 subject?: components["parameters"]["FhirSubject"];
-                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
                 /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 code?: components["parameters"]["FhirCode"];
@@ -6095,7 +6125,7 @@ export interface operations {
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
                 subject?: components["parameters"]["FhirSubject"];
-                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
                 /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 code?: components["parameters"]["FhirCode"];
@@ -6226,7 +6256,7 @@ export interface operations {
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
                 subject?: components["parameters"]["FhirSubject"];
-                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
                 /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 code?: components["parameters"]["FhirCode"];
@@ -6302,7 +6332,7 @@ export interface operations {
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
                 subject?: components["parameters"]["FhirSubject"];
-                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
                 /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 code?: components["parameters"]["FhirCode"];

@@ -191,7 +191,7 @@ export function translateMessage(message: Hl7Message, today = new Date().toISOSt
       case 'OBX': {
         const order = reading.keep(segment, () => orderIdentifiers(orc, obr, reading).map((id) => `${id.system}|${id.value}`).reverse()[0] ?? '') ?? '';
         const orderTime = obr ? component(obr, 7, 1) : '';
-        add(segment, reading.keep(segment, () => observationOfObx(segment, match, resident, reading, { order, orderTime, messageTime })));
+        add(segment, reading.keep(segment, () => observationOfObx(segment, match, resident, reading, { order, orderTime, messageTime, underOrder: obr !== undefined })));
         break;
       }
       case 'PID':

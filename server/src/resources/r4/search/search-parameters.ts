@@ -78,7 +78,7 @@ const BY_TYPE: Record<R4Type['type'], SearchParameter[]> = {
   Observation: [
     resident('patient', 'clinical-patient'),
     resident('subject', 'Observation-subject'),
-    code('category', 'Observation-category', `vital-signs (${OBSERVATION_CATEGORY}) for the vital signs.`, { kind: 'observationCategory' }),
+    code('category', 'Observation-category', `vital-signs (${OBSERVATION_CATEGORY}) for the vital signs; the category the source gave (laboratory for lab results).`, { kind: 'observationCategory' }),
     code('code', 'clinical-code', 'What was observed (LOINC for vital signs).', codeColumns),
     { name: 'date', type: 'date', definition: `${SP}clinical-date`, documentation: `When it was observed (effectiveDateTime). ${DATE}`, target: { kind: 'date', column: 'effective_at', precision: 'instant' } },
     code('status', 'Observation-status', 'registered, preliminary, final, amended, corrected, cancelled, entered-in-error or unknown.', { kind: 'code', column: 'status', system: 'http://hl7.org/fhir/observation-status' }),
