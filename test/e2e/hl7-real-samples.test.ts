@@ -34,8 +34,9 @@ const EXPECTED: Array<{ file: string; ack: 'AA' | 'AE'; err?: string; records?: 
   { file: 'microsoft-fhir-converter/ADT04-251.hl7', ack: 'AA' },
   // Five OBX: an RP, a CWE, an RP and an NM are kept; an ED without OBX-3 is named in a W warning.
   { file: 'microsoft-fhir-converter/ORU-R01-01.hl7', ack: 'AA', records: { Observation: 4 } },
-  // No PV1 and an empty MSH-4: nothing names the facility the results are for.
-  { file: 'microsoft-fhir-converter/LAB-ORU-1.hl7', ack: 'AE', err: 'PV1^1^3^1^4' },
+  // No PV1 and an empty MSH-4: nothing names the facility, and the source is bound to one
+  // (MLLP_SOURCE_FACILITIES): the results go there. Ten OBX, two of them pending without a value.
+  { file: 'microsoft-fhir-converter/LAB-ORU-1.hl7', ack: 'AA', records: { Observation: 8 } },
   // Another sending application than the ADT feed: its allergy and diagnosis are its own list items.
   { file: 'microsoft-fhir-converter/ORM-O01-01.hl7', ack: 'AA', records: { ServiceRequest: 1, AllergyIntolerance: 1, Condition: 1, Observation: 1 } },
   // The same placer/filler numbers (1101/1201) and diagnosis id (DG1-20 DG1002) as the ORM: those are updated, not added.
@@ -44,12 +45,26 @@ const EXPECTED: Array<{ file: string; ack: 'AA' | 'AE'; err?: string; records?: 
   { file: 'linuxforhealth-hl7v2-fhir-converter/sample_unix.hl7', ack: 'AA', records: { AllergyIntolerance: 2, Observation: 1 } },
   // Three OBX without OBX-3 (no code): the resident is recorded, the text results are named in W warnings.
   { file: 'linuxforhealth-hl7v2-fhir-converter/ORU-multiline-short.hl7', ack: 'AA', records: { Observation: 0 } },
-  // A reference lab strips PHI: PID-7 is the placeholder "DOB", and the resident is not known here.
+  // A reference lab strips PHI: PID-7 is the placeholder "DOB" (left out, as PID-8 "SEX"), and
+  // the resident is not known here: a new resident needs a birth date (the spec's Patient has one).
   { file: 'cdcgov-trusted-intermediary/002_Epic_ORU_R01.hl7', ack: 'AE', err: 'PID^1^7' },
   { file: 'cdcgov-trusted-intermediary/004_Oracle_ORU_R01.hl7', ack: 'AA', records: { Observation: 3 } },
   // Newborn screening: 15 OBR, 110 OBX (CWE, NM, FT), every one kept.
   { file: 'cdcgov-trusted-intermediary/002_Natus_ORU_R01_NBS.hl7', ack: 'AA', records: { Observation: 110 } },
 ];
+
+const BOUND_FACILITY = 'SAMPLES-LAB';
+
+/**
+ * The codes (OBX-3.1) of the message's numeric results (OBX-2 NM with a value) that it uses for
+ * nothing else: each such Observation it writes must be a valueQuantity in the R4 view.
+ */
+function numericCodes(raw: string): Set<string> {
+  const obx = raw.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/).filter((line) => line.startsWith('OBX|')).map((line) => line.split('|'));
+  const codeOf = (f: string[]) => (f[3] ?? '').split('^')[0]!;
+  const other = new Set(obx.filter((f) => f[2] !== 'NM').map(codeOf));
+  return new Set(obx.filter((f) => f[2] === 'NM' && (f[5] ?? '') !== '').map(codeOf).filter((code) => !other.has(code)));
+}
 
 const TABLES = { Coverage: 'coverage', AllergyIntolerance: 'allergies', Observation: 'observations', Condition: 'conditions', ServiceRequest: 'service_requests', MedicationRequest: 'medication_requests' } as const;
 const R4_TYPES = ['Coverage', 'AllergyIntolerance', 'Observation', 'Condition', 'ServiceRequest', 'MedicationRequest'] as const;
@@ -67,13 +82,13 @@ describe('real HL7 v2 messages from public projects', function () {
   const facilities = new Map<string, string>();
 
   before(async () => {
-    service = await startTestService({ env: { MLLP_PORT: '0' } });
+    // The test's own address is bound to one facility, for the sample that names none.
+    service = await startTestService({ env: { MLLP_PORT: '0', MLLP_SOURCE_FACILITIES: `127.0.0.1=${BOUND_FACILITY}` } });
     const db = service.running.app.db;
     orgId = (await createOrganization(db, 'Samples Org')).id;
     // One facility per code the samples name (PV1-3.4, else MSH-4), as an operator maps them.
-    for (const { file, err } of EXPECTED) {
-      if (err?.startsWith('PV1')) continue;
-      const t = translateMessage(readMessage(readFileSync(join(SAMPLES, file), 'utf8')));
+    for (const { file } of EXPECTED) {
+      const t = translateMessage(readMessage(readFileSync(join(SAMPLES, file), 'utf8')), undefined, BOUND_FACILITY);
       if (facilities.has(t.facilityCode)) continue;
       const facility = await createFacility(db, orgId, t.facilityCode);
       await setFacilityHl7Code(db, facility.id, t.facilityCode);
@@ -101,10 +116,11 @@ describe('real HL7 v2 messages from public projects', function () {
     it(`${expected.file}: ${expected.ack}${expected.err ? ` naming ${expected.err}` : ''}`, async () => {
       const raw = readFileSync(join(SAMPLES, expected.file), 'utf8');
       const asSent = raw.replace(/^\uFEFF/, '').replace(/\r?\n/g, '\r');
-      const t = expected.ack === 'AA' ? translateMessage(readMessage(raw)) : undefined;
+      const t = expected.ack === 'AA' ? translateMessage(readMessage(raw), undefined, BOUND_FACILITY) : undefined;
       const residentOf = async () => (t ? ((await service.running.app.db('resource_identifiers').where({ org_id: orgId, resource_type: 'Patient', system: t.match.system, value: t.match.value }).pluck('resource_id')) as string[])[0] : undefined);
       const known = await residentOf();
       const before = known ? await countsOf(known) : {};
+      const sentAt = new Date(Date.now() - 1000).toISOString();
       const first = await client.send(asSent);
       const again = await client.send(raw);
       const ack = msa(first);
@@ -125,6 +141,13 @@ describe('real HL7 v2 messages from public projects', function () {
         const found = await call(service.baseUrl, 'GET', `${base}/${type}?patient=${resident.id}&_count=200`, { token, headers: { accept: 'application/fhir+json' } });
         expect(found.status).to.equal(200);
         expect(checkR4(found.body), type).to.deep.equal([]);
+        if (type === 'Observation') {
+          const numeric = numericCodes(raw);
+          const entries = (found.body as { entry?: Array<{ resource: { meta: { lastUpdated: string }; code: { coding: Array<{ code: string }> }; valueQuantity?: { value: unknown } } }> }).entry ?? [];
+          const written = entries.filter((e) => e.resource.meta.lastUpdated >= sentAt);
+          const asText = written.filter((e) => e.resource.code.coding.some((c) => numeric.has(c.code)) && typeof e.resource.valueQuantity?.value !== 'number');
+          expect(asText.map((e) => e.resource.code.coding[0]!.code), 'numeric results as valueQuantity').to.deep.equal([]);
+        }
       }
       const counts = await countsOf(resident.id);
       // What this message added (a resident several samples share keeps the others' records).

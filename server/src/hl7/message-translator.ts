@@ -65,7 +65,8 @@ export interface Hl7Translation {
   sendingApplication: string;
   /** The HL7 code naming the facility, and the field it came from. */
   facilityCode: string;
-  facilityCodeAt: 'PV1-3.4' | 'MSH-4';
+  /** `source`: the message names none, and its source is bound to this one facility (MLLP_SOURCE_FACILITIES). */
+  facilityCodeAt: 'PV1-3.4' | 'MSH-4' | 'source';
   active: boolean | 'keep';
   /** ADT: the demographics are the sender's to update; results and orders only name the resident (and record a new one). */
   demographics: 'update' | 'if-new';
@@ -93,7 +94,8 @@ export function residentReference(match: BusinessIdentifier): string {
   return `Patient?identifier=${encodeURIComponent(match.system)}|${encodeURIComponent(match.value)}`;
 }
 
-export function translateMessage(message: Hl7Message, today = new Date().toISOString().slice(0, 10)): Hl7Translation {
+/** `boundFacilityCode`: the one facility the sending source is bound to, for a message that names none. */
+export function translateMessage(message: Hl7Message, today = new Date().toISOString().slice(0, 10), boundFacilityCode?: string): Hl7Translation {
   const msh = message.getSegment(0)!;
   const type = component(msh, 9, 1);
   const trigger = component(msh, 9, 2);
@@ -111,8 +113,8 @@ export function translateMessage(message: Hl7Message, today = new Date().toISOSt
 
   const pv1Facility = pv1 ? component(pv1, 3, 4, 0, 0) : '';
   const mshFacility = component(msh, 4, 1);
-  const facilityCode = pv1Facility || mshFacility;
-  if (!facilityCode) throw fieldError('required_field_missing', 'PV1', 3, 'the facility is missing: PV1-3.4 (assigned location facility) or else MSH-4 (sending facility) must name it', 4);
+  const facilityCode = pv1Facility || mshFacility || boundFacilityCode;
+  if (!facilityCode) throw fieldError('required_field_missing', 'PV1', 3, 'the facility is missing: PV1-3.4 (assigned location facility) or else MSH-4 (sending facility) must name it (or the source be bound to one facility, MLLP_SOURCE_FACILITIES)', 4);
 
   const { match, patient, problem } = patientOfPid(pid, reading);
   if (problem && adt) throw problem;
@@ -212,7 +214,7 @@ export function translateMessage(message: Hl7Message, today = new Date().toISOSt
     controlId,
     sendingApplication: component(msh, 3, 1) || '-',
     facilityCode,
-    facilityCodeAt: pv1Facility ? 'PV1-3.4' : 'MSH-4',
+    facilityCodeAt: pv1Facility ? 'PV1-3.4' : mshFacility ? 'MSH-4' : 'source',
     active: adt ? ACTIVE_AFTER[trigger]! : 'keep',
     demographics: adt ? 'update' : 'if-new',
     ...(patient ? { patient: { ...patient, active: ACTIVE_AFTER[trigger] === false ? false : true } } : {}),
