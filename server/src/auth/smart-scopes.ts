@@ -1,6 +1,6 @@
 // SMART v2 system scopes as aliases of the API's scopes (spec section 5 stays the truth).
 // An API scope covers every R4 type of its group (clinical.read: Observation,
-// AllergyIntolerance, Condition, ServiceRequest, MedicationRequest; coverage.read: Coverage
+// AllergyIntolerance, Condition, ServiceRequest, MedicationRequest, DiagnosticReport; coverage.read: Coverage
 // and CoverageEligibilityResponse), so a SMART scope of one type grants its whole group. That
 // is never silent: the token answer's `scope` names every type of each group granted (RFC 6749
 // section 3.3: a granted scope that differs from the one asked is stated), so a client asking
@@ -18,6 +18,7 @@ export const SMART_SCOPE_ALIASES: Readonly<Record<string, string>> = {
   'system/Condition.rs': 'clinical.read',
   'system/ServiceRequest.rs': 'clinical.read',
   'system/MedicationRequest.rs': 'clinical.read',
+  'system/DiagnosticReport.rs': 'clinical.read',
 };
 
 export function isSmartScope(scope: string): boolean {

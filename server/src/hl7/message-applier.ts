@@ -123,7 +123,7 @@ const residentOnly = (p: Ready) => p.translation.messageType === 'ADT' && p.tran
 async function validated(translation: Hl7Translation): Promise<{ translation: Hl7Translation; warnings: Hl7Failure[] } | { refusal: Hl7Failure }> {
   const resources = [...(translation.patient ? [translation.patient] : []), ...translation.records.map((r) => r.resource)];
   const issues: Array<ChangeIssue | null> = [];
-  for (const resource of resources) issues.push((await fhirIssues(resource as { resourceType: IngestibleType }))[0] ?? null);
+  for (const resource of resources) issues.push((await fhirIssues(resource as { resourceType: IngestibleType | 'DiagnosticReport' }))[0] ?? null);
   let offset = 0;
   let patientProblem = translation.patientProblem;
   if (translation.patient) {

@@ -16,7 +16,7 @@ describe('SMART v2 scopes', () => {
 
   it('states every type of each group granted, in the order asked, once each', () => {
     expect(echoedScope(['system/Patient.rs', 'system/Condition.rs', 'coverage.read'])).to.equal(
-      'system/Patient.rs system/Observation.rs system/AllergyIntolerance.rs system/Condition.rs system/ServiceRequest.rs system/MedicationRequest.rs coverage.read',
+      'system/Patient.rs system/Observation.rs system/AllergyIntolerance.rs system/Condition.rs system/ServiceRequest.rs system/MedicationRequest.rs system/DiagnosticReport.rs coverage.read',
     );
     expect(echoedScope(['system/Coverage.rs', 'system/CoverageEligibilityResponse.rs'])).to.equal('system/Coverage.rs system/CoverageEligibilityResponse.rs');
   });

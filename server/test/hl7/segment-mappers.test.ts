@@ -140,8 +140,9 @@ describe('HL7 v2 segment mappers', () => {
   });
 
   it('drops, with a warning naming the segment, an OBX without a code or without a value, and keeps the rest', () => {
-    const t = translate('ORU^R01^ORU_R01', [pidOf('U-1'), PV1, 'OBR|1|PL-1', 'OBX|1|TX|||text||||||F', 'OBX|2|NM|2093-3^Cholesterol^LN||||||||I', 'OBX|3|ST|2093-3^Cholesterol^LN||high||||||F|||20260115']);
+    const t = translate('ORU^R01^ORU_R01', [pidOf('U-1'), PV1, 'OBR|1|PL-1||24331-1^Lipid panel^LN', 'OBX|1|NM|||5||||||F', 'OBX|2|NM|2093-3^Cholesterol^LN||||||||I', 'OBX|3|ST|2093-3^Cholesterol^LN||high||||||F|||20260115']);
     expect(resources(t, 'Observation')).to.have.length(1);
+    expect(resources(t, 'DiagnosticReport')[0]!.result, 'the report lists what was kept').to.have.length(1);
     expect(t.warnings.map((w) => w.location?.segment)).to.deep.equal(['OBX', 'OBX']);
     expect(t.warnings.map((w) => w.location?.sequence)).to.deep.equal([1, 2]);
   });

@@ -78,6 +78,15 @@ export function valueOfObx(obx: Hl7Segment, reading: Hl7Reading): Record<string,
   throw fieldError('table_value_not_found', 'OBX', 2, `OBX-2 value type ${JSON.stringify(type)} is not one ofctx keeps (NM, SN, ST, TX, FT, CWE, CE, CNE)`);
 }
 
+/** The lines of a narrative OBX (each repetition of OBX-5 a line; an empty OBX-5 a blank line). */
+export function narrativeLines(obx: Hl7Segment): string[] {
+  const type = component(obx, 2, 1).toUpperCase();
+  const count = repetitions(obx, 5);
+  if (count === 0) return [''];
+  if (type === 'FT' || type === 'TX') return Array.from({ length: count }, (_, r) => component(obx, 5, 1, r));
+  return [component(obx, 5, 1)];
+}
+
 /** OBX-5 as text: narrative types repeat for paragraphs (one line each); the others as the sender wrote them. */
 export function narrativeOf(obx: Hl7Segment, type = component(obx, 2, 1).toUpperCase()): string {
   if (type === 'FT' || type === 'TX') return Array.from({ length: repetitions(obx, 5) }, (_, r) => component(obx, 5, 1, r)).join('\n').trim();

@@ -9,9 +9,10 @@ import { toR4Observation } from './r4-observation.js';
 import { toR4AllergyIntolerance } from './r4-allergy-intolerance.js';
 import { toR4Condition, toR4MedicationRequest, toR4ServiceRequest } from './r4-clinical-requests.js';
 import { toR4CoverageEligibilityResponse } from './r4-coverage-eligibility-response.js';
+import { toR4DiagnosticReport, withDiagnosticReportReferences } from './r4-diagnostic-report.js';
 
 export interface R4Type {
-  type: 'Patient' | 'Coverage' | 'Observation' | 'AllergyIntolerance' | 'Condition' | 'ServiceRequest' | 'MedicationRequest' | 'CoverageEligibilityResponse';
+  type: 'Patient' | 'Coverage' | 'Observation' | 'AllergyIntolerance' | 'Condition' | 'ServiceRequest' | 'MedicationRequest' | 'CoverageEligibilityResponse' | 'DiagnosticReport';
   table: string;
   scope: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -41,4 +42,6 @@ export const R4_TYPES: R4Type[] = [
   { type: 'MedicationRequest', table: 'medication_requests', scope: 'clinical.read', render: toR4MedicationRequest },
   // What X12 271s said of the Coverages (written by the 271 applier only), with coverage.read.
   { type: 'CoverageEligibilityResponse', table: 'eligibility_responses', scope: 'coverage.read', render: toR4CoverageEligibilityResponse },
+  // Lab results (HL7 v2 OBR with its OBX), their Observations and order resolved per page.
+  { type: 'DiagnosticReport', table: 'diagnostic_reports', scope: 'clinical.read', render: toR4DiagnosticReport, related: withDiagnosticReportReferences },
 ];
