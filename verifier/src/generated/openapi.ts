@@ -2787,6 +2787,11 @@ export interface components {
             resourceType: "Observation";
             id: string;
             meta: components["schemas"]["ResourceMeta"];
+            /** @description The identifiers the record was sent with (FHIR `identifier`, HL7 v2 placer and filler numbers), as the system of record holds them. */
+            identifier?: {
+                system: string;
+                value: string;
+            }[];
             /** @enum {string} */
             status: "registered" | "preliminary" | "final" | "amended" | "corrected" | "cancelled" | "entered-in-error" | "unknown";
             category?: components["schemas"]["FhirCodeableConcept"][];
@@ -2825,6 +2830,11 @@ export interface components {
             resourceType: "AllergyIntolerance";
             id: string;
             meta: components["schemas"]["ResourceMeta"];
+            /** @description The identifiers the record was sent with (FHIR `identifier`, HL7 v2 placer and filler numbers), as the system of record holds them. */
+            identifier?: {
+                system: string;
+                value: string;
+            }[];
             clinicalStatus: components["schemas"]["FhirCodeableConcept"];
             category?: ("food" | "medication" | "environment" | "biologic")[];
             /** @enum {string} */
@@ -2843,6 +2853,11 @@ export interface components {
             resourceType: "Condition";
             id: string;
             meta: components["schemas"]["ResourceMeta"];
+            /** @description The identifiers the record was sent with (FHIR `identifier`, HL7 v2 placer and filler numbers), as the system of record holds them. */
+            identifier?: {
+                system: string;
+                value: string;
+            }[];
             clinicalStatus?: components["schemas"]["FhirCodeableConcept"];
             /** @description The category the sender coded (its first coding), when it gave one; `category` search compares it. */
             category?: components["schemas"]["FhirCodeableConcept"][];
@@ -2856,6 +2871,11 @@ export interface components {
             resourceType: "ServiceRequest";
             id: string;
             meta: components["schemas"]["ResourceMeta"];
+            /** @description The identifiers the record was sent with (FHIR `identifier`, HL7 v2 placer and filler numbers), as the system of record holds them. */
+            identifier?: {
+                system: string;
+                value: string;
+            }[];
             /** @enum {string} */
             status: "draft" | "active" | "on-hold" | "revoked" | "completed" | "entered-in-error" | "unknown";
             /** @enum {string} */
@@ -2901,6 +2921,11 @@ export interface components {
             resourceType: "MedicationRequest";
             id: string;
             meta: components["schemas"]["ResourceMeta"];
+            /** @description The identifiers the record was sent with (FHIR `identifier`, HL7 v2 placer and filler numbers), as the system of record holds them. */
+            identifier?: {
+                system: string;
+                value: string;
+            }[];
             /** @enum {string} */
             status: "active" | "on-hold" | "cancelled" | "completed" | "entered-in-error" | "stopped" | "draft" | "unknown";
             /** @enum {string} */

@@ -7,7 +7,7 @@
 // row keeps.
 import type { Knex } from 'knex';
 import { fhirMeta } from '../fhir-meta.js';
-import { identifiersByRow, recordsIdentifiedBy, type Identifier } from './r4-identifiers.js';
+import { identifierElement, identifiersByRow, recordsIdentifiedBy, type Identifier } from './r4-identifiers.js';
 
 export interface R4DiagnosticReportRow {
   id: string;
@@ -42,7 +42,7 @@ export function toR4DiagnosticReport(row: R4DiagnosticReportRow) {
     resourceType: 'DiagnosticReport' as const,
     id: row.id,
     meta: fhirMeta(row),
-    ...(row.identifiers?.length ? { identifier: row.identifiers.map(({ system, value }) => ({ system, value })) } : {}),
+    ...identifierElement(row),
     ...(row.basedOnIds?.length ? { basedOn: row.basedOnIds.map((id) => ({ reference: `ServiceRequest/${id}` })) } : {}),
     status: row.status,
     ...(category ? { category } : {}),

@@ -13,6 +13,11 @@ export type Identifier = { system: string; value: string };
  */
 const DERIVED = /^urn:ofctx:hl7v2:(observation|diagnostic-report):/;
 
+/** The `identifier` element of a rendered resource: the identifiers `related` set on its row, if any. */
+export function identifierElement(row: { identifiers?: Identifier[] }): { identifier?: Identifier[] } {
+  return row.identifiers?.length ? { identifier: row.identifiers.map(({ system, value }) => ({ system, value })) } : {};
+}
+
 /** Each row's identifiers, by row id: one query per 500 rows (a page is one). */
 export async function identifiersByRow(db: Knex, orgId: string, type: string, ids: readonly string[]): Promise<Map<string, Identifier[]>> {
   const byId = new Map<string, Identifier[]>(ids.map((id) => [id, []]));

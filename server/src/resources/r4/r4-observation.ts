@@ -2,10 +2,11 @@
 // source gave (a lab result's `laboratory`), and vital-signs for the vital-sign LOINC codes;
 // exactly one value: component[] for blood pressure (no value on the panel itself, as the R4
 // vital-signs profile has it), else valueQuantity (with its comparator; a unit that is not
-// UCUM as `unit` alone), valueRange, valueRatio, valueCodeableConcept, else valueString; and a
-// lab result's referenceRange, interpretation and issued time.
+// UCUM as `unit` alone), valueRange, valueRatio, valueCodeableConcept, else valueString; a
+// lab result's referenceRange, interpretation and issued time; the identifiers it was sent with.
 import type { ObservationRow } from '../fhir-observation.js';
 import { fhirMeta } from '../fhir-meta.js';
+import { identifierElement, type Identifier } from './r4-identifiers.js';
 import { LOINC, OBSERVATION_CATEGORY, VITAL_SIGN_CODES } from './search/search-parameters.js';
 
 const VITAL_SIGNS = new Set(VITAL_SIGN_CODES);
@@ -29,6 +30,8 @@ export type R4ObservationRow = ObservationRow & {
   reference_range?: string | null;
   interpretation?: string | null;
   issued_at?: string | null;
+  /** Set by the type's `related` (r4-types.ts): the identifiers it was sent with. */
+  identifiers?: Identifier[];
 };
 
 const parsed = <T>(json: string | null | undefined): T | undefined => (json ? (JSON.parse(json) as T) : undefined);
@@ -61,6 +64,7 @@ export function toR4Observation(row: R4ObservationRow) {
     resourceType: 'Observation' as const,
     id: row.id,
     meta: fhirMeta(row),
+    ...identifierElement(row),
     status: row.status,
     ...categories(row),
     code: { coding: [{ system: row.code_system, code: row.code, display: row.display }], text: row.display },

@@ -105,6 +105,7 @@ function searchOf(r4: R4Type): OperationHandler {
         const found = (await filter.apply(app.db('observations').where({ org_id: params.org_id, facility_id: params.facility_id }).whereIn('id', ids.slice(i, i + 500)), 'observations').orderBy('seq')) as Array<ResourceRow & { resident_id?: string }>;
         results.push(...found);
       }
+      await withRelated(observations, app.db, params.org_id!, results);
       for (const observation of results) entry.push({ fullUrl: `${base}/Observation/${observation.id}`, resource: observations.render(observation), search: { mode: 'include' } });
     }
     const body = { resourceType: 'Bundle', type: 'searchset', total, link, ...(entry.length > 0 ? { entry } : {}) };
