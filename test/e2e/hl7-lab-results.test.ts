@@ -10,6 +10,7 @@ import { startWebhookService, type Tenant, type WebhookTestService } from '../..
 import { waitFor } from '../../server/test/webhooks/support/receiver.js';
 import { setFacilityHl7Code } from '../../server/src/organizations/organizations.js';
 import { call } from '../support/http.js';
+import { assertDeliveryMatchesContract } from '../support/contract.js';
 import { checkR4 } from '../support/r4-validator.js';
 import { startVerifyingReceiver, type VerifyingReceiver } from '../support/verifying-receiver.js';
 import { hl7Message, MRN_SYSTEM, pidOf } from '../support/adt-messages.js';
@@ -116,6 +117,7 @@ describe('HL7 v2 lab results reach partners as US Core lab results', function ()
 
     const delivery = await waitFor('clinical.result.created', () => resultEvents(residentId)[0]);
     expect(delivery.data).to.deep.include({ diagnostic_report_id: report.id, diagnostic_report_status: 'final' });
+    await assertDeliveryMatchesContract(delivery);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(resultEvents(residentId), 'one event: the re-send did not change the status').to.have.length(1);
     expect(receiver.refused).to.deep.equal([]);
