@@ -116,7 +116,7 @@ describe('HL7 v2 segment mappers', () => {
     expect(pulse, 'a vital sign keeps its own category (the R4 view derives it)').to.not.have.property('category');
   });
 
-  it('SN as valueQuantity with a comparator, valueRange or valueRatio; an NM written with a comparator keeps it; a bad OBX-19 is left out with a warning', () => {
+  it('SN as valueQuantity with a comparator, valueRange or valueRatio; an NM written with a comparator keeps it; a bad OBX-19 or OBX-14 is left out with a warning', () => {
     const t = translate('ORU^R01^ORU_R01', [
       pidOf('U-1'),
       PV1,
@@ -126,17 +126,27 @@ describe('HL7 v2 segment mappers', () => {
       'OBX|3|SN|1-3^C^L||^1^:^128||||||F',
       'OBX|4|NM|1-4^D^L||<0.5|ng/mL|||||F||||||||notatime',
       'OBX|5|SN|1-5^E^L||^2^+|||||F',
+      'OBX|6|NM|1-6^F^L||5|mg/L|||||F|||20261345',
     ]);
-    const [a, b, c, d, e] = resources(t, 'Observation');
+    const [a, b, c, d, e, f] = resources(t, 'Observation');
     expect(a!.valueQuantity).to.deep.include({ value: 5, comparator: '>=' });
     expect(b!.valueRange).to.deep.equal({ low: { value: 1, unit: 'mg/L', system: 'http://unitsofmeasure.org', code: 'mg/L' }, high: { value: 5, unit: 'mg/L', system: 'http://unitsofmeasure.org', code: 'mg/L' } });
     expect(c!.valueRatio).to.deep.equal({ numerator: { value: 1 }, denominator: { value: 128 } });
     expect(d!.valueQuantity).to.deep.include({ value: 0.5, comparator: '<', unit: 'ng/mL' });
     expect(d).to.not.have.property('issued');
     expect(e!.valueString).to.equal('2+');
-    expect(t.warnings).to.have.length(1);
-    expect(t.warnings[0]!.where).to.equal('OBX-19');
-    expect(t.warnings[0]!.location?.sequence).to.equal(4);
+    // A malformed OBX-14 is left out: the order's time (OBR-7) stands in.
+    expect(f!.effectiveDateTime).to.equal('2026-01-15T07:00:00+00:00');
+    expect(t.warnings.map((w) => [w.where, w.location?.sequence])).to.deep.equal([['OBX-19', 4], ['OBX-14', 6]]);
+  });
+
+  it('keeps a diagnosis and an order whose date is malformed (DG1-5, ORC-9), the date left out and named in a warning', () => {
+    const t = translate('ORM^O01^ORM_O01', [pidOf('U-1'), PV1, 'DG1|1||I10^Hypertension^I10C||2024133', 'ORC|NW|P-7^EHR|||||||20261345', 'OBR|1|P-7^EHR||24725-4^CT Head^LN']);
+    const [condition] = resources(t, 'Condition');
+    const [request] = resources(t, 'ServiceRequest');
+    expect(condition).to.not.have.property('onsetDateTime');
+    expect(request).to.not.have.property('authoredOn');
+    expect(t.warnings.map((w) => w.where)).to.deep.equal(['DG1-5', 'ORC-9']);
   });
 
   it('drops, with a warning naming the segment, an OBX without a code or without a value, and keeps the rest', () => {

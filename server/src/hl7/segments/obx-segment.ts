@@ -39,12 +39,18 @@ export function observationOfObx(obx: Hl7Segment, residentMatch: BusinessIdentif
   const coding = code?.coding ? [...code.coding].sort((a, b) => Number(b.system === 'http://loinc.org') - Number(a.system === 'http://loinc.org')) : undefined;
   if (!code || !coding?.length) throw fieldError('required_field_missing', 'OBX', 3, 'OBX-3 (observation identifier) needs a code');
   const status = STATUSES[component(obx, 11, 1).toUpperCase()] ?? 'unknown';
-  const when = component(obx, 14, 1) || context.orderTime || context.messageTime;
-  if (!when) throw fieldError('required_field_missing', 'OBX', 14, 'OBX-14 (date/time of the observation) is required, or OBR-7 or MSH-7');
-  let effective = hl7DateTime(when, 'OBX', 14, reading.offset);
-  // A day without a time: midnight in the sender's zone (the row keeps an instant).
-  if (effective.length === 10) effective = `${effective}T00:00:00${reading.offset ? `${reading.offset.slice(0, 3)}:${reading.offset.slice(3)}` : 'Z'}`;
-  if (effective.length < 10) throw fieldError('data_type_error', 'OBX', 14, `OBX-14 must name at least a day; got ${JSON.stringify(when)}`);
+  const effectiveOf = (when: string) => {
+    const time = hl7DateTime(when, 'OBX', 14, reading.offset);
+    // A day without a time: midnight in the sender's zone (the row keeps an instant).
+    if (time.length === 10) return `${time}T00:00:00${reading.offset ? `${reading.offset.slice(0, 3)}:${reading.offset.slice(3)}` : 'Z'}`;
+    if (time.length < 10) throw fieldError('data_type_error', 'OBX', 14, `OBX-14 must name at least a day; got ${JSON.stringify(when)}`);
+    return time;
+  };
+  // A malformed OBX-14 is left out (a warning): the order's time stands in, as for an empty one.
+  const own = component(obx, 14, 1);
+  const fallback = context.orderTime || context.messageTime;
+  const effective = (own ? reading.leaveOut(obx, () => effectiveOf(own)) : undefined) ?? (fallback ? effectiveOf(fallback) : undefined);
+  if (!effective) throw fieldError('required_field_missing', 'OBX', 14, 'OBX-14 (date/time of the observation) is required, or OBR-7 or MSH-7');
   const identifier = { system: reading.systemOf('observation'), value: derivedValue(residentMatch, context.order || effective, coding[0]!.system, coding[0]!.code, obx.getField(4)?.toString() ?? '') };
   const value = valueOfObx(obx, reading);
   const referenceRange = referenceRangeOfObx(obx, unitOfObx(obx));
