@@ -28,6 +28,7 @@ const RETRY_SAFE_POSTS: readonly PathWithPost[] = [
   '/api/v1/fhir/R4/{org_id}/{facility_id}/ServiceRequest/_search',
   '/api/v1/fhir/R4/{org_id}/{facility_id}/MedicationRequest/_search',
   '/api/v1/fhir/R4/{org_id}/{facility_id}/CoverageEligibilityResponse/_search',
+  '/api/v1/fhir/R4/{org_id}/{facility_id}/DiagnosticReport/_search',
 ];
 
 const RETRY_SAFE_POST_PATTERNS = RETRY_SAFE_POSTS.map(

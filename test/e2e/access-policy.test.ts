@@ -11,7 +11,9 @@ import { disclosuresOfResident } from '../../server/src/audit/disclosures.js';
 import { call, tokenFor } from '../support/http.js';
 import { startVerifyingReceiver, type VerifyingReceiver } from '../support/verifying-receiver.js';
 import { bundle, postBundle } from '../support/ingest.js';
-import { allergy, byMrn, coverage, observation, patient } from '../support/fhir-resources.js';
+import { allergy, byMrn, coverage, diagnosticReport, observation, patient } from '../support/fhir-resources.js';
+import { applyChangeSet } from '../../server/src/ingest/apply-change-set.js';
+import type { IngestResource } from '../../server/src/ingest/change-set.js';
 import { ALL_SCOPES } from '../support/service.js';
 
 const PSY = [{ system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'PSY' }];
@@ -191,6 +193,26 @@ describe('who may see which resident (access policy, consent, security labels)',
     expect(await walk('operations', 'coverage')).to.not.include(ids.r4Acme);
     expect(sorted(await walk('sensitive', 'clinical/Observation'))).to.deep.equal(sorted([ids.r1Obs!, ids.r1Psy!, ids.r2Obs!, ids.r3Obs!, ids.r4Obs!]));
     expect(await walk('sensitive', 'residents')).to.have.lengthOf(4);
+  });
+
+  it('lab reports (DiagnosticReport) follow the same policy: payer scope, security labels, and their included results', async () => {
+    // Written as the HL7 v2 translator writes them (no FHIR feed sends DiagnosticReport).
+    const report = (mrn: string, key: string, extra: Record<string, unknown> = {}) => ({
+      resource: diagnosticReport(byMrn(mrn), key, { result: [{ reference: `Observation?identifier=${encodeURIComponent('https://ehr.example/fhir/sid/observation')}|O-${mrn.slice(2)}` }], ...extra }) as IngestResource,
+      at: key,
+    });
+    const result = await applyChangeSet(service.running.app.db, {
+      orgId: tenant.orgId, facilityId: tenant.facilityId, mode: 'transaction', actor: 'test', emitEvents: false,
+      changes: [report('P-1', 'DR-1'), report('P-2', 'DR-2'), report('P-1', 'DR-1-PSY', { meta: { security: PSY } })],
+    });
+    const [r1Report, r2Report, r1PsyReport] = result.outcomes.map((o) => (o.outcome === 'rejected' ? '' : o.id));
+    expect(await search('payer', 'DiagnosticReport')).to.deep.equal([r1Report]);
+    expect((await get('payer', `${r4}/DiagnosticReport/${r2Report}`)).status).to.equal(404);
+    expect(await search('operations', `DiagnosticReport?patient=${ids.r1}`)).to.deep.equal([r1Report]);
+    expect(sorted(await search('sensitive', `DiagnosticReport?patient=${ids.r1}`))).to.deep.equal(sorted([r1Report!, r1PsyReport!]));
+    // Its results come with it, as the credential may see them.
+    const included = await get('payer', `${r4}/DiagnosticReport?patient=${ids.r1}&_include=DiagnosticReport:result`);
+    expect(included.body.entry.map((e: { resource: { id: string }; search: { mode: string } }) => `${e.search.mode} ${e.resource.id}`)).to.deep.equal([`match ${r1Report}`, `include ${ids.r1Obs}`]);
   });
 
   it('a Consent denying HPAYMT hides the resident from an HPAYMT credential, not from a TREAT one; lifting it shows it again, as a change the sync sees', async () => {

@@ -7,10 +7,12 @@ import { startWebhookService, type Tenant, type WebhookTestService } from '../..
 import { waitFor } from '../../server/test/webhooks/support/receiver.js';
 import { createClient } from '../../server/src/auth/clients.js';
 import { assertDeliveryMatchesContract, contractCheckingFetch } from '../support/contract.js';
-import { tokenFor } from '../support/http.js';
+import { call, tokenFor } from '../support/http.js';
+import { checkR4 } from '../support/r4-validator.js';
 import { startVerifyingReceiver, type VerifyingReceiver } from '../support/verifying-receiver.js';
 import { bundle, postBundle } from '../support/ingest.js';
-import { byMrn, coverage, medicationRequest, patient, serviceRequest } from '../support/fhir-resources.js';
+import { byMrn, coverage, medicationRequest, observation, patient, serviceRequest } from '../support/fhir-resources.js';
+import { ALL_SCOPES } from '../support/service.js';
 
 describe('a system of record writes, a partner hears and reads', function () {
   this.timeout(60_000);
@@ -94,5 +96,30 @@ describe('a system of record writes, a partner hears and reads', function () {
     await postBundle(service.baseUrl, ingestToken, tenant.orgId, tenant.facilityId, bundle('batch', [{ resource: medicationRequest(byMrn('E2E-2'), 'E2E-M1') }, { resource: serviceRequest(byMrn('E2E-2'), 'E2E-S1', { status: 'completed' }) }]));
     expect((await service.running.app.db('webhook_events').where({ resident_id: residentId, event_type: 'clinical.order.created' }).count({ n: '*' }).first())!.n).to.equal(2);
     expect(receiver.refused).to.deep.equal([]);
+  });
+
+  it('a lab result posted as FHIR keeps a unit that is not UCUM, its reference range, interpretation and category, in the R4 view', async () => {
+    const admitted = await postBundle(service.baseUrl, ingestToken, tenant.orgId, tenant.facilityId, bundle('batch', [{ resource: patient('E2E-3') }]));
+    const residentId = (admitted.body.entry[0].response.location as string).split('/')[1]!;
+    const lab = observation(byMrn('E2E-3'), 'E2E-LAB-1', {
+      category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'laboratory' }] }],
+      code: { coding: [{ system: 'http://loinc.org', code: '26515-7', display: 'Platelets' }] },
+      valueQuantity: { value: 250, unit: 'K/uL' },
+      referenceRange: [{ low: { value: 150, unit: 'K/uL' }, high: { value: 400, unit: 'K/uL' } }],
+      interpretation: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation', code: 'N' }] }],
+    });
+    const posted = await postBundle(service.baseUrl, ingestToken, tenant.orgId, tenant.facilityId, bundle('batch', [{ resource: lab }]));
+    expect(posted.body.entry[0].response.status, JSON.stringify(posted.body)).to.match(/^201/);
+    const reader = await createClient(service.running.app.db, { orgId: tenant.orgId, facilityIds: [tenant.facilityId], scopes: ALL_SCOPES, name: 'lab reader' });
+    const found = await call(service.baseUrl, 'GET', `/api/v1/fhir/R4/${tenant.orgId}/${tenant.facilityId}/Observation?patient=${residentId}&category=laboratory`, { token: await tokenFor(service.baseUrl, reader), headers: { accept: 'application/fhir+json' } });
+    expect(found.status).to.equal(200);
+    expect(checkR4(found.body)).to.deep.equal([]);
+    const [result] = found.body.entry.map((e: { resource: Record<string, unknown> }) => e.resource);
+    expect(result).to.deep.include({
+      valueQuantity: { value: 250, unit: 'K/uL' },
+      referenceRange: [{ low: { value: 150, unit: 'K/uL' }, high: { value: 400, unit: 'K/uL' } }],
+      interpretation: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation', code: 'N' }] }],
+      identifier: [{ system: 'https://ehr.example/fhir/sid/observation', value: 'E2E-LAB-1' }],
+    });
   });
 });

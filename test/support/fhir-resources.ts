@@ -85,3 +85,19 @@ export function serviceRequest(subject: { reference: string }, key: string, over
     ...overrides,
   };
 }
+
+/** A lab DiagnosticReport as the HL7 v2 translator writes one (no FHIR feed sends it): based on the order of the same key, its results by identifier. */
+export function diagnosticReport(subject: { reference: string }, key: string, overrides: Record<string, unknown> = {}) {
+  return {
+    resourceType: 'DiagnosticReport' as const,
+    identifier: [{ system: 'https://lab.example/accession', value: key }],
+    basedOn: [{ reference: `ServiceRequest?identifier=${encodeURIComponent('https://ehr.example/fhir/sid/order')}|${encodeURIComponent(key)}` }],
+    status: 'final',
+    category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v2-0074', code: 'LAB', display: 'Laboratory' }] }],
+    code: { coding: [{ system: 'http://loinc.org', code: '24323-8', display: 'Comprehensive metabolic panel' }] },
+    subject,
+    effectiveDateTime: '2026-11-20T07:00:00Z',
+    issued: '2026-11-20T09:00:00Z',
+    ...overrides,
+  };
+}

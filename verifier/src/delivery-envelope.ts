@@ -16,6 +16,7 @@ const EVENT_TYPE_SET: Record<EventType, true> = {
   'coverage.updated': true,
   'clinical.condition.created': true,
   'clinical.order.created': true,
+  'clinical.result.created': true,
 };
 
 export const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as readonly EventType[];

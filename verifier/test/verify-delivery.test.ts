@@ -167,7 +167,7 @@ for (const [name, verify] of implementations) {
       expect(error).to.be.instanceOf(InvalidEnvelopeError);
       expect((error as InvalidEnvelopeError).problems).to.deep.equal([
         'api_version must be "v1", got "v2"',
-        'event_type must be one of resident.admitted, resident.discharged, resident.transferred, resident.merged, coverage.updated, clinical.condition.created, clinical.order.created, got "resident.moved"',
+        'event_type must be one of resident.admitted, resident.discharged, resident.transferred, resident.merged, coverage.updated, clinical.condition.created, clinical.order.created, clinical.result.created, got "resident.moved"',
         'event_id must be a UUID',
         'delivery_id must be a UUID',
         'occurred_at must be an RFC 3339 date-time',

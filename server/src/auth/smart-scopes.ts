@@ -5,7 +5,7 @@
 // ofctx is read-only: `c`, `u`, `d` and `write` are dropped from what is granted, and a
 // scope that asks nothing else is refused. An API scope covers every R4 type of its group
 // (clinical.read: Observation, AllergyIntolerance, Condition, ServiceRequest,
-// MedicationRequest; coverage.read: Coverage and CoverageEligibilityResponse), so a SMART
+// MedicationRequest, DiagnosticReport; coverage.read: Coverage and CoverageEligibilityResponse), so a SMART
 // scope of one type grants its whole group. That is never silent: the token answer's
 // `scope` names every type granted, in the client's own syntax (RFC 6749 section 3.3: a
 // granted scope that differs from the one asked is stated). `system/*` grants the read
@@ -24,6 +24,7 @@ export const SMART_TYPE_SCOPES: Readonly<Record<string, string>> = {
   Condition: 'clinical.read',
   ServiceRequest: 'clinical.read',
   MedicationRequest: 'clinical.read',
+  DiagnosticReport: 'clinical.read',
 };
 const TYPES = Object.keys(SMART_TYPE_SCOPES);
 

@@ -8,7 +8,7 @@ import { R4_TYPES, type R4Type } from '../resources/r4/r4-types.js';
 import { allows } from '../auth/scope-grants.js';
 
 /** The types $export writes, in this order. */
-export const EXPORT_TYPE_NAMES = ['Patient', 'Coverage', 'Observation', 'AllergyIntolerance', 'CoverageEligibilityResponse'] as const;
+export const EXPORT_TYPE_NAMES = ['Patient', 'Coverage', 'Observation', 'AllergyIntolerance', 'CoverageEligibilityResponse', 'DiagnosticReport'] as const;
 export const EXPORT_TYPES: R4Type[] = EXPORT_TYPE_NAMES.map((name) => R4_TYPES.find((r4) => r4.type === name)!);
 export const OUTPUT_FORMATS = ['application/fhir+ndjson', 'application/ndjson', 'ndjson'];
 /** Parameters of the IG that ofctx does not support. */

@@ -2,6 +2,7 @@
 // is here, with its default, so nothing else reads process.env.
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { parseSourceFacilities } from '../hl7/mllp-source-facilities.js';
 
 export interface Config {
   /** `sqlite:PATH` or `postgres://...`. */
@@ -95,6 +96,8 @@ export interface MllpConfig {
   reservedSources: string[];
   /** Of maxConnections, how many only reservedSources may use. */
   reservedConnections: number;
+  /** Sources bound to one facility (by HL7 code): a message naming none is applied there (hl7/mllp-source-facilities.ts). */
+  sourceFacilities: Array<{ source: string; facilityCode: string }>;
   /** PEM files; with caFile, clients must present a certificate it signed. */
   tls: { certFile: string; keyFile: string; caFile?: string } | undefined;
 }
@@ -233,6 +236,7 @@ function mllpConfig(env: Env): MllpConfig | undefined {
     maxConnectionsPerSource: integer(env, 'MLLP_MAX_CONNECTIONS_PER_SOURCE', DEFAULT_MLLP_MAX_CONNECTIONS_PER_SOURCE, 1),
     reservedSources,
     reservedConnections,
+    sourceFacilities: parseSourceFacilities(list('MLLP_SOURCE_FACILITIES')),
     tls: certFile && keyFile ? { certFile, keyFile, ...(env.MLLP_TLS_CA ? { caFile: env.MLLP_TLS_CA } : {}) } : undefined,
   };
 }

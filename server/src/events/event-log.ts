@@ -13,7 +13,7 @@ import { eventData, type OrderType } from '../webhooks/event-envelope.js';
 
 export type Event = components['schemas']['Event'];
 
-const COLUMNS = ['seq', 'id', 'org_id', 'facility_id', 'resident_id', 'event_type', 'order_type', 'merged_resident_id', 'occurred_at', 'created_at'];
+const COLUMNS = ['seq', 'id', 'org_id', 'facility_id', 'resident_id', 'event_type', 'order_type', 'merged_resident_id', 'diagnostic_report_id', 'diagnostic_report_status', 'occurred_at', 'created_at'];
 
 interface EventRow {
   seq: number;
@@ -24,6 +24,8 @@ interface EventRow {
   event_type: EventType;
   order_type: OrderType | null;
   merged_resident_id: string | null;
+  diagnostic_report_id: string | null;
+  diagnostic_report_status: string | null;
   occurred_at: string;
   created_at: string;
 }
@@ -36,7 +38,7 @@ function toEvent(row: EventRow): Event {
     created_at: row.created_at,
     occurred_at: row.occurred_at,
     facility_id: row.facility_id,
-    data: eventData({ orgId: row.org_id, facilityId: row.facility_id, residentId: row.resident_id, orderType: row.order_type ?? undefined, mergedResidentId: row.merged_resident_id ?? undefined }),
+    data: eventData({ orgId: row.org_id, facilityId: row.facility_id, residentId: row.resident_id, orderType: row.order_type ?? undefined, mergedResidentId: row.merged_resident_id ?? undefined, diagnosticReportId: row.diagnostic_report_id ?? undefined, diagnosticReportStatus: row.diagnostic_report_status ?? undefined }),
   };
 }
 

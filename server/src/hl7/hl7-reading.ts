@@ -48,6 +48,21 @@ export class Hl7Reading {
     }
   }
 
+  /**
+   * Reads a field that is not a key (a birth date, a visit time, an issued time): a malformed
+   * value is left out of the record, named in a warning, and the rest is kept.
+   */
+  leaveOut<T>(segment: Hl7Segment, read: () => T | undefined): T | undefined {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof Hl7Failure)) throw error;
+      const sequence = this.sequenceOf(segment);
+      this.warn(new Hl7Failure('AE', error.code, { ...error.location, segment: segment.name, sequence } as Hl7Failure['location'], `${segment.name} #${sequence}: ${error.message}; left out, the rest is kept`));
+      return undefined;
+    }
+  }
+
   warn(failure: Hl7Failure): void {
     this.warnings.push(failure);
   }

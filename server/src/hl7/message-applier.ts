@@ -85,12 +85,15 @@ async function alreadyApplied(db: Knex, orgId: string, t: Hl7Translation): Promi
 }
 
 /** The resident the message names, when it exists (organization-wide, by the matched identifier). */
-async function currentResident(trx: Knex.Transaction, orgId: string, match: BusinessIdentifier): Promise<{ id: string; facility_id: string; active: boolean } | undefined> {
+async function currentResident(trx: Knex.Transaction, orgId: string, match: BusinessIdentifier): Promise<{ id: string; facility_id: string; active: boolean; birth_date: string; gender: string } | undefined> {
   const ids = (await trx('resource_identifiers').where({ org_id: orgId, resource_type: 'Patient', system: match.system, value: match.value }).pluck('resource_id')) as string[];
   if (ids.length !== 1) return undefined;
-  const row = await trx('residents').where({ id: ids[0] }).first('id', 'facility_id', 'active');
-  return row ? { id: row.id as string, facility_id: row.facility_id as string, active: Boolean(row.active) } : undefined;
+  const row = await trx('residents').where({ id: ids[0] }).first('id', 'facility_id', 'active', 'birth_date', 'gender');
+  return row ? { id: row.id as string, facility_id: row.facility_id as string, active: Boolean(row.active), birth_date: row.birth_date as string, gender: row.gender as string } : undefined;
 }
+
+/** PID-7 or PID-8 was left out (malformed): the resident's own values are kept, and a new resident needs a birth date. */
+const leftOut = (t: Hl7Translation) => t.patient !== undefined && (t.patient.birthDate === undefined || t.patient.gender === undefined);
 
 type Prepared =
   | { done: Hl7Outcome }
@@ -109,7 +112,7 @@ const recordingStatement = statementTemplate((db: Knex, orgId: string, sendingAp
 );
 
 /** A message that changes nothing but its resident (ADT without records): it can share a transaction with its neighbours. */
-const residentOnly = (p: Ready) => p.translation.messageType === 'ADT' && p.translation.active !== 'keep' && p.translation.records.length === 0 && p.translation.snapshots.length === 0 && !p.translation.replaces;
+const residentOnly = (p: Ready) => p.translation.messageType === 'ADT' && p.translation.active !== 'keep' && p.translation.records.length === 0 && p.translation.snapshots.length === 0 && !p.translation.replaces && !leftOut(p.translation);
 
 /**
  * Validates the Patient and the records as FHIR R4: a bad record is dropped with a warning, a
@@ -120,7 +123,7 @@ const residentOnly = (p: Ready) => p.translation.messageType === 'ADT' && p.tran
 async function validated(translation: Hl7Translation): Promise<{ translation: Hl7Translation; warnings: Hl7Failure[] } | { refusal: Hl7Failure }> {
   const resources = [...(translation.patient ? [translation.patient] : []), ...translation.records.map((r) => r.resource)];
   const issues: Array<ChangeIssue | null> = [];
-  for (const resource of resources) issues.push((await fhirIssues(resource as { resourceType: IngestibleType }))[0] ?? null);
+  for (const resource of resources) issues.push((await fhirIssues(resource as { resourceType: IngestibleType | 'DiagnosticReport' }))[0] ?? null);
   let offset = 0;
   let patientProblem = translation.patientProblem;
   if (translation.patient) {
@@ -142,12 +145,13 @@ async function validated(translation: Hl7Translation): Promise<{ translation: Hl
 /** The refusal of a message whose facility code names no facility. */
 function unknownFacility(message: Hl7Message, translation: Hl7Translation): Hl7Outcome {
   const [segment, field, comp] = translation.facilityCodeAt === 'PV1-3.4' ? ['PV1', 3, 4] : ['MSH', 4, 1];
-  const failure = new Hl7Failure('AE', 'unknown_key_identifier', { segment: segment as string, sequence: 1, field: field as number, component: comp as number }, `no facility has HL7 code ${JSON.stringify(translation.facilityCode)} (${translation.facilityCodeAt}); the operator sets it with ops facility update FAC --hl7-code CODE`);
+  const named = translation.facilityCodeAt === 'source' ? 'MLLP_SOURCE_FACILITIES, for a message that names none' : translation.facilityCodeAt;
+  const failure = new Hl7Failure('AE', 'unknown_key_identifier', { segment: segment as string, sequence: 1, field: field as number, component: comp as number }, `no facility has HL7 code ${JSON.stringify(translation.facilityCode)} (${named}); the operator sets it with ops facility update FAC --hl7-code CODE`);
   return refused(ackOf(message, failure));
 }
 
 /** Reads, translates, validates and finds the facility of one message; a refusal is answered here. */
-async function prepare(db: Knex, text: string, facilities: Map<string, Promise<NamedFacility | undefined>>): Promise<Prepared> {
+async function prepare(db: Knex, text: string, facilities: Map<string, Promise<NamedFacility | undefined>>, source: Hl7Source): Promise<Prepared> {
   let message: Hl7Message;
   try {
     message = readMessage(text);
@@ -157,7 +161,7 @@ async function prepare(db: Knex, text: string, facilities: Map<string, Promise<N
   }
   let translation: Hl7Translation;
   try {
-    translation = translateMessage(message);
+    translation = translateMessage(message, undefined, source.boundFacilityCode);
   } catch (error) {
     if (!(error instanceof Hl7Failure)) throw error;
     return { done: refused(ackOf(message, error)) };
@@ -202,7 +206,7 @@ async function applyOne(db: Knex, p: Ready, onError?: (error: Error) => void): P
         tickedAt = ticked.instant;
         subscriptions = ticked.reads.subscriptions as MatchedSubscription[] | undefined;
       } else if ((await recordApplied(trx, applied)).length === 0) throw new AlreadyApplied();
-      const current = t.active === 'keep' || t.demographics === 'if-new' || t.snapshots.length > 0 ? await currentResident(trx, orgId, t.match) : undefined;
+      const current = t.active === 'keep' || t.demographics === 'if-new' || t.snapshots.length > 0 || leftOut(t) ? await currentResident(trx, orgId, t.match) : undefined;
       // A message that does not admit, discharge or transfer keeps the resident where it is.
       const facilityId = t.active === 'keep' && current ? current.facility_id : facility.id;
       const changes: ResourceChange[] = [];
@@ -210,7 +214,12 @@ async function applyOne(db: Knex, p: Ready, onError?: (error: Error) => void): P
         if (!t.patient) throw t.patientProblem ?? new Hl7Failure('AE', 'required_field_missing', { segment: 'PID', sequence: 1 }, 'PID cannot be read');
         // A resident not known yet, named by a message that does not admit it, is recorded inactive.
         const active = t.active === 'keep' ? (current ? current.active : false) : t.active;
-        changes.push({ resource: { ...t.patient, active }, match: { identifier: t.match }, at: 'PID', ...(t.replaces ? { replaces: t.replaces } : {}) });
+        if (t.patient.birthDate === undefined && !current) {
+          const cause = p.warnings.find((w) => w.location?.segment === 'PID' && w.location.field === 7);
+          throw new Hl7Failure('AE', cause?.code ?? 'required_field_missing', { segment: 'PID', sequence: 1, field: 7 }, `PID-7 (date of birth) is needed to record a new resident${cause ? `: ${cause.message}` : ', and it is empty'}`);
+        }
+        const kept = current ? { birthDate: current.birth_date, gender: current.gender } : {};
+        changes.push({ resource: { ...kept, ...t.patient, active }, match: { identifier: t.match }, at: 'PID', ...(t.replaces ? { replaces: t.replaces } : {}) });
       }
       for (const record of t.records) changes.push({ resource: record.resource, match: { identifier: record.identifier }, at: record.at });
       if (current) {
@@ -290,10 +299,15 @@ async function applyRun(db: Knex, run: Ready[], onError?: (error: Error) => void
 }
 
 /** Messages of one connection, in the order received: each answered, in that order. */
-export async function applyHl7Texts(db: Knex, texts: string[], onError?: (error: Error) => void): Promise<Hl7Outcome[]> {
+export interface Hl7Source {
+  /** The facility (HL7 code) the sending source is bound to, if exactly one (MLLP_SOURCE_FACILITIES): where a message naming none goes. */
+  boundFacilityCode?: string | undefined;
+}
+
+export async function applyHl7Texts(db: Knex, texts: string[], onError?: (error: Error) => void, source: Hl7Source = {}): Promise<Hl7Outcome[]> {
   const facilities = new Map<string, Promise<NamedFacility | undefined>>();
   const prepared: Prepared[] = [];
-  for (const text of texts) prepared.push(await prepare(db, text, facilities));
+  for (const text of texts) prepared.push(await prepare(db, text, facilities, source));
   const outcomes: Hl7Outcome[] = [];
   let i = 0;
   while (i < prepared.length) {
@@ -323,7 +337,7 @@ export async function applyHl7Texts(db: Knex, texts: string[], onError?: (error:
   return outcomes;
 }
 
-export async function applyHl7Text(db: Knex, text: string, onError?: (error: Error) => void): Promise<Hl7Outcome> {
-  return (await applyHl7Texts(db, [text], onError))[0]!;
+export async function applyHl7Text(db: Knex, text: string, onError?: (error: Error) => void, source: Hl7Source = {}): Promise<Hl7Outcome> {
+  return (await applyHl7Texts(db, [text], onError, source))[0]!;
 }
 

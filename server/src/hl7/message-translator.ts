@@ -14,7 +14,9 @@
 //                                                    (a new resident is recorded inactive), no event
 //   ADT A40 merge                                       as A08, and the MRG-1 resident is merged into
 //                                                    the PID-3 one -> resident.merged
-//   ORU R01 results                                     every OBX of every OBR -> Observation
+//   ORU R01 results                                     every OBR -> DiagnosticReport, its OBX ->
+//                                                    Observation (its `result`); TX/FT OBX without
+//                                                    OBX-3 -> the report's narrative -> clinical.result.created
 //   ORM O01, OML O21 orders; RDE O11 pharmacy           ORC+OBR -> ServiceRequest, ORC+RXE/RXO ->
 //                                                    MedicationRequest -> clinical.order.created
 //   In every one: IN1/IN2 -> Coverage, AL1/IAM -> AllergyIntolerance, DG1 -> Condition,
@@ -41,6 +43,8 @@ import { conditionOfDg1 } from './segments/dg1-segment.js';
 import { coverageOfIn1, type MappedRecord } from './segments/in1-segment.js';
 import { priorIdentifierOfMrg } from './segments/mrg-segment.js';
 import { observationOfObx } from './segments/obx-segment.js';
+import { diagnosticReportOf, type ReportDraft } from './segments/obr-report.js';
+import { narrativeLines } from './segments/obx-value.js';
 import { orderIdentifiers, orderOf } from './segments/order-segments.js';
 import { patientOfPid } from './segments/pid-segment.js';
 
@@ -65,7 +69,8 @@ export interface Hl7Translation {
   sendingApplication: string;
   /** The HL7 code naming the facility, and the field it came from. */
   facilityCode: string;
-  facilityCodeAt: 'PV1-3.4' | 'MSH-4';
+  /** `source`: the message names none, and its source is bound to this one facility (MLLP_SOURCE_FACILITIES). */
+  facilityCodeAt: 'PV1-3.4' | 'MSH-4' | 'source';
   active: boolean | 'keep';
   /** ADT: the demographics are the sender's to update; results and orders only name the resident (and record a new one). */
   demographics: 'update' | 'if-new';
@@ -93,7 +98,8 @@ export function residentReference(match: BusinessIdentifier): string {
   return `Patient?identifier=${encodeURIComponent(match.system)}|${encodeURIComponent(match.value)}`;
 }
 
-export function translateMessage(message: Hl7Message, today = new Date().toISOString().slice(0, 10)): Hl7Translation {
+/** `boundFacilityCode`: the one facility the sending source is bound to, for a message that names none. */
+export function translateMessage(message: Hl7Message, today = new Date().toISOString().slice(0, 10), boundFacilityCode?: string): Hl7Translation {
   const msh = message.getSegment(0)!;
   const type = component(msh, 9, 1);
   const trigger = component(msh, 9, 2);
@@ -111,8 +117,8 @@ export function translateMessage(message: Hl7Message, today = new Date().toISOSt
 
   const pv1Facility = pv1 ? component(pv1, 3, 4, 0, 0) : '';
   const mshFacility = component(msh, 4, 1);
-  const facilityCode = pv1Facility || mshFacility;
-  if (!facilityCode) throw fieldError('required_field_missing', 'PV1', 3, 'the facility is missing: PV1-3.4 (assigned location facility) or else MSH-4 (sending facility) must name it', 4);
+  const facilityCode = pv1Facility || mshFacility || boundFacilityCode;
+  if (!facilityCode) throw fieldError('required_field_missing', 'PV1', 3, 'the facility is missing: PV1-3.4 (assigned location facility) or else MSH-4 (sending facility) must name it (or the source be bound to one facility, MLLP_SOURCE_FACILITIES)', 4);
 
   const { match, patient, problem } = patientOfPid(pid, reading);
   if (problem && adt) throw problem;
@@ -137,6 +143,16 @@ export function translateMessage(message: Hl7Message, today = new Date().toISOSt
   let orc: Hl7Segment | undefined;
   let obr: Hl7Segment | undefined;
   let medicationDetail: Hl7Segment | undefined;
+  // The OBR being read and its results: a DiagnosticReport once its OBX are read (ORU; an
+  // order message's OBR only when it carries results).
+  let report: ReportDraft | undefined;
+  const flushReport = () => {
+    if (report && (type === 'ORU' || report.results.length > 0 || report.narrative.length > 0)) {
+      const draft = report;
+      add(draft.obr, reading.keep(draft.obr, () => diagnosticReportOf(draft, match, resident, reading, messageTime)));
+    }
+    report = undefined;
+  };
   const flushMedication = () => {
     if (orc && medicationDetail) add(medicationDetail, reading.keep(medicationDetail, () => orderOf('MedicationRequest', orc, medicationDetail!, resident, reading)));
     medicationDetail = undefined;
@@ -175,11 +191,14 @@ export function translateMessage(message: Hl7Message, today = new Date().toISOSt
       }
       case 'ORC':
         flushMedication();
+        flushReport();
         orc = segment;
         obr = undefined;
         break;
       case 'OBR':
+        flushReport();
         obr = segment;
+        report = { orc, obr: segment, results: [], narrative: [] };
         if (type === 'ORM' || type === 'OML') add(segment, reading.keep(segment, () => orderOf('ServiceRequest', orc, segment, resident, reading)));
         break;
       case 'RXO':
@@ -189,9 +208,15 @@ export function translateMessage(message: Hl7Message, today = new Date().toISOSt
         medicationDetail = segment;
         break;
       case 'OBX': {
+        // A narrative report: text lines without an identifier are the report's text, not results.
+        if (report && component(segment, 3, 1) === '' && ['TX', 'FT', 'ST', ''].includes(component(segment, 2, 1).toUpperCase())) {
+          report.narrative.push(...narrativeLines(segment));
+          break;
+        }
         const order = reading.keep(segment, () => orderIdentifiers(orc, obr, reading).map((id) => `${id.system}|${id.value}`).reverse()[0] ?? '') ?? '';
         const orderTime = obr ? component(obr, 7, 1) : '';
-        add(segment, reading.keep(segment, () => observationOfObx(segment, match, resident, reading, { order, orderTime, messageTime })));
+        const observation = reading.keep(segment, () => observationOfObx(segment, match, resident, reading, { order, orderTime, messageTime, underOrder: obr !== undefined }));
+        if (add(segment, observation) && report) report.results.push(observation!.identifier);
         break;
       }
       case 'PID':
@@ -202,6 +227,7 @@ export function translateMessage(message: Hl7Message, today = new Date().toISOSt
     if (segment.name === 'PID' && segment !== pid) break;
   }
   flushMedication();
+  flushReport();
   // A dropped item, or a message that is not ADT: the list is not known in full.
   const snapshots = adt
     ? [...lists].filter(([, list]) => list.full).map(([type]) => ({ type, system: reading.systemOf(type === 'Coverage' ? 'coverage' : type === 'Condition' ? 'condition' : 'allergy') }))
@@ -212,7 +238,7 @@ export function translateMessage(message: Hl7Message, today = new Date().toISOSt
     controlId,
     sendingApplication: component(msh, 3, 1) || '-',
     facilityCode,
-    facilityCodeAt: pv1Facility ? 'PV1-3.4' : 'MSH-4',
+    facilityCodeAt: pv1Facility ? 'PV1-3.4' : mshFacility ? 'MSH-4' : 'source',
     active: adt ? ACTIVE_AFTER[trigger]! : 'keep',
     demographics: adt ? 'update' : 'if-new',
     ...(patient ? { patient: { ...patient, active: ACTIVE_AFTER[trigger] === false ? false : true } } : {}),

@@ -23,7 +23,8 @@ import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import { nakWithoutMessage } from './hl7-ack.js';
 import { Hl7Failure } from './hl7-failure.js';
 import { FramedSocket, type FrameProblem } from './mllp-frames.js';
-import { MllpAdmission, sourceList, type AdmissionRefusal } from './mllp-admission.js';
+import { MllpAdmission, sourceAddress, sourceList, type AdmissionRefusal } from './mllp-admission.js';
+import { sourceFacilities, type SourceFacilities } from './mllp-source-facilities.js';
 
 const SHUTDOWN_GRACE_MS = 5000;
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -53,6 +54,8 @@ export class MllpListener {
   /** Connections still waiting for their first byte, by remote address and port: clears the timer. */
   private readonly awaitingFirstByte = new Map<string, () => void>();
   private readonly refusalLog = new Map<string, { at: number; suppressed: number }>();
+  /** MLLP_SOURCE_FACILITIES: the facility code a source is bound to, if exactly one. */
+  private boundFacility: SourceFacilities = () => undefined;
 
   private constructor(
     readonly server: net.Server,
@@ -80,6 +83,7 @@ export class MllpListener {
         })
       : net.createServer();
     const listener = new MllpListener(server, logger, metrics);
+    listener.boundFacility = sourceFacilities(config.sourceFacilities);
     // Every TCP connection is admitted (or refused) before a byte is read, TLS or not; with TLS
     // the first-byte timer also bounds the handshake.
     server.on('connection', (socket: Socket) => {
@@ -161,6 +165,7 @@ export class MllpListener {
       this.awaitingFirstByte.get(firstByte)?.();
       this.awaitingFirstByte.delete(firstByte);
     });
+    const boundFacilityCode = this.boundFacility(sourceAddress(socket.remoteAddress));
     socket.setNoDelay(true);
     // A sender that stops mid-message (or sits idle) gives its connection back after this long.
     socket.setTimeout(config.idleTimeoutMs, () => socket.destroy());
@@ -179,7 +184,7 @@ export class MllpListener {
         let texts: string[] = [];
         const flushTexts = async () => {
           if (texts.length === 0) return;
-          const outcomes = await applyHl7Texts(db, texts, (error) => this.logger.error({ err: error.message }, 'HL7 message could not be applied'));
+          const outcomes = await applyHl7Texts(db, texts, (error) => this.logger.error({ err: error.message }, 'HL7 message could not be applied'), { boundFacilityCode });
           texts = [];
           for (const outcome of outcomes) {
             this.metrics?.ingest.inc({ source: 'hl7v2', outcome: outcome.result });

@@ -16,6 +16,8 @@
 //   Condition new                                        clinical.condition.created
 //   MedicationRequest or ServiceRequest new              clinical.order.created (data.order_type
 //                                                          names which)
+//   DiagnosticReport new, or its status changed          clinical.result.created (data names the
+//                                                          report and its status)
 //   Patient change that `replaces` another resident      resident.merged (data.merged_resident_id
 //     (a merge: the prior one turns inactive, its          names the prior one)
 //     records move to the surviving one)
@@ -79,9 +81,9 @@ export interface ApplyOptions {
 }
 
 const DEFAULT_CHUNK = 500;
-const TABLES_WITH_CREATED_AT = new Set(['residents', 'coverage', 'conditions', 'medication_requests', 'service_requests', 'consents', 'eligibility_responses']);
+const TABLES_WITH_CREATED_AT = new Set(['residents', 'coverage', 'conditions', 'medication_requests', 'service_requests', 'consents', 'eligibility_responses', 'diagnostic_reports']);
 /** The tables whose rows belong to a resident and move with it on a transfer. */
-const RESIDENT_TABLES = ['coverage', 'observations', 'allergies', 'conditions', 'medication_requests', 'service_requests', 'consents', 'eligibility_responses'];
+const RESIDENT_TABLES = ['coverage', 'observations', 'allergies', 'conditions', 'medication_requests', 'service_requests', 'consents', 'eligibility_responses', 'diagnostic_reports'];
 /** The resident's records a partner may read, whose visibility a consent or a Patient label decides. */
 const RECORD_TABLES = RESIDENT_TABLES.filter((table) => table !== 'consents');
 const TABLE_TYPES: Record<string, RecordType> = Object.fromEntries(Object.values(MAPPINGS).map((m) => [m.table, m.type]));
@@ -429,8 +431,9 @@ class Chunk {
         const residentId = type === 'Patient' ? row.id : (row.resident_id as string);
         const orderType = event === 'clinical.order.created' && (type === 'MedicationRequest' || type === 'ServiceRequest') ? type : undefined;
         const mergedResidentId = event === 'resident.merged' ? merged!.id : undefined;
+        const report = event === 'clinical.result.created' ? { diagnosticReportId: row.id, diagnosticReportStatus: row.status as string } : {};
         const restricted = Number(row.restricted ?? 0) === 1;
-        this.writes.events.push({ orgId: this.set.orgId, facilityId, type: event, residentId, occurredAt: this.now, ...(orderType ? { orderType } : {}), ...(mergedResidentId ? { mergedResidentId } : {}), ...(restricted ? { restricted } : {}) });
+        this.writes.events.push({ orgId: this.set.orgId, facilityId, type: event, residentId, occurredAt: this.now, ...(orderType ? { orderType } : {}), ...(mergedResidentId ? { mergedResidentId } : {}), ...report, ...(restricted ? { restricted } : {}) });
       }
     };
 

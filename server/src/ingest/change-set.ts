@@ -10,9 +10,10 @@ export type IngestibleType = (typeof INGESTIBLE_TYPES)[number];
 /**
  * The types applyChangeSet writes: the ingestible ones, and the records a source derives from
  * what it receives, which no system of record sends as FHIR (the FHIR importers accept only
- * INGESTIBLE_TYPES): CoverageEligibilityResponse, the benefits of an X12 271 loop.
+ * INGESTIBLE_TYPES): CoverageEligibilityResponse, the benefits of an X12 271 loop;
+ * DiagnosticReport, an HL7 v2 OBR with its results.
  */
-export type RecordType = IngestibleType | 'CoverageEligibilityResponse';
+export type RecordType = IngestibleType | 'CoverageEligibilityResponse' | 'DiagnosticReport';
 
 /** A FHIR R4 resource as the system of record sent it (validated by the source). */
 export interface IngestResource {

@@ -13,7 +13,7 @@ type Validate = (resource: unknown) => void;
 let loading: Promise<Validate> | undefined;
 
 // The ingested types, and the ones their `contained` resources commonly are.
-const INDEXED = new Set<string>([...INGESTIBLE_TYPES, 'Bundle', 'OperationOutcome', 'Resource', 'DomainResource', 'Medication', 'Organization', 'Practitioner', 'RelatedPerson']);
+const INDEXED = new Set<string>([...INGESTIBLE_TYPES, 'DiagnosticReport', 'Bundle', 'OperationOutcome', 'Resource', 'DomainResource', 'Medication', 'Organization', 'Practitioner', 'RelatedPerson']);
 
 function loadValidator(): Promise<Validate> {
   loading ??= (async () => {
@@ -41,8 +41,8 @@ interface MedplumIssue {
 
 const ISSUE_CODES = new Set<ChangeIssue['code']>(['invalid', 'structure', 'required', 'value', 'not-found', 'conflict', 'forbidden', 'too-costly', 'exception', 'not-supported']);
 
-/** The resource's problems, or an empty list. `type` must be one of INGESTIBLE_TYPES. */
-export async function fhirIssues(resource: { resourceType: IngestibleType }): Promise<ChangeIssue[]> {
+/** The resource's problems, or an empty list. `type` must be one of INGESTIBLE_TYPES, or a DiagnosticReport (HL7 v2 OBR). */
+export async function fhirIssues(resource: { resourceType: IngestibleType | 'DiagnosticReport' }): Promise<ChangeIssue[]> {
   const validate = await loadValidator();
   try {
     validate(resource);

@@ -1,9 +1,13 @@
 // Observation row -> FHIR R4-aligned Observation: valueString always, plus valueQuantity for
-// single-value vitals or component[] for blood pressure (systolic and diastolic).
+// single-value vitals or component[] for blood pressure (systolic and diastolic). The spec
+// fixes this shape: a quantity is added only when it is UCUM and exact (no comparator); lab
+// results' ranges, flags and non-UCUM units are the R4 view's.
 import type { components } from '@ofctx/sdk/contract';
 import { fhirMeta, type VersionedRow } from './fhir-meta.js';
 
 export type Observation = components['schemas']['Observation'];
+
+const UCUM = 'http://unitsofmeasure.org' as const;
 
 export interface ObservationRow extends VersionedRow {
   /** Insertion order: the stable order of lists. */
@@ -31,7 +35,10 @@ export function toObservation(row: ObservationRow): Observation {
     effectiveDateTime: row.effective_at,
     valueString: row.value_string,
   };
-  if (row.value_quantity) observation.valueQuantity = JSON.parse(row.value_quantity) as Observation['valueQuantity'];
+  if (row.value_quantity) {
+    const q = JSON.parse(row.value_quantity) as { value: number; comparator?: string; unit?: string; system?: string; code?: string };
+    if (q.system === UCUM && q.code && !q.comparator) observation.valueQuantity = { value: q.value, unit: q.unit ?? q.code, system: UCUM, code: q.code };
+  }
   if (row.components) observation.component = JSON.parse(row.components) as Observation['component'];
   return observation;
 }

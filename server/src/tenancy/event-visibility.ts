@@ -24,6 +24,7 @@ export const READ_SCOPE_OF_EVENT_TYPE: Record<EventType, string> = {
   'coverage.updated': 'coverage.read',
   'clinical.condition.created': 'clinical.read',
   'clinical.order.created': 'clinical.read',
+  'clinical.result.created': 'clinical.read',
 };
 
 export interface EventLogFilter {

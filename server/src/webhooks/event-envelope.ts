@@ -21,6 +21,9 @@ export interface EnvelopeFields {
   orderType?: OrderType | undefined;
   /** resident.merged only: the prior resident. */
   mergedResidentId?: string | undefined;
+  /** clinical.result.created only: the DiagnosticReport and its status. */
+  diagnosticReportId?: string | undefined;
+  diagnosticReportStatus?: string | undefined;
 }
 
 export type EventData = components['schemas']['EventData'];
@@ -29,8 +32,16 @@ export type EventData = components['schemas']['EventData'];
  * The `data` of an event: what every delivery of it carries and what the event log answers
  * (events/event-log.ts), built in this one place so the two are always the same.
  */
-export function eventData(f: Pick<EnvelopeFields, 'orgId' | 'facilityId' | 'residentId' | 'orderType' | 'mergedResidentId'>): EventData {
-  return { org_id: f.orgId, facility_id: f.facilityId, resident_id: f.residentId, ...(f.orderType ? { order_type: f.orderType } : {}), ...(f.mergedResidentId ? { merged_resident_id: f.mergedResidentId } : {}) };
+export function eventData(f: Pick<EnvelopeFields, 'orgId' | 'facilityId' | 'residentId' | 'orderType' | 'mergedResidentId' | 'diagnosticReportId' | 'diagnosticReportStatus'>): EventData {
+  return {
+    org_id: f.orgId,
+    facility_id: f.facilityId,
+    resident_id: f.residentId,
+    ...(f.orderType ? { order_type: f.orderType } : {}),
+    ...(f.mergedResidentId ? { merged_resident_id: f.mergedResidentId } : {}),
+    ...(f.diagnosticReportId ? { diagnostic_report_id: f.diagnosticReportId } : {}),
+    ...(f.diagnosticReportStatus ? { diagnostic_report_status: f.diagnosticReportStatus as NonNullable<EventData['diagnostic_report_status']> } : {}),
+  };
 }
 
 export function serializeDeliveryBody(f: EnvelopeFields): string {

@@ -141,6 +141,9 @@ export interface QueuedEvent {
   orderType?: OrderType;
   /** resident.merged: the prior resident, merged into `residentId` (`data.merged_resident_id`). */
   mergedResidentId?: string;
+  /** clinical.result.created: the DiagnosticReport and its status (`data.diagnostic_report_id`, `data.diagnostic_report_status`). */
+  diagnosticReportId?: string;
+  diagnosticReportStatus?: string;
   /** The record the event is about carries a restricted security label (only --sensitive credentials receive it). */
   restricted?: boolean;
 }
@@ -196,6 +199,8 @@ function deliveryRow(event: QueuedEvent, eventRow: EventRow, subscription: Match
       residentId: event.residentId,
       orderType: event.orderType,
       mergedResidentId: event.mergedResidentId,
+      diagnosticReportId: event.diagnosticReportId,
+      diagnosticReportStatus: event.diagnosticReportStatus,
     }),
     status: 'pending',
     purpose: subscription.purpose,
@@ -246,6 +251,8 @@ export async function queueEvents(trx: Knex.Transaction, events: readonly Queued
     occurred_at: event.occurredAt,
     order_type: event.orderType ?? null,
     merged_resident_id: event.mergedResidentId ?? null,
+    diagnostic_report_id: event.diagnosticReportId ?? null,
+    diagnostic_report_status: event.diagnosticReportStatus ?? null,
     restricted: event.restricted ? 1 : 0,
     created_at: createdAt,
   }));

@@ -16,6 +16,7 @@ export const EVENT_TYPES: readonly EventTypeInfo[] = [
   { event_type: 'coverage.updated', api_version: API_VERSION, description: "A resident's payer coverage changes." },
   { event_type: 'clinical.condition.created', api_version: API_VERSION, description: 'A new diagnosis is recorded for a resident.' },
   { event_type: 'clinical.order.created', api_version: API_VERSION, description: 'A new order (for example a medication) is created for a resident.' },
+  { event_type: 'clinical.result.created', api_version: API_VERSION, description: "A resident's results arrive as a new DiagnosticReport, or a report's status changes (a preliminary report made final, a corrected one); data names the report and its status." },
 ];
 
 const NAMES: ReadonlySet<string> = new Set(EVENT_TYPES.map((t) => t.event_type));

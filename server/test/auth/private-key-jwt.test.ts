@@ -157,7 +157,7 @@ describe('SMART Backend Services sign-in', function () {
       const response = await tokenRequest({ client_assertion: await assertion({ key: ec, clientId, aud }), scope });
       expect(response.status).to.equal(200);
       // clinical.read reads five R4 types: the answer says so (RFC 6749 section 3.3).
-      expect(response.body.scope).to.equal(`${scope} system/Condition.rs system/ServiceRequest.rs system/MedicationRequest.rs`);
+      expect(response.body.scope).to.equal(`${scope} system/Condition.rs system/ServiceRequest.rs system/MedicationRequest.rs system/DiagnosticReport.rs`);
       const token = response.body.access_token as string;
       expect((await call(service.baseUrl, 'GET', `/api/v1/ofctx/${orgId}/${facilityId}/residents`, { token })).status).to.equal(200);
       expect((await call(service.baseUrl, 'GET', `/api/v1/ofctx/${orgId}/${facilityId}/clinical/Observation`, { token })).status).to.equal(200);
@@ -167,7 +167,7 @@ describe('SMART Backend Services sign-in', function () {
     it('grants one clinical type with its group, and names every type granted', async () => {
       const response = await tokenRequest({ client_assertion: await assertion({ key: rsa, clientId, aud }), scope: 'system/Observation.rs' });
       expect(response.status).to.equal(200);
-      expect(response.body.scope).to.equal('system/Observation.rs system/AllergyIntolerance.rs system/Condition.rs system/ServiceRequest.rs system/MedicationRequest.rs');
+      expect(response.body.scope).to.equal('system/Observation.rs system/AllergyIntolerance.rs system/Condition.rs system/ServiceRequest.rs system/MedicationRequest.rs system/DiagnosticReport.rs');
     });
 
     // The bulk-data-client's default, and what Inferno's multi-patient tests send.

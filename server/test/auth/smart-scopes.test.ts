@@ -7,7 +7,7 @@ import { grantOf, SMART_TYPE_SCOPES, supportedScopes } from '../../src/auth/smar
 import { R4_TYPES } from '../../src/resources/r4/r4-types.js';
 
 const ALL_READ = ['residents.read', 'coverage.read', 'clinical.read'];
-const CLINICAL_TYPES = ['Observation', 'AllergyIntolerance', 'Condition', 'ServiceRequest', 'MedicationRequest'];
+const CLINICAL_TYPES = ['Observation', 'AllergyIntolerance', 'Condition', 'ServiceRequest', 'MedicationRequest', 'DiagnosticReport'];
 const clinical = (permission: string) => CLINICAL_TYPES.map((type) => `system/${type}.${permission}`).join(' ');
 
 function granted(asked: string, held: string[] = ALL_READ) {

@@ -13,6 +13,8 @@ import { contractCheckingFetch, assertMatchesContract } from '../../../test/supp
 import { checkR4 } from '../../../test/support/r4-validator.js';
 import { applyOne, coverageResource } from '../../../test/support/resource-changes.js';
 import { interchange271 } from '../../../test/support/x12.js';
+import { diagnosticReport } from '../../../test/support/fhir-resources.js';
+import type { IngestResource } from '../../src/ingest/change-set.js';
 import { applyEligibility } from '../../src/x12/eligibility-applier.js';
 import { claimJob } from '../../src/bulk/export-jobs.js';
 import { runJob } from '../../src/bulk/export-runner.js';
@@ -48,6 +50,9 @@ describe('FHIR Bulk Data $export', function () {
     // A CoverageEligibilityResponse, as a 271 brings it.
     const coverage = await db()('coverage').where({ facility_id: facility }).first('id');
     await applyEligibility(db(), interchange271([{ trace: coverage.id, memberId: 'M', eligibility: ['1'], segments: ['EB*C*IND*30***23*1500*****Y'] }]), { orgId: org, facilityId: facility, actor: 'test' });
+    // A lab DiagnosticReport, as an HL7 v2 ORU brings it.
+    const resident = await db()('residents').where({ facility_id: facility }).first('id');
+    await applyOne(db(), org, facility, diagnosticReport({ reference: `Patient/${resident.id}` }, 'EXPORT-1') as IngestResource);
     token = await tokenFor(service.baseUrl, await service.seed.client({ orgId: org, facilityIds: [facility], scopes: ALL_SCOPES }));
     otherToken = await tokenFor(service.baseUrl, await service.seed.client({ orgId: org, facilityIds: [facility], scopes: ALL_SCOPES, name: 'another partner' }));
     base = `/api/v1/fhir/R4/${org}/${facility}`;
@@ -167,7 +172,7 @@ describe('FHIR Bulk Data $export', function () {
     const clinical = await tokenFor(service.baseUrl, await service.seed.client({ orgId: org, facilityIds: [facility], scopes: ['clinical.read'] }));
     expect((await kickOff('/$export?_type=Patient', { token: clinical })).status).to.equal(403);
     const manifest = await manifestOf(await kickOff('/$export', { token: clinical }), clinical);
-    expect(manifest.output.map((o: { type: string }) => o.type)).to.deep.equal(['Observation', 'AllergyIntolerance']);
+    expect(manifest.output.map((o: { type: string }) => o.type)).to.deep.equal(['Observation', 'AllergyIntolerance', 'DiagnosticReport']);
   });
 
   it('belongs to its client: another client\'s status URL and files answer 404; DELETE cancels and removes the files', async () => {

@@ -70,14 +70,40 @@ describe('HL7 v2 ADT translation', () => {
     expect(t.match).to.deep.equal({ system: 'urn:ofctx:hl7v2:assigner:MAPLE', value: '55' });
   });
 
+  // Not keys: the applier keeps the resident's own values, and refuses only a new resident without a birth date.
+  const leftOut: Array<[string, string, string, string]> = [
+    ['a bad birth date', A01.replace('|19380412|', '|19381345|'), 'PID-7', 'data_type_error'],
+    ['a partial birth date', A01.replace('|19380412|', '|1938|'), 'PID-7', 'data_type_error'],
+    ['a placeholder birth date', A01.replace('|19380412|', '|DOB|'), 'PID-7', 'data_type_error'],
+    ['an unknown sex', A01.replace('|19380412|F|', '|19380412|Q|'), 'PID-8', 'table_value_not_found'],
+  ];
+  for (const [what, text, where, code] of leftOut) {
+    it(`leaves out ${what}, naming ${where} in a warning, and keeps the rest of the Patient`, () => {
+      const t = translate(text);
+      expect(t.warnings.map((w) => [w.where, w.code])).to.deep.equal([[where, code]]);
+      expect(t.patient!.name).to.have.length(1);
+      expect(t.patient).to.not.have.property(where === 'PID-7' ? 'birthDate' : 'gender');
+    });
+  }
+
+  it('reads no birth date as none, without a warning (the applier needs one only for a new resident)', () => {
+    const t = translate(A01.replace('|19380412|', '||'));
+    expect(t.warnings).to.deep.equal([]);
+    expect(t.patient).to.not.have.property('birthDate');
+  });
+
+  it('takes the facility the source is bound to when the message names none, and still refuses when it is bound to none', () => {
+    const nameless = replaceSegment(A01, 'PV1', 'PV1|1|I|2W').replace('|EPICADT|MAPLE|', '|EPICADT||');
+    const t = translateMessage(readMessage(nameless), '2026-01-15', 'LAB-ONLY');
+    expect([t.facilityCode, t.facilityCodeAt]).to.deep.equal(['LAB-ONLY', 'source']);
+    expect(translateMessage(readMessage(A01), '2026-01-15', 'LAB-ONLY').facilityCode, 'a message naming its facility goes by its name').to.equal('MAPLE');
+    expect(failureOf(nameless).where).to.equal('PV1-3.4');
+  });
+
   const refusals: Array<[string, string, 'AE' | 'AR', string, string]> = [
     ['an unknown event', A01.replace('ADT^A01^ADT_A01', 'ADT^A99^ADT_A01'), 'AR', 'MSH-9.2', 'unsupported_event_code'],
     ['another message type', A01.replace('ADT^A01^ADT_A01', 'SIU^S12^SIU_S12'), 'AR', 'MSH-9.1', 'unsupported_message_type'],
     ['no control id', A01.replace('|MSG00001|', '||'), 'AR', 'MSH-10', 'required_field_missing'],
-    ['a bad birth date', A01.replace('|19380412|', '|19381345|'), 'AE', 'PID-7', 'data_type_error'],
-    ['a partial birth date', A01.replace('|19380412|', '|1938|'), 'AE', 'PID-7', 'data_type_error'],
-    ['no birth date', A01.replace('|19380412|', '||'), 'AE', 'PID-7', 'required_field_missing'],
-    ['an unknown sex', A01.replace('|19380412|F|', '|19380412|Q|'), 'AE', 'PID-8', 'table_value_not_found'],
     ['no identifier', replaceSegment(A01, 'PID', 'PID|1||||Doe^Jane||19400101|F'), 'AE', 'PID-3', 'required_field_missing'],
     ['no family name', replaceSegment(A01, 'PID', 'PID|1||55^^^MAPLE^MR||^Jane||19400101|F'), 'AE', 'PID-5.1', 'required_field_missing'],
     ['no PID', A01.split('\r').filter((s) => !s.startsWith('PID')).join('\r'), 'AE', 'PID', 'segment_sequence'],

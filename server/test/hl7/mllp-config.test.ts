@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import net from 'node:net';
 import { loadConfig } from '../../src/config/config.js';
 import { allowList } from '../../src/hl7/mllp-listener.js';
+import { sourceFacilities } from '../../src/hl7/mllp-source-facilities.js';
 import { startTestService } from '../../../test/support/service.js';
 
 describe('MLLP configuration', function () {
@@ -24,6 +25,16 @@ describe('MLLP configuration', function () {
     expect(() => loadConfig({ MLLP_PORT: '2575', MLLP_MAX_CONNECTIONS: '8', MLLP_RESERVED_SOURCES: '10.30.1.7', MLLP_RESERVED_CONNECTIONS: '9' })).to.throw(/cannot be more than MLLP_MAX_CONNECTIONS/);
     expect(() => loadConfig({ MLLP_PORT: '2575', MLLP_FIRST_BYTE_TIMEOUT_MS: '50' })).to.throw(/0 \(off\) or at least 100/);
     expect(() => loadConfig({ MLLP_PORT: '2575', MLLP_MAX_CONNECTIONS_PER_SOURCE: '0' })).to.throw(/MLLP_MAX_CONNECTIONS_PER_SOURCE must be an integer >= 1/);
+  });
+
+  it('binds sources to one facility with MLLP_SOURCE_FACILITIES; a source bound to two has none; a bad entry is refused', () => {
+    const bindings = loadConfig({ MLLP_PORT: '2575', MLLP_SOURCE_FACILITIES: '10.1.2.3=LAB ONE, 10.9.0.0/16=CLINIC, 10.9.1.1=OTHER' }).mllp!.sourceFacilities;
+    expect(bindings).to.deep.equal([{ source: '10.1.2.3', facilityCode: 'LAB ONE' }, { source: '10.9.0.0/16', facilityCode: 'CLINIC' }, { source: '10.9.1.1', facilityCode: 'OTHER' }]);
+    const bound = sourceFacilities(bindings);
+    expect([bound('10.1.2.3'), bound('10.9.7.7'), bound('10.9.1.1'), bound('127.0.0.1')]).to.deep.equal(['LAB ONE', 'CLINIC', undefined, undefined]);
+    expect(loadConfig({ MLLP_PORT: '2575' }).mllp!.sourceFacilities).to.deep.equal([]);
+    expect(() => loadConfig({ MLLP_PORT: '2575', MLLP_SOURCE_FACILITIES: '10.1.2.3' })).to.throw(/MLLP_SOURCE_FACILITIES: "10.1.2.3" must be <address or network>=<facility HL7 code>/);
+    expect(() => loadConfig({ MLLP_PORT: '2575', MLLP_SOURCE_FACILITIES: 'lab.example=LAB' })).to.throw(/MLLP_SOURCE_FACILITIES/);
   });
 
   it('a bad MLLP_RESERVED_SOURCES stops the start, naming the setting', async () => {

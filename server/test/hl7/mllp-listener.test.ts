@@ -114,6 +114,21 @@ describe('MLLP listener', function () {
     client.close();
   });
 
+  it('applies an update whose birth date or sex is malformed, leaving them as they were, with ERR of severity W naming PID-7 and PID-8', async () => {
+    const client = await mllpClient(port);
+    expect(msa(await client.send(adtMessage({ event: 'A01', controlId: 'W-1', mrn: 'M6', facility: 'MAPLE', family: 'Before' }))).code).to.equal('AA');
+    const before = await resident('M6');
+    const ack = await client.send(adtMessage({ event: 'A08', controlId: 'W-2', mrn: 'M6', facility: 'MAPLE', family: 'After', birth: 'DOB', sex: 'SEX' }));
+    expect(msa(ack).code).to.equal('AA');
+    const errs = ack.segments.filter((s) => s.name === 'ERR').map((s) => s.toString());
+    expect(errs).to.have.length(2);
+    expect(errs[0]).to.match(/^ERR\|\|PID\^1\^7\^1\|102\^Data type error\^HL70357\|W\|/);
+    expect(errs[1]).to.match(/^ERR\|\|PID\^1\^8\^1\|103\^Table value not found\^HL70357\|W\|/);
+    const after = await resident('M6');
+    expect(after).to.include({ family_name: 'After', birth_date: before.birth_date, gender: before.gender });
+    client.close();
+  });
+
   it('finds a facility whose code has spaces (GOOD HEALTH HOSPITAL), in PV1-3.4 or in MSH-4, exactly as written', async () => {
     const good = (await service.seed.facility(orgId, 'Good Health')).id;
     await setFacilityHl7Code(db(), good, 'GOOD HEALTH HOSPITAL');

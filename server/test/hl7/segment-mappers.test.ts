@@ -61,7 +61,7 @@ describe('HL7 v2 segment mappers', () => {
     expect(t.records[0]!.identifier.value).to.equal('DX-7');
   });
 
-  it('OBX -> Observation by value type: NM with UCUM, NM without, SN, CWE, TX; status (table 0085); a LOINC alternate first', () => {
+  it('OBX -> Observation by value type: NM with UCUM, NM with a unit that is not UCUM, SN, CWE, TX; status (table 0085); a LOINC alternate first', () => {
     const t = translate('ORU^R01^ORU_R01', [
       pidOf('U-1'),
       PV1,
@@ -74,16 +74,85 @@ describe('HL7 v2 segment mappers', () => {
     ]);
     const [nm, local, sn, cwe, tx] = resources(t, 'Observation');
     expect(nm).to.deep.include({ status: 'final', valueQuantity: { value: 212, unit: 'mg/dL', system: 'http://unitsofmeasure.org', code: 'mg/dL' }, effectiveDateTime: '2026-01-15T07:00:00+00:00' });
-    expect(local).to.deep.include({ status: 'preliminary', valueString: '7 things' });
-    expect(sn).to.deep.include({ status: 'corrected', valueString: '<30 mg/L' });
+    expect(local).to.deep.include({ status: 'preliminary', valueQuantity: { value: 7, unit: 'things' } });
+    expect(sn).to.deep.include({ status: 'corrected', valueQuantity: { value: 30, comparator: '<', unit: 'mg/L', system: 'http://unitsofmeasure.org', code: 'mg/L' } });
     expect(cwe).to.deep.include({ status: 'amended', valueCodeableConcept: { coding: [{ system: 'http://loinc.org', code: 'LA12432-3', display: 'Acceptable' }], text: 'Acceptable' } });
     expect(tx).to.deep.include({ status: 'cancelled', valueString: 'Line one\nLine two' });
     expect(tx!.code.coding[0].system).to.equal('http://loinc.org');
   });
 
+  it('OBX as a lab sends it: NM in plain UCUM units as valueQuantity, OBX-7 as referenceRange, OBX-8 as interpretation, OBX-19 as issued, category laboratory', () => {
+    const t = translate('ORU^R01^ORU_R01', [
+      pidOf('U-1'),
+      PV1,
+      'OBR|1|PL-1|FL-1|24323-8^Metabolic panel^LN|||20260115070000',
+      'OBX|1|NM|2345-7^Glucose^LN||182|mg/dL|70-99|H|||F|||20260115071500|||||20260115093000',
+      'OBX|2|NM|2823-3^Potassium^LN||2.4|mmol/L|3.5 - 5.1|LL~A|||F',
+      'OBX|3|NM|6690-2^WBC^LN||7.2|10*3/uL|<11|N|||F',
+      'OBX|4|NM|26515-7^Platelets^LN||250|K/uL|>150||||F',
+      'OBX|5|ST|5778-6^Color^LN||Yellow||Yellow||||F',
+      'OBX|6|NM|8867-4^Heart rate^LN||72|/min|||||F',
+    ]);
+    const [glucose, potassium, wbc, platelets, color, pulse] = resources(t, 'Observation');
+    const UCUM = 'http://unitsofmeasure.org';
+    const V3 = 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation';
+    expect(glucose).to.deep.include({
+      category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'laboratory', display: 'Laboratory' }], text: 'Laboratory' }],
+      effectiveDateTime: '2026-01-15T07:15:00+00:00',
+      issued: '2026-01-15T09:30:00+00:00',
+      valueQuantity: { value: 182, unit: 'mg/dL', system: UCUM, code: 'mg/dL' },
+      referenceRange: [{ low: { value: 70, unit: 'mg/dL', system: UCUM, code: 'mg/dL' }, high: { value: 99, unit: 'mg/dL', system: UCUM, code: 'mg/dL' }, text: '70-99' }],
+      interpretation: [{ coding: [{ system: V3, code: 'H', display: 'High' }], text: 'High' }],
+    });
+    expect(potassium!.interpretation.map((i: any) => i.coding[0].code)).to.deep.equal(['LL', 'A']);
+    expect(potassium!.referenceRange[0]).to.deep.include({ text: '3.5 - 5.1' });
+    expect(potassium!.referenceRange[0].low.value).to.equal(3.5);
+    expect(wbc!.valueQuantity).to.deep.equal({ value: 7.2, unit: '10*3/uL', system: UCUM, code: '10*3/uL' });
+    expect(wbc!.referenceRange).to.deep.equal([{ high: { value: 11, unit: '10*3/uL', system: UCUM, code: '10*3/uL' }, text: '<11' }]);
+    // K/uL is valid UCUM as kelvin per microliter, which no lab means: the unit stays text.
+    expect(platelets!.valueQuantity).to.deep.equal({ value: 250, unit: 'K/uL' });
+    expect(platelets!.referenceRange).to.deep.equal([{ low: { value: 150, unit: 'K/uL' }, text: '>150' }]);
+    expect(color).to.deep.include({ valueString: 'Yellow', referenceRange: [{ text: 'Yellow' }] });
+    expect(pulse, 'a vital sign keeps its own category (the R4 view derives it)').to.not.have.property('category');
+  });
+
+  it('SN as valueQuantity with a comparator, valueRange or valueRatio; an NM written with a comparator keeps it; a bad OBX-19 or OBX-14 is left out with a warning', () => {
+    const t = translate('ORU^R01^ORU_R01', [
+      pidOf('U-1'),
+      PV1,
+      'OBR|1|PL-1|FL-1|24323-8^Panel^LN|||20260115070000',
+      'OBX|1|SN|1-1^A^L||>=^5|mg/L|||||F',
+      'OBX|2|SN|1-2^B^L||^1^-^5|mg/L|||||F',
+      'OBX|3|SN|1-3^C^L||^1^:^128||||||F',
+      'OBX|4|NM|1-4^D^L||<0.5|ng/mL|||||F||||||||notatime',
+      'OBX|5|SN|1-5^E^L||^2^+|||||F',
+      'OBX|6|NM|1-6^F^L||5|mg/L|||||F|||20261345',
+    ]);
+    const [a, b, c, d, e, f] = resources(t, 'Observation');
+    expect(a!.valueQuantity).to.deep.include({ value: 5, comparator: '>=' });
+    expect(b!.valueRange).to.deep.equal({ low: { value: 1, unit: 'mg/L', system: 'http://unitsofmeasure.org', code: 'mg/L' }, high: { value: 5, unit: 'mg/L', system: 'http://unitsofmeasure.org', code: 'mg/L' } });
+    expect(c!.valueRatio).to.deep.equal({ numerator: { value: 1 }, denominator: { value: 128 } });
+    expect(d!.valueQuantity).to.deep.include({ value: 0.5, comparator: '<', unit: 'ng/mL' });
+    expect(d).to.not.have.property('issued');
+    expect(e!.valueString).to.equal('2+');
+    // A malformed OBX-14 is left out: the order's time (OBR-7) stands in.
+    expect(f!.effectiveDateTime).to.equal('2026-01-15T07:00:00+00:00');
+    expect(t.warnings.map((w) => [w.where, w.location?.sequence])).to.deep.equal([['OBX-19', 4], ['OBX-14', 6]]);
+  });
+
+  it('keeps a diagnosis and an order whose date is malformed (DG1-5, ORC-9), the date left out and named in a warning', () => {
+    const t = translate('ORM^O01^ORM_O01', [pidOf('U-1'), PV1, 'DG1|1||I10^Hypertension^I10C||2024133', 'ORC|NW|P-7^EHR|||||||20261345', 'OBR|1|P-7^EHR||24725-4^CT Head^LN']);
+    const [condition] = resources(t, 'Condition');
+    const [request] = resources(t, 'ServiceRequest');
+    expect(condition).to.not.have.property('onsetDateTime');
+    expect(request).to.not.have.property('authoredOn');
+    expect(t.warnings.map((w) => w.where)).to.deep.equal(['DG1-5', 'ORC-9']);
+  });
+
   it('drops, with a warning naming the segment, an OBX without a code or without a value, and keeps the rest', () => {
-    const t = translate('ORU^R01^ORU_R01', [pidOf('U-1'), PV1, 'OBR|1|PL-1', 'OBX|1|TX|||text||||||F', 'OBX|2|NM|2093-3^Cholesterol^LN||||||||I', 'OBX|3|ST|2093-3^Cholesterol^LN||high||||||F|||20260115']);
+    const t = translate('ORU^R01^ORU_R01', [pidOf('U-1'), PV1, 'OBR|1|PL-1||24331-1^Lipid panel^LN', 'OBX|1|NM|||5||||||F', 'OBX|2|NM|2093-3^Cholesterol^LN||||||||I', 'OBX|3|ST|2093-3^Cholesterol^LN||high||||||F|||20260115']);
     expect(resources(t, 'Observation')).to.have.length(1);
+    expect(resources(t, 'DiagnosticReport')[0]!.result, 'the report lists what was kept').to.have.length(1);
     expect(t.warnings.map((w) => w.location?.segment)).to.deep.equal(['OBX', 'OBX']);
     expect(t.warnings.map((w) => w.location?.sequence)).to.deep.equal([1, 2]);
   });

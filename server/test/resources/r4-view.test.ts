@@ -8,7 +8,7 @@ import { call, tokenFor, type TestResponse } from '../../../test/support/http.js
 import { contractCheckingFetch, operationOf } from '../../../test/support/contract.js';
 import { checkR4, r4Tally } from '../../../test/support/r4-validator.js';
 import { touchCoverage } from '../../../test/support/resource-changes.js';
-import { condition, medicationRequest, serviceRequest } from '../../../test/support/fhir-resources.js';
+import { condition, diagnosticReport, medicationRequest, serviceRequest } from '../../../test/support/fhir-resources.js';
 import { applyChangeSet } from '../../src/ingest/apply-change-set.js';
 import type { IngestResource } from '../../src/ingest/change-set.js';
 import { R4_TYPES } from '../../src/resources/r4/r4-types.js';
@@ -33,10 +33,10 @@ describe('the FHIR R4 view', function () {
     facilityId = (await service.seed.facility(orgId, 'r4')).id;
     otherFacilityId = (await service.seed.facility(orgId, 'not granted')).id;
     await service.seed.data({ orgId, facilityId, residents: 10 });
-    // The seed writes no conditions or orders: one of each per resident, through ingestion.
+    // The seed writes no conditions, orders or reports: one of each per resident, through ingestion.
     const residents = (await service.running.app.db('residents').where({ facility_id: facilityId }).orderBy('seq').pluck('id')) as string[];
     const changes = residents.flatMap((id, i) =>
-      [condition, medicationRequest, serviceRequest].map((make) => ({ resource: make({ reference: `Patient/${id}` }, `R4-${i}`) as IngestResource, at: `${i}` })),
+      [condition, medicationRequest, serviceRequest, diagnosticReport].map((make) => ({ resource: make({ reference: `Patient/${id}` }, `R4-${i}`) as IngestResource, at: `${i}` })),
     );
     await applyChangeSet(service.running.app.db, { orgId, facilityId, mode: 'transaction', actor: 'test', emitEvents: false, changes });
     // And what a 271 said of each Coverage: one CoverageEligibilityResponse per subscriber loop.
@@ -73,7 +73,7 @@ describe('the FHIR R4 view', function () {
     const statement = response.body;
     expect(statement).to.include({ resourceType: 'CapabilityStatement', fhirVersion: '4.0.1', kind: 'instance' });
     const resources = statement.rest[0].resource as Array<{ type: string; interaction: Array<{ code: string }>; searchParam: Array<{ name: string }> }>;
-    expect(resources.map((r) => r.type)).to.deep.equal(['Patient', 'Coverage', 'Observation', 'AllergyIntolerance', 'Condition', 'ServiceRequest', 'MedicationRequest', 'CoverageEligibilityResponse']);
+    expect(resources.map((r) => r.type)).to.deep.equal(['Patient', 'Coverage', 'Observation', 'AllergyIntolerance', 'Condition', 'ServiceRequest', 'MedicationRequest', 'CoverageEligibilityResponse', 'DiagnosticReport']);
     for (const resource of resources) {
       expect(resource.interaction.map((i) => i.code)).to.deep.equal(['read', 'search-type']);
       // The contract's search operation takes exactly the announced parameters (plus paging).

@@ -124,6 +124,7 @@ describe('webhook subscription management', function () {
         'coverage.updated',
         'clinical.condition.created',
         'clinical.order.created',
+        'clinical.result.created',
       ]);
       expect(answer.body.data.every((t: { api_version: string }) => t.api_version === 'v1')).to.equal(true);
       expect(answer.body.meta.page).to.deep.equal({ page: 1, page_size: EVENT_TYPES.length, total: EVENT_TYPES.length });

@@ -1091,6 +1091,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/DiagnosticReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Search DiagnosticReport (FHIR R4)
+         * @description The facility's DiagnosticReport resources (lab results as US Core DiagnosticReport for Laboratory Results: an HL7 v2 OBR with its OBX, the narrative report as `presentedForm`) as a FHIR R4 `searchset` Bundle; `_include=DiagnosticReport:result` adds its Observations: in insertion order, in (lastUpdated, id) order with `_lastUpdated`, or by `_sort` (`_lastUpdated`, `date`, `-` for descending). The search runs in the database over indexed columns. A parameter not listed (or an unsupported modifier, `_sort` key or `_include`) is ignored and left out of the `self` link, or `400` with `Prefer: handling=strict`. Follow `link` `next` for the following page: it carries the search and its position (keyset: nothing skipped or repeated).
+         */
+        get: operations["searchFhirDiagnosticReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/DiagnosticReport/_search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search DiagnosticReport by POST (FHIR R4)
+         * @description FHIR R4 `POST [type]/_search`, the same search as `GET [base]/DiagnosticReport` with its parameters in an `application/x-www-form-urlencoded` body (and, if any, in the query too; both apply). Answers exactly as the GET does, its `self` and `next` links as GETs.
+         */
+        post: operations["searchFhirDiagnosticReportByPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/DiagnosticReport/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a DiagnosticReport (FHIR R4)
+         * @description One DiagnosticReport (its `result` the Observations ofctx holds, `basedOn` the ServiceRequest with its placer number when ofctx holds it) as a FHIR R4 resource, with `ETag W/"<versionId>"` and `Last-Modified`; a matching `If-None-Match` is `304`.
+         */
+        get: operations["readFhirDiagnosticReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/fhir/R4/{org_id}/{facility_id}/MedicationRequest": {
         parameters: {
             query?: never;
@@ -1533,6 +1628,7 @@ export interface paths {
          *     | a Coverage is created, or its status, payor, period, subscriberId, order, type, class (group, plan...), relationship or subscriber changes | `coverage.updated` |
          *     | a new Condition | `clinical.condition.created` |
          *     | a new MedicationRequest or ServiceRequest | `clinical.order.created` (`data.order_type` says which) |
+         *     | a new DiagnosticReport, or a new status of one | `clinical.result.created` (`data.diagnostic_report_id`, `data.diagnostic_report_status`) |
          *     | a Consent | none (partners never read consents; what one changes, they see in the records' sync) |
          *
          *     **Access policy** (see the introduction): every resource's `meta.security` is kept
@@ -1594,7 +1690,7 @@ export interface paths {
          *     | `EB01` `1` (active coverage) | `status: active` |
          *     | `EB01` `6` (inactive) and no `EB01` `1` | `status: cancelled` |
          *     | a plan end date in the past (`DTP*291` `RD8`, `DTP*347`) | `status: cancelled` |
-         *     | `NM1*PR` (loop 2120, else 2100A) | `payor` |
+         *     | `NM1*PR` (loop 2120, else 2100A) | `payor` (the name; a loop 2120 `NM1*PR` with an id is the payer id too: a new one asks that payer about the Coverage) |
          *     | `DTP*291` / `DTP*346` plan begin | `period.start` |
          *     | `AAA` (request rejected by the payer) | nothing; listed in `rejected` |
          *
@@ -2153,6 +2249,29 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "clinical.result.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * clinical.result.created
+         * @description A resident's results arrive as a new DiagnosticReport (an HL7 v2 ORU's OBR with its
+         *     OBX), or a report's status changes (preliminary to final, corrected). `data.diagnostic_report_id`
+         *     and `data.diagnostic_report_status` name it; a corrected re-send with the same status is
+         *     a new version without an event.
+         */
+        post: operations["deliverClinicalResultCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -2549,6 +2668,19 @@ export interface components {
             system: "http://unitsofmeasure.org";
             code: string;
         };
+        /** @description A FHIR R4 Quantity as a result carries it; `system` and `code` are UCUM's where the unit is valid UCUM, else the unit is text only. */
+        FhirResultQuantity: {
+            value: number;
+            /** @enum {string} */
+            comparator?: "<" | "<=" | ">=" | ">";
+            unit?: string;
+            system?: string;
+            code?: string;
+        };
+        FhirResultRange: {
+            low?: components["schemas"]["FhirResultQuantity"];
+            high?: components["schemas"]["FhirResultQuantity"];
+        };
         /** @description FHIR R4 Patient (the subset ofctx sends). Identifiers of known systems carry a `type` (HL7 v2-0203 SS, MC, MA, MR). */
         FhirPatient: {
             /** @constant */
@@ -2650,12 +2782,17 @@ export interface components {
             /** Format: date */
             birthDate?: string;
         };
-        /** @description FHIR R4 Observation with exactly one value; blood pressure (LOINC 85354-9) has components only. Vital signs carry `category` vital-signs. */
+        /** @description FHIR R4 Observation with exactly one value; blood pressure (LOINC 85354-9) has components only. Vital signs carry `category` vital-signs; lab results (US Core Laboratory Result Observation) `laboratory`, with their `referenceRange`, `interpretation` (v3 ObservationInterpretation) and `issued` where the lab sent them. */
         FhirObservation: {
             /** @constant */
             resourceType: "Observation";
             id: string;
             meta: components["schemas"]["ResourceMeta"];
+            /** @description The identifiers the record was sent with (FHIR `identifier`, HL7 v2 placer and filler numbers), as the system of record holds them. */
+            identifier?: {
+                system: string;
+                value: string;
+            }[];
             /** @enum {string} */
             status: "registered" | "preliminary" | "final" | "amended" | "corrected" | "cancelled" | "entered-in-error" | "unknown";
             category?: components["schemas"]["FhirCodeableConcept"][];
@@ -2663,9 +2800,26 @@ export interface components {
             subject: components["schemas"]["FhirReference"];
             /** Format: date-time */
             effectiveDateTime?: string;
-            valueQuantity?: components["schemas"]["FhirQuantity"];
+            /**
+             * Format: date-time
+             * @description When the result was released (HL7 v2 OBX-19).
+             */
+            issued?: string;
+            valueQuantity?: components["schemas"]["FhirResultQuantity"];
+            valueRange?: components["schemas"]["FhirResultRange"];
+            valueRatio?: {
+                numerator: components["schemas"]["FhirResultQuantity"];
+                denominator: components["schemas"]["FhirResultQuantity"];
+            };
             valueCodeableConcept?: components["schemas"]["FhirCodeableConceptOrText"];
             valueString?: string;
+            interpretation?: components["schemas"]["FhirCodeableConceptOrText"][];
+            referenceRange?: {
+                low?: components["schemas"]["FhirResultQuantity"];
+                high?: components["schemas"]["FhirResultQuantity"];
+                type?: components["schemas"]["FhirCodeableConceptOrText"];
+                text?: string;
+            }[];
             component?: {
                 code: components["schemas"]["FhirCodeableConcept"];
                 valueQuantity: components["schemas"]["FhirQuantity"];
@@ -2677,6 +2831,11 @@ export interface components {
             resourceType: "AllergyIntolerance";
             id: string;
             meta: components["schemas"]["ResourceMeta"];
+            /** @description The identifiers the record was sent with (FHIR `identifier`, HL7 v2 placer and filler numbers), as the system of record holds them. */
+            identifier?: {
+                system: string;
+                value: string;
+            }[];
             clinicalStatus: components["schemas"]["FhirCodeableConcept"];
             category?: ("food" | "medication" | "environment" | "biologic")[];
             /** @enum {string} */
@@ -2695,6 +2854,11 @@ export interface components {
             resourceType: "Condition";
             id: string;
             meta: components["schemas"]["ResourceMeta"];
+            /** @description The identifiers the record was sent with (FHIR `identifier`, HL7 v2 placer and filler numbers), as the system of record holds them. */
+            identifier?: {
+                system: string;
+                value: string;
+            }[];
             clinicalStatus?: components["schemas"]["FhirCodeableConcept"];
             /** @description The category the sender coded (its first coding), when it gave one; `category` search compares it. */
             category?: components["schemas"]["FhirCodeableConcept"][];
@@ -2708,6 +2872,11 @@ export interface components {
             resourceType: "ServiceRequest";
             id: string;
             meta: components["schemas"]["ResourceMeta"];
+            /** @description The identifiers the record was sent with (FHIR `identifier`, HL7 v2 placer and filler numbers), as the system of record holds them. */
+            identifier?: {
+                system: string;
+                value: string;
+            }[];
             /** @enum {string} */
             status: "draft" | "active" | "on-hold" | "revoked" | "completed" | "entered-in-error" | "unknown";
             /** @enum {string} */
@@ -2718,12 +2887,46 @@ export interface components {
             subject: components["schemas"]["FhirReference"];
             authoredOn?: string;
         };
+        /** @description FHIR R4 DiagnosticReport (US Core DiagnosticReport for Laboratory Results; HL7 v2 OBR with its OBX). `result` references the Observations ofctx holds; a narrative report (OBX TX/FT without an identifier) is `presentedForm` (text/plain) and `conclusion`. */
+        FhirDiagnosticReport: {
+            /** @constant */
+            resourceType: "DiagnosticReport";
+            id: string;
+            meta: components["schemas"]["ResourceMeta"];
+            identifier?: {
+                system: string;
+                value: string;
+            }[];
+            basedOn?: components["schemas"]["FhirReference"][];
+            /** @enum {string} */
+            status: "registered" | "partial" | "preliminary" | "final" | "amended" | "corrected" | "appended" | "cancelled" | "entered-in-error" | "unknown";
+            category?: components["schemas"]["FhirCodeableConcept"][];
+            code: components["schemas"]["FhirCodeableConceptOrText"];
+            subject: components["schemas"]["FhirReference"];
+            /** Format: date-time */
+            effectiveDateTime?: string;
+            /** Format: date-time */
+            issued?: string;
+            result?: components["schemas"]["FhirReference"][];
+            conclusion?: string;
+            presentedForm?: {
+                contentType: string;
+                /** Format: byte */
+                data: string;
+                title?: string;
+            }[];
+        };
         /** @description FHIR R4 MedicationRequest (HL7 v2 ORC+RXE). A medication known by name only is a text-only `medicationCodeableConcept`. */
         FhirMedicationRequest: {
             /** @constant */
             resourceType: "MedicationRequest";
             id: string;
             meta: components["schemas"]["ResourceMeta"];
+            /** @description The identifiers the record was sent with (FHIR `identifier`, HL7 v2 placer and filler numbers), as the system of record holds them. */
+            identifier?: {
+                system: string;
+                value: string;
+            }[];
             /** @enum {string} */
             status: "active" | "on-hold" | "cancelled" | "completed" | "entered-in-error" | "stopped" | "draft" | "unknown";
             /** @enum {string} */
@@ -2830,7 +3033,7 @@ export interface components {
             entry?: {
                 /** Format: uri */
                 fullUrl: string;
-                resource: components["schemas"]["FhirPatient"] | components["schemas"]["FhirCoverage"] | components["schemas"]["FhirObservation"] | components["schemas"]["FhirAllergyIntolerance"] | components["schemas"]["FhirCondition"] | components["schemas"]["FhirServiceRequest"] | components["schemas"]["FhirMedicationRequest"] | components["schemas"]["FhirCoverageEligibilityResponse"];
+                resource: components["schemas"]["FhirPatient"] | components["schemas"]["FhirCoverage"] | components["schemas"]["FhirObservation"] | components["schemas"]["FhirAllergyIntolerance"] | components["schemas"]["FhirCondition"] | components["schemas"]["FhirServiceRequest"] | components["schemas"]["FhirMedicationRequest"] | components["schemas"]["FhirCoverageEligibilityResponse"] | components["schemas"]["FhirDiagnosticReport"];
                 search: {
                     /** @enum {string} */
                     mode?: "match" | "include";
@@ -2869,7 +3072,7 @@ export interface components {
          * @description A versioned event type.
          * @enum {string}
          */
-        EventType: "resident.admitted" | "resident.discharged" | "resident.transferred" | "resident.merged" | "coverage.updated" | "clinical.condition.created" | "clinical.order.created";
+        EventType: "resident.admitted" | "resident.discharged" | "resident.transferred" | "resident.merged" | "coverage.updated" | "clinical.condition.created" | "clinical.order.created" | "clinical.result.created";
         EventTypeInfo: {
             event_type: components["schemas"]["EventType"];
             /** @description Version of the delivery envelope of this event type. */
@@ -3046,6 +3249,18 @@ export interface components {
              *     Absent on every other event type. Added within v1.
              */
             merged_resident_id?: string;
+            /**
+             * Format: uuid
+             * @description `clinical.result.created` only: the new (or newly re-statused) DiagnosticReport,
+             *     read at `[R4 base]/DiagnosticReport/{id}` (scope `clinical.read`), its results with
+             *     `_include=DiagnosticReport:result`. Absent on every other event type. Added within v1.
+             */
+            diagnostic_report_id?: string;
+            /**
+             * @description `clinical.result.created` only: the report's status (R4 DiagnosticReportStatus) as of the event. Added within v1.
+             * @enum {string}
+             */
+            diagnostic_report_status?: "registered" | "partial" | "preliminary" | "final" | "amended" | "corrected" | "appended" | "cancelled" | "entered-in-error" | "unknown";
         };
         /** @description The versioned delivery envelope. Verify the signature over the raw bytes before parsing. */
         EventDelivery: {
@@ -3630,7 +3845,7 @@ export interface components {
         ExportJobId: string;
         /** @description `respond-async` (required), and `handling=lenient` to have unsupported parameters ignored (reported in the manifest's `error`) instead of refused (`400`, the default, `handling=strict`). */
         ExportPrefer: string;
-        /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope with search (`403` otherwise). */
+        /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse, DiagnosticReport (default every one the token may read); each needs its read scope with search (`403` otherwise). */
         ExportType: string;
         /** @description A FHIR instant (with a zone); only resources changed after it are exported. */
         ExportSince: string;
@@ -3671,7 +3886,7 @@ export interface components {
         FhirActive: string[];
         /** @description The resource status (Coverage: `active`, `cancelled`, `draft`, `entered-in-error`; Observation: `final`, `amended`...; requests: their R4 status codes). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
         FhirStatus: string[];
-        /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+        /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
         FhirCategory: string[];
         /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
         FhirCode: string[];
@@ -3693,7 +3908,7 @@ export interface components {
         FhirSort: string;
         /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
         FhirSummary: string;
-        /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+        /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`); needs `residents.read` too (`403` without it). `DiagnosticReport:result` (optionally `:Observation`): the report's Observations. */
         FhirInclude: string;
         /** @description `handling=strict`: a parameter, modifier, `_sort` key, `_summary` value or `_include` this server does not support is `400` (an OperationOutcome naming it). Otherwise (`handling=lenient`, the default) it is ignored and left out of the `self` link (FHIR R4 3.1.1.2). */
         FhirPrefer: string;
@@ -5232,7 +5447,7 @@ export interface operations {
                 _sort?: components["parameters"]["FhirSort"];
                 /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
                 _summary?: components["parameters"]["FhirSummary"];
-                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`); needs `residents.read` too (`403` without it). `DiagnosticReport:result` (optionally `:Observation`): the report's Observations. */
                 _include?: components["parameters"]["FhirInclude"];
                 /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
                 parameters?: components["parameters"]["FhirOtherParameters"];
@@ -5304,7 +5519,7 @@ export interface operations {
                 _sort?: components["parameters"]["FhirSort"];
                 /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
                 _summary?: components["parameters"]["FhirSummary"];
-                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`); needs `residents.read` too (`403` without it). `DiagnosticReport:result` (optionally `:Observation`): the report's Observations. */
                 _include?: components["parameters"]["FhirInclude"];
                 /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
                 parameters?: components["parameters"]["FhirOtherParameters"];
@@ -5423,7 +5638,7 @@ export interface operations {
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
                 subject?: components["parameters"]["FhirSubject"];
-                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
                 /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 code?: components["parameters"]["FhirCode"];
@@ -5435,7 +5650,7 @@ export interface operations {
                 _sort?: components["parameters"]["FhirSort"];
                 /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
                 _summary?: components["parameters"]["FhirSummary"];
-                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`); needs `residents.read` too (`403` without it). `DiagnosticReport:result` (optionally `:Observation`): the report's Observations. */
                 _include?: components["parameters"]["FhirInclude"];
                 /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
                 parameters?: components["parameters"]["FhirOtherParameters"];
@@ -5499,7 +5714,7 @@ export interface operations {
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
                 subject?: components["parameters"]["FhirSubject"];
-                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
                 /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 code?: components["parameters"]["FhirCode"];
@@ -5511,7 +5726,7 @@ export interface operations {
                 _sort?: components["parameters"]["FhirSort"];
                 /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
                 _summary?: components["parameters"]["FhirSummary"];
-                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`); needs `residents.read` too (`403` without it). `DiagnosticReport:result` (optionally `:Observation`): the report's Observations. */
                 _include?: components["parameters"]["FhirInclude"];
                 /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
                 parameters?: components["parameters"]["FhirOtherParameters"];
@@ -5636,7 +5851,7 @@ export interface operations {
                 _sort?: components["parameters"]["FhirSort"];
                 /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
                 _summary?: components["parameters"]["FhirSummary"];
-                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`); needs `residents.read` too (`403` without it). `DiagnosticReport:result` (optionally `:Observation`): the report's Observations. */
                 _include?: components["parameters"]["FhirInclude"];
                 /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
                 parameters?: components["parameters"]["FhirOtherParameters"];
@@ -5706,7 +5921,7 @@ export interface operations {
                 _sort?: components["parameters"]["FhirSort"];
                 /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
                 _summary?: components["parameters"]["FhirSummary"];
-                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`); needs `residents.read` too (`403` without it). `DiagnosticReport:result` (optionally `:Observation`): the report's Observations. */
                 _include?: components["parameters"]["FhirInclude"];
                 /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
                 parameters?: components["parameters"]["FhirOtherParameters"];
@@ -5825,7 +6040,7 @@ export interface operations {
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
                 subject?: components["parameters"]["FhirSubject"];
-                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
                 /** @description AllergyIntolerance: `active`, `inactive`, `resolved`; Condition: `active`, `recurrence`, `relapse`, `inactive`, `remission`, `resolved`. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 "clinical-status"?: components["parameters"]["FhirClinicalStatus"];
@@ -5835,7 +6050,7 @@ export interface operations {
                 _sort?: components["parameters"]["FhirSort"];
                 /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
                 _summary?: components["parameters"]["FhirSummary"];
-                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`); needs `residents.read` too (`403` without it). `DiagnosticReport:result` (optionally `:Observation`): the report's Observations. */
                 _include?: components["parameters"]["FhirInclude"];
                 /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
                 parameters?: components["parameters"]["FhirOtherParameters"];
@@ -5899,7 +6114,7 @@ export interface operations {
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
                 subject?: components["parameters"]["FhirSubject"];
-                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
                 /** @description AllergyIntolerance: `active`, `inactive`, `resolved`; Condition: `active`, `recurrence`, `relapse`, `inactive`, `remission`, `resolved`. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 "clinical-status"?: components["parameters"]["FhirClinicalStatus"];
@@ -5909,7 +6124,7 @@ export interface operations {
                 _sort?: components["parameters"]["FhirSort"];
                 /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
                 _summary?: components["parameters"]["FhirSummary"];
-                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`); needs `residents.read` too (`403` without it). `DiagnosticReport:result` (optionally `:Observation`): the report's Observations. */
                 _include?: components["parameters"]["FhirInclude"];
                 /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
                 parameters?: components["parameters"]["FhirOtherParameters"];
@@ -6028,7 +6243,7 @@ export interface operations {
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
                 subject?: components["parameters"]["FhirSubject"];
-                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
                 /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 code?: components["parameters"]["FhirCode"];
@@ -6040,7 +6255,7 @@ export interface operations {
                 _sort?: components["parameters"]["FhirSort"];
                 /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
                 _summary?: components["parameters"]["FhirSummary"];
-                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`); needs `residents.read` too (`403` without it). `DiagnosticReport:result` (optionally `:Observation`): the report's Observations. */
                 _include?: components["parameters"]["FhirInclude"];
                 /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
                 parameters?: components["parameters"]["FhirOtherParameters"];
@@ -6104,7 +6319,7 @@ export interface operations {
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
                 subject?: components["parameters"]["FhirSubject"];
-                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
                 /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 code?: components["parameters"]["FhirCode"];
@@ -6116,7 +6331,7 @@ export interface operations {
                 _sort?: components["parameters"]["FhirSort"];
                 /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
                 _summary?: components["parameters"]["FhirSummary"];
-                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`); needs `residents.read` too (`403` without it). `DiagnosticReport:result` (optionally `:Observation`): the report's Observations. */
                 _include?: components["parameters"]["FhirInclude"];
                 /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
                 parameters?: components["parameters"]["FhirOtherParameters"];
@@ -6212,6 +6427,213 @@ export interface operations {
             500: components["responses"]["FhirInternalError"];
         };
     };
+    searchFhirDiagnosticReport: {
+        parameters: {
+            query?: {
+                /** @description Resources per page. */
+                _count?: components["parameters"]["FhirCount"];
+                /** @description One logical id, or several separated by commas (at most 200). */
+                _id?: components["parameters"]["FhirIdSearch"];
+                /**
+                 * @description When the resource last changed (`meta.lastUpdated`). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range.
+                 *     Without `_sort` the results are then in (lastUpdated, id) order: incremental sync.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["FhirLastUpdated"];
+                /** @description Set by the server in the `next` link; follow the link as it is. */
+                _cursor?: components["parameters"]["FhirCursor"];
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                patient?: components["parameters"]["FhirPatient"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                subject?: components["parameters"]["FhirSubject"];
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                category?: components["parameters"]["FhirCategory"];
+                /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                code?: components["parameters"]["FhirCode"];
+                /** @description The resource status (Coverage: `active`, `cancelled`, `draft`, `entered-in-error`; Observation: `final`, `amended`...; requests: their R4 status codes). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                status?: components["parameters"]["FhirStatus"];
+                /** @description When the observation was made (effectiveDateTime). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range. */
+                date?: components["parameters"]["FhirDate"];
+                /** @description The order: `_lastUpdated` (every type), `birthdate` (Patient), `date` (Observation); `-` before it for descending. Ties are in insertion order (reversed with `-`). Another key is ignored (or `400` with `Prefer: handling=strict`). */
+                _sort?: components["parameters"]["FhirSort"];
+                /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
+                _summary?: components["parameters"]["FhirSummary"];
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`); needs `residents.read` too (`403` without it). `DiagnosticReport:result` (optionally `:Observation`): the report's Observations. */
+                _include?: components["parameters"]["FhirInclude"];
+                /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
+                parameters?: components["parameters"]["FhirOtherParameters"];
+            };
+            header?: {
+                /** @description `handling=strict`: a parameter, modifier, `_sort` key, `_summary` value or `_include` this server does not support is `400` (an OperationOutcome naming it). Otherwise (`handling=lenient`, the default) it is ignored and left out of the `self` link (FHIR R4 3.1.1.2). */
+                Prefer?: components["parameters"]["FhirPrefer"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset Bundle of DiagnosticReport resources. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchset"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    searchFhirDiagnosticReportByPost: {
+        parameters: {
+            query?: {
+                /** @description Resources per page. */
+                _count?: components["parameters"]["FhirCount"];
+                /** @description One logical id, or several separated by commas (at most 200). */
+                _id?: components["parameters"]["FhirIdSearch"];
+                /**
+                 * @description When the resource last changed (`meta.lastUpdated`). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range.
+                 *     Without `_sort` the results are then in (lastUpdated, id) order: incremental sync.
+                 * @example [
+                 *       "gt2026-11-20T10:00:00Z"
+                 *     ]
+                 */
+                _lastUpdated?: components["parameters"]["FhirLastUpdated"];
+                /** @description Set by the server in the `next` link; follow the link as it is. */
+                _cursor?: components["parameters"]["FhirCursor"];
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                patient?: components["parameters"]["FhirPatient"];
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                subject?: components["parameters"]["FhirSubject"];
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                category?: components["parameters"]["FhirCategory"];
+                /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                code?: components["parameters"]["FhirCode"];
+                /** @description The resource status (Coverage: `active`, `cancelled`, `draft`, `entered-in-error`; Observation: `final`, `amended`...; requests: their R4 status codes). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                status?: components["parameters"]["FhirStatus"];
+                /** @description When the observation was made (effectiveDateTime). A date or instant (`1941`, `1941-03`, `1941-03-17`, `2026-11-20T10:00:00Z`; without a zone, UTC) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`, compared at the precision given; give it twice for a range. */
+                date?: components["parameters"]["FhirDate"];
+                /** @description The order: `_lastUpdated` (every type), `birthdate` (Patient), `date` (Observation); `-` before it for descending. Ties are in insertion order (reversed with `-`). Another key is ignored (or `400` with `Prefer: handling=strict`). */
+                _sort?: components["parameters"]["FhirSort"];
+                /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
+                _summary?: components["parameters"]["FhirSummary"];
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`); needs `residents.read` too (`403` without it). `DiagnosticReport:result` (optionally `:Observation`): the report's Observations. */
+                _include?: components["parameters"]["FhirInclude"];
+                /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
+                parameters?: components["parameters"]["FhirOtherParameters"];
+            };
+            header?: {
+                /** @description `handling=strict`: a parameter, modifier, `_sort` key, `_summary` value or `_include` this server does not support is `400` (an OperationOutcome naming it). Otherwise (`handling=lenient`, the default) it is ignored and left out of the `self` link (FHIR R4 3.1.1.2). */
+                Prefer?: components["parameters"]["FhirPrefer"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["FhirSearchForm"];
+            };
+        };
+        responses: {
+            /** @description A searchset Bundle of DiagnosticReport resources. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSearchset"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            415: components["responses"]["FhirUnsupportedMediaType"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    readFhirDiagnosticReport: {
+        parameters: {
+            query?: {
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+            };
+            header?: {
+                /**
+                 * @description An ETag received earlier (`W/"<versionId>"` for a read). When it still matches, the answer is `304` with no body.
+                 * @example W/"3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The DiagnosticReport. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirDiagnosticReport"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
     searchFhirMedicationRequest: {
         parameters: {
             query?: {
@@ -6235,7 +6657,7 @@ export interface operations {
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
                 subject?: components["parameters"]["FhirSubject"];
-                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
                 /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 code?: components["parameters"]["FhirCode"];
@@ -6247,7 +6669,7 @@ export interface operations {
                 _sort?: components["parameters"]["FhirSort"];
                 /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
                 _summary?: components["parameters"]["FhirSummary"];
-                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`); needs `residents.read` too (`403` without it). `DiagnosticReport:result` (optionally `:Observation`): the report's Observations. */
                 _include?: components["parameters"]["FhirInclude"];
                 /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
                 parameters?: components["parameters"]["FhirOtherParameters"];
@@ -6311,7 +6733,7 @@ export interface operations {
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
                 subject?: components["parameters"]["FhirSubject"];
-                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs. Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
+                /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
                 /** @description What the resource is about: the observed LOINC code, the allergen, the diagnosis, what was ordered, the medication. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 code?: components["parameters"]["FhirCode"];
@@ -6323,7 +6745,7 @@ export interface operations {
                 _sort?: components["parameters"]["FhirSort"];
                 /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
                 _summary?: components["parameters"]["FhirSummary"];
-                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`); needs `residents.read` too (`403` without it). `DiagnosticReport:result` (optionally `:Observation`): the report's Observations. */
                 _include?: components["parameters"]["FhirInclude"];
                 /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
                 parameters?: components["parameters"]["FhirOtherParameters"];
@@ -6444,7 +6866,7 @@ export interface operations {
                 _sort?: components["parameters"]["FhirSort"];
                 /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
                 _summary?: components["parameters"]["FhirSummary"];
-                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`); needs `residents.read` too (`403` without it). `DiagnosticReport:result` (optionally `:Observation`): the report's Observations. */
                 _include?: components["parameters"]["FhirInclude"];
                 /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
                 parameters?: components["parameters"]["FhirOtherParameters"];
@@ -6510,7 +6932,7 @@ export interface operations {
                 _sort?: components["parameters"]["FhirSort"];
                 /** @description `count`: the Bundle carries `total` and the `self` link only, no entries. Other values are ignored (or `400` with `Prefer: handling=strict`). */
                 _summary?: components["parameters"]["FhirSummary"];
-                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`). Needs `residents.read` too (`403` without it). */
+                /** @description The resident of each match, as an entry with `search.mode` `include`: `Observation:patient`, `Coverage:beneficiary`, `AllergyIntolerance:patient` (any of the type's resident parameters, optionally with `:Patient`); needs `residents.read` too (`403` without it). `DiagnosticReport:result` (optionally `:Observation`): the report's Observations. */
                 _include?: components["parameters"]["FhirInclude"];
                 /** @description Any other query parameter: modifiers of the parameters above (`name:exact`, `family:contains`, `subject:Patient`), and parameters this server does not support, which are ignored unless `Prefer: handling=strict`. */
                 parameters?: components["parameters"]["FhirOtherParameters"];
@@ -6609,7 +7031,7 @@ export interface operations {
     kickOffFhirExport: {
         parameters: {
             query?: {
-                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope with search (`403` otherwise). */
+                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse, DiagnosticReport (default every one the token may read); each needs its read scope with search (`403` otherwise). */
                 _type?: components["parameters"]["ExportType"];
                 /** @description A FHIR instant (with a zone); only resources changed after it are exported. */
                 _since?: components["parameters"]["ExportSince"];
@@ -6660,7 +7082,7 @@ export interface operations {
     kickOffFhirExportByPost: {
         parameters: {
             query?: {
-                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope with search (`403` otherwise). */
+                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse, DiagnosticReport (default every one the token may read); each needs its read scope with search (`403` otherwise). */
                 _type?: components["parameters"]["ExportType"];
                 /** @description A FHIR instant (with a zone); only resources changed after it are exported. */
                 _since?: components["parameters"]["ExportSince"];
@@ -6716,7 +7138,7 @@ export interface operations {
     kickOffFhirPatientExport: {
         parameters: {
             query?: {
-                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope with search (`403` otherwise). */
+                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse, DiagnosticReport (default every one the token may read); each needs its read scope with search (`403` otherwise). */
                 _type?: components["parameters"]["ExportType"];
                 /** @description A FHIR instant (with a zone); only resources changed after it are exported. */
                 _since?: components["parameters"]["ExportSince"];
@@ -6767,7 +7189,7 @@ export interface operations {
     kickOffFhirPatientExportByPost: {
         parameters: {
             query?: {
-                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope with search (`403` otherwise). */
+                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse, DiagnosticReport (default every one the token may read); each needs its read scope with search (`403` otherwise). */
                 _type?: components["parameters"]["ExportType"];
                 /** @description A FHIR instant (with a zone); only resources changed after it are exported. */
                 _since?: components["parameters"]["ExportSince"];
@@ -6823,7 +7245,7 @@ export interface operations {
     kickOffFhirGroupExport: {
         parameters: {
             query?: {
-                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope with search (`403` otherwise). */
+                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse, DiagnosticReport (default every one the token may read); each needs its read scope with search (`403` otherwise). */
                 _type?: components["parameters"]["ExportType"];
                 /** @description A FHIR instant (with a zone); only resources changed after it are exported. */
                 _since?: components["parameters"]["ExportSince"];
@@ -6876,7 +7298,7 @@ export interface operations {
     kickOffFhirGroupExportByPost: {
         parameters: {
             query?: {
-                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse (default every one the token may read); each needs its read scope with search (`403` otherwise). */
+                /** @description Comma-separated types among Patient, Coverage, Observation, AllergyIntolerance, CoverageEligibilityResponse, DiagnosticReport (default every one the token may read); each needs its read scope with search (`403` otherwise). */
                 _type?: components["parameters"]["ExportType"];
                 /** @description A FHIR instant (with a zone); only resources changed after it are exported. */
                 _since?: components["parameters"]["ExportSince"];
@@ -8267,6 +8689,41 @@ export interface operations {
         };
     };
     deliverClinicalOrderCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. During a secret rotation's overlap it is keyed with the previous secret until `previous_secret_expires_at` (see `rotateWebhookSecret`). */
+                "X-Service-Signature": components["parameters"]["DeliverySignature"];
+                /** @description Id of this delivery (one event to one subscription). The same on every retry; equal to `delivery_id` in the body. De-duplicate on it. */
+                "X-Service-Delivery-Id": components["parameters"]["DeliveryId"];
+                /** @description The event type, equal to `event_type` in the body. */
+                "X-Service-Event-Type": components["parameters"]["DeliveryEventType"];
+                /** @description 1 for the first attempt, 2 for the first retry, and so on. */
+                "X-Service-Attempt": components["parameters"]["DeliveryAttempt"];
+                /** @description Unix time in seconds at which this attempt was sent. Not covered by the signature (the body is signed, and the body is the same on every retry); use it to drop stale attempts, and de-duplicate on the delivery id. */
+                "X-Service-Timestamp": components["parameters"]["DeliveryTimestamp"];
+                /** @description Standard Webhooks message id. The delivery id (equal to `X-Service-Delivery-Id`), the same on every retry. */
+                "webhook-id": components["parameters"]["StandardWebhookId"];
+                /** @description Standard Webhooks timestamp, Unix seconds of this attempt (equal to `X-Service-Timestamp`). Signed by `webhook-signature`; reject attempts more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["StandardWebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks signatures, space-separated: `v1,` + base64 HMAC-SHA256 of
+                 *     `webhook-id.webhook-timestamp.body`, keyed with the same key as
+                 *     `X-Service-Signature` (`standard_webhooks_secret` is that key as `whsec_` + base64).
+                 *     One entry normally; two during a secret rotation's overlap (new secret first).
+                 */
+                "webhook-signature": components["parameters"]["StandardWebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ResidentEventDelivery"];
+        responses: {
+            200: components["responses"]["DeliveryAccepted"];
+            410: components["responses"]["DeliveryGone"];
+        };
+    };
+    deliverClinicalResultCreated: {
         parameters: {
             query?: never;
             header: {

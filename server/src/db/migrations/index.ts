@@ -31,6 +31,7 @@ import * as facilityResourceChanges from './030_facility_resource_changes.js';
 import * as auditTexts from './031_audit_texts.js';
 import * as coverageDetails from './032_coverage_details.js';
 import * as eligibilityChecks from './033_eligibility_checks.js';
+import * as diagnosticReports from './035_diagnostic_reports.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -68,4 +69,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['031_audit_texts', auditTexts],
   ['032_coverage_details', coverageDetails],
   ['033_eligibility_checks', eligibilityChecks],
+  ['035_diagnostic_reports', diagnosticReports],
 ];

@@ -17,7 +17,8 @@ export function conditionOfDg1(dg1: Hl7Segment, residentMatch: BusinessIdentifie
   if (!code || !coding) throw fieldError('required_field_missing', 'DG1', 3, 'DG1-3 (diagnosis code) is required');
   const description = component(dg1, 4, 1);
   const when = component(dg1, 5, 1);
-  const onset = when ? hl7DateTime(when, 'DG1', 5, reading.offset) : undefined;
+  // Not a key: a malformed onset is left out with a warning, the diagnosis kept.
+  const onset = when ? reading.leaveOut(dg1, () => hl7DateTime(when, 'DG1', 5, reading.offset)) : undefined;
   const ownId = component(dg1, 20, 1);
   const action = component(dg1, 21, 1).toUpperCase();
   const identifier = { system: reading.systemOf('condition'), value: ownId ? ownId.slice(0, 300) : derivedValue(residentMatch, coding.system, coding.code) };

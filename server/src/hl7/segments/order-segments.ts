@@ -61,7 +61,8 @@ export function orderOf(kind: Kind, orc: Hl7Segment | undefined, detail: Hl7Segm
   const orderStatus = orc ? component(orc, 5, 1).toUpperCase() : '';
   const status = CONTROL_STATUS[control]?.[kind] ?? ORDER_STATUS[orderStatus]?.[kind] ?? 'active';
   const when = orc ? component(orc, 9, 1) : '';
-  const authoredOn = when ? hl7DateTime(when, 'ORC', 9, reading.offset) : undefined;
+  // Not a key: a malformed ORC-9 is left out with a warning, the order kept.
+  const authoredOn = when && orc ? reading.leaveOut(orc, () => hl7DateTime(when, 'ORC', 9, reading.offset)) : undefined;
   const common = { identifier: identifiers, status, intent: 'order', subject: { reference: resident }, ...(authoredOn ? { authoredOn } : {}) };
   return {
     identifier: identifiers[0]!,

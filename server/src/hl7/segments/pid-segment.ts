@@ -1,5 +1,6 @@
 // PID -> FHIR R4 Patient (the v2-to-FHIR IG's PID segment map: PID-3 identifier, PID-5 name,
-// PID-7 birthDate, PID-8 gender) and the identifier the resident is matched on. PID-3 without
+// PID-7 birthDate, PID-8 gender; the last two left out, with a warning, when malformed) and
+// the identifier the resident is matched on. PID-3 without
 // an assigning authority, common in v2.3 feeds, is namespaced by the sending application and
 // facility (MSH-3, MSH-4), so two senders' bare numbers never name one resident.
 import type { Hl7Segment } from '@medplum/core';
@@ -47,7 +48,7 @@ export function cxIdentifiers(segment: Hl7Segment, field: number, reading: Hl7Re
 export interface PatientOfPid {
   /** The identifier the resident is matched on (organization-wide). */
   match: BusinessIdentifier;
-  /** The Patient, `active` true (the translator decides); undefined when the demographics cannot be read. */
+  /** The Patient, `active` true (the translator decides); without birthDate or gender when PID-7 or PID-8 was left out; undefined when the demographics cannot be read. */
   patient?: IngestResource;
   /** Why the demographics cannot be read (a results feed's placeholders): refused only if the resident is new. */
   problem?: Hl7Failure;
@@ -69,19 +70,24 @@ export function patientOfPid(pid: Hl7Segment, reading: Hl7Reading): PatientOfPid
     if (!family) throw fieldError('required_field_missing', 'PID', 5, 'PID-5.1 (family name) is required', 1);
     if (family.length > 200) throw fieldError('data_type_error', 'PID', 5, 'PID-5.1 (family name) is longer than 200 characters', 1);
     const given = [component(pid, 5, 2, nameRep), component(pid, 5, 3, nameRep)].filter((g) => g !== '');
+    // Not keys: a malformed birth date or sex (a results feed's placeholders `DOB`, `SEX`) is
+    // left out with a warning; the applier keeps the resident's own, and needs a birth date
+    // only to record a new resident.
     const birth = component(pid, 7, 1);
-    if (!birth) throw fieldError('required_field_missing', 'PID', 7, 'PID-7 (date of birth) is required');
-    const birthDate = hl7Date(birth, 'PID', 7);
+    const birthDate = birth ? reading.leaveOut(pid, () => hl7Date(birth, 'PID', 7)) : undefined;
     const sex = component(pid, 8, 1);
-    const gender = sex === '' ? 'unknown' : GENDERS[sex.toUpperCase()];
-    if (!gender) throw fieldError('table_value_not_found', 'PID', 8, `PID-8 (administrative sex) ${JSON.stringify(sex)} is not in HL7 table 0001 (F, M, O, U, A, N)`);
+    const gender = reading.leaveOut(pid, () => {
+      const code = sex === '' ? 'unknown' : GENDERS[sex.toUpperCase()];
+      if (!code) throw fieldError('table_value_not_found', 'PID', 8, `PID-8 (administrative sex) ${JSON.stringify(sex)} is not in HL7 table 0001 (F, M, O, U, A, N)`);
+      return code;
+    });
     const patient: IngestResource = {
       resourceType: 'Patient',
       identifier: identifiers,
       active: true,
       name: [{ use: 'official', family, ...(given.length ? { given } : {}) }],
-      gender,
-      birthDate,
+      ...(gender ? { gender } : {}),
+      ...(birthDate ? { birthDate } : {}),
     };
     return { match, patient };
   } catch (error) {

@@ -10,6 +10,7 @@ import { medicationRequestMapping } from './medication-request.js';
 import { serviceRequestMapping } from './service-request.js';
 import { consentMapping } from './consent.js';
 import { coverageEligibilityResponseMapping } from './coverage-eligibility-response.js';
+import { diagnosticReportMapping } from './diagnostic-report.js';
 
 export const MAPPINGS: Record<RecordType, ResourceMapping> = {
   Patient: patientMapping,
@@ -21,4 +22,5 @@ export const MAPPINGS: Record<RecordType, ResourceMapping> = {
   ServiceRequest: serviceRequestMapping,
   Consent: consentMapping,
   CoverageEligibilityResponse: coverageEligibilityResponseMapping,
+  DiagnosticReport: diagnosticReportMapping,
 };

@@ -5,7 +5,7 @@ import { searchParameters, sortKeys } from './search/search-parameters.js';
 
 export const FHIR_VERSION = '4.0.1';
 /** When this statement's content last changed (a release date, not the request's). */
-const PUBLISHED = '2026-11-23';
+const PUBLISHED = '2026-11-27';
 
 export function capabilityStatement(base: string) {
   return {
@@ -34,7 +34,7 @@ export function capabilityStatement(base: string) {
           type: r4.type,
           documentation: `\`_sort\` by ${Object.keys(sortKeys(r4.type)).join(', ')} (\`-\` before it for descending).`,
           interaction: [{ code: 'read' }, { code: 'search-type' }],
-          searchInclude: searchParameters(r4.type).filter((p) => p.target.kind === 'resident').map((p) => `${r4.type}:${p.name}`),
+          searchInclude: [...searchParameters(r4.type).filter((p) => p.target.kind === 'resident').map((p) => `${r4.type}:${p.name}`), ...(r4.type === 'DiagnosticReport' ? ['DiagnosticReport:result'] : [])],
           versioning: 'versioned',
           readHistory: false,
           conditionalRead: 'not-match',

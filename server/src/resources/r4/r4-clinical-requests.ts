@@ -1,8 +1,10 @@
 // Condition, ServiceRequest and MedicationRequest rows -> FHIR R4 (the records HL7 v2 DG1,
 // ORC+OBR and ORC+RXE bring, and FHIR feeds write): code as a CodeableConcept of its system,
 // the resident as subject, status and intent as the source gave them. A medication known only
-// by its name (a FHIR medicationReference display) is a text-only CodeableConcept.
+// by its name (a FHIR medicationReference display) is a text-only CodeableConcept. Each carries
+// the identifiers it was sent with (FHIR `identifier`, HL7 v2 placer and filler numbers).
 import { fhirMeta, type VersionedRow } from '../fhir-meta.js';
+import { identifierElement, type Identifier } from './r4-identifiers.js';
 
 interface ClinicalRow extends VersionedRow {
   id: string;
@@ -13,6 +15,8 @@ interface ClinicalRow extends VersionedRow {
   category_system?: string | null;
   category_code?: string | null;
   category_display?: string | null;
+  /** Set by the type's `related` (r4-types.ts): the identifiers it was sent with. */
+  identifiers?: Identifier[];
 }
 
 const CONDITION_CLINICAL = 'http://terminology.hl7.org/CodeSystem/condition-clinical';
@@ -32,6 +36,7 @@ export function toR4Condition(row: ClinicalRow & { clinical_status: string | nul
     resourceType: 'Condition' as const,
     id: row.id,
     meta: fhirMeta(row),
+    ...identifierElement(row),
     ...(row.clinical_status ? { clinicalStatus: { coding: [{ system: CONDITION_CLINICAL, code: row.clinical_status }] } } : {}),
     ...category(row),
     code: concept(row),
@@ -45,6 +50,7 @@ export function toR4ServiceRequest(row: ClinicalRow & { status: string; intent: 
     resourceType: 'ServiceRequest' as const,
     id: row.id,
     meta: fhirMeta(row),
+    ...identifierElement(row),
     status: row.status,
     intent: row.intent,
     ...category(row),
@@ -59,6 +65,7 @@ export function toR4MedicationRequest(row: ClinicalRow & { status: string; inten
     resourceType: 'MedicationRequest' as const,
     id: row.id,
     meta: fhirMeta(row),
+    ...identifierElement(row),
     status: row.status,
     intent: row.intent,
     ...category(row),

@@ -97,11 +97,26 @@ function searchOf(r4: R4Type): OperationHandler {
         entry.push({ fullUrl: `${base}/Patient/${patient.id}`, resource: toR4Patient(patient as never), search: { mode: 'include' } });
       }
     }
+    // DiagnosticReport:result: the reports' Observations, as the credential may see them.
+    const results: Array<ResourceRow & { resident_id?: string }> = [];
+    if (search.includeResults && rows.length > 0) {
+      const observations = R4_TYPES.find((t) => t.type === 'Observation')!;
+      const ids = [...new Set(rows.flatMap((row) => (row.resultIds as string[] | undefined) ?? []))];
+      for (let i = 0; i < ids.length; i += 500) {
+        const found = (await filter.apply(app.db('observations').where({ org_id: params.org_id, facility_id: params.facility_id }).whereIn('id', ids.slice(i, i + 500)), 'observations').orderBy('seq')) as Array<ResourceRow & { resident_id?: string }>;
+        results.push(...found);
+      }
+      await withRelated(observations, app.db, params.org_id!, results);
+      for (const observation of results) entry.push({ fullUrl: `${base}/Observation/${observation.id}`, resource: observations.render(observation), search: { mode: 'include' } });
+    }
     const body = { resourceType: 'Bundle', type: 'searchset', total, link, ...(entry.length > 0 ? { entry } : {}) };
     return {
       body,
       headers: FHIR_HEADERS,
-      audit: { resourceIds: [...rows.map((row) => row.id), ...included], disclosures: [...disclosuresOf(r4.type, rows), ...disclosuresOf('Patient', included.map((id) => ({ id })), rows.length)] },
+      audit: {
+        resourceIds: [...rows.map((row) => row.id), ...included, ...results.map((row) => row.id)],
+        disclosures: [...disclosuresOf(r4.type, rows), ...disclosuresOf('Patient', included.map((id) => ({ id })), rows.length), ...disclosuresOf('Observation', results, rows.length + included.length)],
+      },
     };
   };
 }

@@ -78,7 +78,7 @@ const BY_TYPE: Record<R4Type['type'], SearchParameter[]> = {
   Observation: [
     resident('patient', 'clinical-patient'),
     resident('subject', 'Observation-subject'),
-    code('category', 'Observation-category', `vital-signs (${OBSERVATION_CATEGORY}) for the vital signs.`, { kind: 'observationCategory' }),
+    code('category', 'Observation-category', `vital-signs (${OBSERVATION_CATEGORY}) for the vital signs; the category the source gave (laboratory for lab results).`, { kind: 'observationCategory' }),
     code('code', 'clinical-code', 'What was observed (LOINC for vital signs).', codeColumns),
     { name: 'date', type: 'date', definition: `${SP}clinical-date`, documentation: `When it was observed (effectiveDateTime). ${DATE}`, target: { kind: 'date', column: 'effective_at', precision: 'instant' } },
     code('status', 'Observation-status', 'registered, preliminary, final, amended, corrected, cancelled, entered-in-error or unknown.', { kind: 'code', column: 'status', system: 'http://hl7.org/fhir/observation-status' }),
@@ -128,6 +128,14 @@ const BY_TYPE: Record<R4Type['type'], SearchParameter[]> = {
     }),
   ],
   CoverageEligibilityResponse: [resident('patient', 'CoverageEligibilityResponse-patient')],
+  DiagnosticReport: [
+    resident('patient', 'clinical-patient'),
+    resident('subject', 'DiagnosticReport-subject'),
+    code('category', 'DiagnosticReport-category', 'LAB (http://terminology.hl7.org/CodeSystem/v2-0074) for lab results, or the section the lab named (HL7 v2 OBR-24).', categoryColumns),
+    code('code', 'clinical-code', 'The report: what was ordered (LOINC for lab panels).', codeColumns),
+    { name: 'date', type: 'date', definition: `${SP}clinical-date`, documentation: `When it was observed (effectiveDateTime). ${DATE}`, target: { kind: 'date', column: 'effective_at', precision: 'instant' } },
+    code('status', 'DiagnosticReport-status', 'registered, partial, preliminary, final, amended, corrected, appended, cancelled, entered-in-error or unknown.', { kind: 'code', column: 'status', system: 'http://hl7.org/fhir/diagnostic-report-status' }),
+  ],
 };
 
 /** Every search parameter of a type: `_id`, `_lastUpdated`, then the type's own. */
@@ -139,7 +147,7 @@ export function searchParameters(type: R4Type['type']): SearchParameter[] {
 export function sortKeys(type: R4Type['type']): Record<string, string> {
   return {
     _lastUpdated: 'last_updated',
-    ...(type === 'Observation' ? { date: 'effective_at' } : {}),
+    ...(type === 'Observation' || type === 'DiagnosticReport' ? { date: 'effective_at' } : {}),
     ...(type === 'Patient' ? { birthdate: 'birth_date' } : {}),
   };
 }

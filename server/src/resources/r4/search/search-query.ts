@@ -123,10 +123,14 @@ function tokenCondition(b: Builder, clause: Clause & { kind: 'tokens' }, token: 
       return b.bind(`${r4.table}.${target.column} = ?`, b.postgres ? value : Number(value));
     }
     case 'observationCategory': {
+      // vital-signs as derived from the code, or the category the source gave (a lab result's
+      // `laboratory`). Bindings follow their marks: the derived part is built first.
+      const stored = () => tokenCondition(b, { ...clause, parameter: { ...clause.parameter, target: { kind: 'code', column: 'category_code', systemColumn: 'category_system' } } }, token);
       const system = token.system === undefined || token.system === OBSERVATION_CATEGORY;
       const code = token.code === undefined || token.code === 'vital-signs';
-      if (!system || !code) return NOTHING;
-      return `${b.bind(`${r4.table}.code_system = ?`, LOINC)} and ${b.in(`${r4.table}.code`, VITAL_SIGN_CODES)}`;
+      if (!system || !code) return `(${stored()})`;
+      const derived = `${b.bind(`${r4.table}.code_system = ?`, LOINC)} and ${b.in(`${r4.table}.code`, VITAL_SIGN_CODES)}`;
+      return `((${derived}) or (${stored()}))`;
     }
     case 'identifier': {
       if (token.system === '') return NOTHING;

@@ -38,6 +38,8 @@ export interface SearchRequest {
   summaryCount: boolean;
   /** `_include` of the resident reference. */
   includePatients: boolean;
+  /** `_include=DiagnosticReport:result`: the reports' Observations. */
+  includeResults?: boolean;
   /** The parameters applied, as [name, value] in the order given: the self link and the cursor's fingerprint. */
   applied: Array<[string, string]>;
   cursor?: string;
@@ -193,8 +195,14 @@ export function readSearch(r4: R4Type, pairs: Array<[string, string]>, strict: b
         continue;
       case '_include': {
         const [source, param, targetType, ...rest] = value.split(':');
+        if (r4.type === 'DiagnosticReport' && source === r4.type && param === 'result' && (targetType === undefined || targetType === 'Observation') && rest.length === 0) {
+          search.includeResults = true;
+          search.applied.push([key, value]);
+          continue;
+        }
         if (source !== r4.type || !residentParams.includes(param ?? '') || (targetType !== undefined && targetType !== 'Patient') || rest.length > 0) {
-          unsupported('_include', residentParams.length > 0 ? `can include ${residentParams.map((p) => `${r4.type}:${p}`).join(' or ')}` : 'includes nothing for this type');
+          const includable = [...residentParams.map((p) => `${r4.type}:${p}`), ...(r4.type === 'DiagnosticReport' ? ['DiagnosticReport:result'] : [])];
+          unsupported('_include', includable.length > 0 ? `can include ${includable.join(' or ')}` : 'includes nothing for this type');
           continue;
         }
         search.includePatients = true;
