@@ -106,11 +106,13 @@ describe('the OpenAPI document', () => {
     expect(PageSize.schema).to.include({ minimum: 1, maximum: 200, default: 50 });
   });
 
-  it('describes a delivery for every event type of the spec, with the signature header', () => {
+  it('describes a delivery for every event type of the spec and those added beside them, with the signature header', () => {
     const eventTypes = document.components.schemas.EventType.enum as string[];
     expect(eventTypes).to.have.members([
       'resident.admitted', 'resident.discharged', 'resident.transferred', 'resident.merged',
       'coverage.updated', 'clinical.condition.created', 'clinical.order.created',
+      // Beside the spec's: a lab report (issue 41).
+      'clinical.result.created',
     ]);
     for (const type of eventTypes) {
       const post = document.webhooks[type].post;

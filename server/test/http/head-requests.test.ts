@@ -10,6 +10,7 @@ import { startTestService, type TestService } from '../../../test/support/servic
 import { seedTenants, type Tenants } from '../../../test/support/tenants.js';
 import { interchange271 } from '../../../test/support/x12.js';
 import { applyEligibility } from '../../src/x12/eligibility-applier.js';
+import { diagnosticReport } from '../../../test/support/fhir-resources.js';
 
 interface RawAnswer {
   status: number;
@@ -60,9 +61,10 @@ describe('HEAD on every GET operation', function () {
         { resource: { resourceType: 'Condition', subject, code: { coding: [{ system: 'http://hl7.org/fhir/sid/icd-10-cm', code: 'I10' }] } }, at: 'Condition' },
         { resource: { resourceType: 'ServiceRequest', subject, code, status: 'active', intent: 'order' }, at: 'ServiceRequest' },
         { resource: { resourceType: 'MedicationRequest', subject, medicationCodeableConcept: code, status: 'active', intent: 'order' }, at: 'MedicationRequest' },
+        { resource: diagnosticReport(subject, 'HEAD-REPORT', { basedOn: undefined }), at: 'DiagnosticReport' },
       ],
     });
-    for (const [i, table] of ['conditions', 'service_requests', 'medication_requests'].entries()) ids[table] = (written.outcomes[i] as { id: string }).id;
+    for (const [i, table] of ['conditions', 'service_requests', 'medication_requests', 'diagnostic_reports'].entries()) ids[table] = (written.outcomes[i] as { id: string }).id;
     const registered = await call(service.baseUrl, 'POST', `/api/v1/ofctx/${t.orgA}/webhooks`, { token: t.fullToken, json: { callback_url: 'http://127.0.0.1:9/hooks', event_types: ['resident.admitted'] } });
     ids.subscription = registered.body.data.id;
     ids.event = (await service.running.webhooks.emitEvent({ orgId: t.orgA, facilityId: t.a1, type: 'resident.admitted', residentId: ids.residents! })).event_id;
@@ -78,7 +80,7 @@ describe('HEAD on every GET operation', function () {
   /** A path of the operation naming real records of the granted tenant. */
   function concrete(template: string): string {
     const resourceOf = (segment: string) =>
-      ({ Patient: 'residents', residents: 'residents', coverage: 'coverage', Coverage: 'coverage', Observation: 'observations', AllergyIntolerance: 'allergies', CoverageEligibilityResponse: 'eligibility', Condition: 'conditions', ServiceRequest: 'service_requests', MedicationRequest: 'medication_requests', webhooks: 'subscription' })[segment];
+      ({ Patient: 'residents', residents: 'residents', coverage: 'coverage', Coverage: 'coverage', Observation: 'observations', AllergyIntolerance: 'allergies', CoverageEligibilityResponse: 'eligibility', Condition: 'conditions', ServiceRequest: 'service_requests', MedicationRequest: 'medication_requests', DiagnosticReport: 'diagnostic_reports', webhooks: 'subscription' })[segment];
     const parts = template.split('/');
     return parts
       .map((part, i) => {
