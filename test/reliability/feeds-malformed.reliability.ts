@@ -4,7 +4,8 @@
 // frames, abrupt disconnects) and malformed X12 271 interchanges at the ingest endpoint (bad
 // envelopes, wrong SE/GE/IEA counts and control numbers, unknown qualifiers, bad dates,
 // truncation, garbage). Every message gets its answer (an ACK that is not AA, or 400
-// invalid_x12 valid against the contract); nothing of a malformed message is written; good
+// invalid_x12 valid against the contract; an AA with an ERR of severity W where only a field
+// that is not a key one is malformed, issue 41); nothing of a refused message is written; good
 // messages mixed in are applied; the listener serves on after all of it.
 //   FEEDS_FUZZ_SEED=7 FEEDS_FUZZ_HL7=800 FEEDS_FUZZ_X12=400 npm run test:reliability
 import { expect } from 'chai';
@@ -26,7 +27,7 @@ const HL7_MESSAGES = Number(process.env.FEEDS_FUZZ_HL7 ?? 700);
 const X12_BODIES = Number(process.env.FEEDS_FUZZ_X12 ?? 400);
 const OVERSIZE = 70_000;
 
-type Expect = 'AA' | 'AE' | 'AR' | 'not-AA';
+type Expect = 'AA' | 'AE' | 'AR' | 'not-AA' | 'AA with a warning';
 /** A valid message broken in one way, the answer it must get, and whether its control id is readable. */
 const HL7_BREAKERS: Array<[string, (m: string) => string, Expect]> = [
   ['no MSH', (m) => m.slice(m.indexOf('\r') + 1), 'AR'],
@@ -40,7 +41,9 @@ const HL7_BREAKERS: Array<[string, (m: string) => string, Expect]> = [
   ['birth date with letters', (m) => m.replace('|19410317|', '|1941O317|'), 'AE'],
   ['partial birth date', (m) => m.replace('|19410317|', '|194103|'), 'AE'],
   ['no birth date', (m) => m.replace('|19410317|', '||'), 'AE'],
-  ['unknown sex', (m) => m.replace('|19410317|F', '|19410317|Z'), 'AE'],
+  // A malformed field that is not a key one is left out with an ERR of severity W, the rest
+  // applied (issue 41, "senders as they are"): an admission with it is written.
+  ['unknown sex', (m) => m.replace('|19410317|F', '|19410317|Z'), 'AA with a warning'],
   ['no PID', (m) => m.split('\r').filter((s) => !s.startsWith('PID')).join('\r'), 'AE'],
   // (An A08 needs no PV1: its facility may come from MSH-4.)
   ['no PV1', (m) => m.replace('ADT^A08^', 'ADT^A01^').split('\r').filter((s) => !s.startsWith('PV1')).join('\r'), 'AE'],
@@ -103,7 +106,10 @@ describe('feeds reliability: generated malformed HL7 v2 over MLLP and X12 271', 
         const ack = acks[i]!;
         const context = `${sent.why}: ${JSON.stringify(ack)}`;
         if (sent.expect === 'not-AA') expect(ack.code, context).to.be.oneOf(['AE', 'AR']);
-        else expect(ack.code, context).to.equal(sent.expect);
+        else if (sent.expect === 'AA with a warning') {
+          expect(ack.code, context).to.equal('AA');
+          expect(ack.err, context).to.match(/^ERR\|\|PID\^1\^8\^1\|[^|]*\|W\|/);
+        } else expect(ack.code, context).to.equal(sent.expect);
         if (sent.controlId && sent.why !== 'no control id' && !['no MSH', 'garbage', 'empty frame', 'letters as separators'].includes(sent.why)) expect(ack.controlId, context).to.equal(sent.controlId);
         if (ack.code !== 'AA') expect(ack.err, context).to.match(/^ERR\|/);
         const written = await residentExists(sent.mrn);
@@ -117,7 +123,8 @@ describe('feeds reliability: generated malformed HL7 v2 over MLLP and X12 271', 
       const [why, breaker, expected] = HL7_BREAKERS[sample.breaker]!;
       const mrn = `REL-${SEED}-${n}`;
       const controlId = `CTL-${SEED}-${n}`;
-      const base = adtMessage({ event: sample.event, controlId, mrn, facility: 'REL-HOME' });
+      // A message applied with a warning is an admission: its resident is written.
+      const base = adtMessage({ event: expected === 'AA with a warning' ? 'A01' : sample.event, controlId, mrn, facility: 'REL-HOME' });
       figures.feeds.hl7++;
       if (sample.framing === 0) {
         // Broken framing: the frame does not start with VT.
@@ -135,7 +142,7 @@ describe('feeds reliability: generated malformed HL7 v2 over MLLP and X12 271', 
         expect(await residentExists(mrn)).to.equal(false);
         continue;
       } else {
-        batch.push({ bytes: frame(breaker(base)), expect: expected, controlId, mrn, good: false, why });
+        batch.push({ bytes: frame(breaker(base)), expect: expected, controlId, mrn, good: expected === 'AA with a warning', why });
       }
       if (sample.goodAfter) {
         const goodMrn = `${mrn}-ok`;
