@@ -5,7 +5,7 @@
 // dropped at the end, so no run depends on leftovers.
 // Extra arguments go to mocha: `npm test -- --grep token`.
 // TEST_DATABASES=sqlite (or postgres) restricts the runs.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { onFreshPostgres } from './postgres-test-databases.mjs';
 
 // The whole suite unless the arguments name test files of their own.
@@ -35,6 +35,15 @@ function runMocha(label, env) {
   });
 }
 
+
+// The ops CLI's tests run the bundle `npm run ops` runs (test/support/ops-cli.ts), built once
+// here from the sources as they are now.
+const built = spawnSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'inherit' });
+if (built.status !== 0) {
+  console.error('scripts/build-server.mjs failed: the ops CLI bundle could not be built');
+  process.exit(1);
+}
+process.env.OFCTX_OPS_BUNDLE = 'server/dist/ops.js';
 
 const only = process.env.TEST_DATABASES?.split(',').map((s) => s.trim());
 const results = [];
