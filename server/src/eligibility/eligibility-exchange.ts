@@ -185,7 +185,8 @@ export async function askPayer(deps: ExchangeDeps, subject: InquirySubject, now:
   }
   const loop = ourLoop(loops, subject);
   if (!loop) return finish({ outcome: 'error', retry: false, connectionFailed: false, detail: `the 271 answers no question about this Coverage (no loop with TRN02 ${subject.coverageId})`, ...answered });
-  const summary = await applyEligibility(deps.db, payload, { orgId: subject.orgId, facilityId: subject.facilityId, actor: ELIGIBILITY_ACTOR, today: startedAt.slice(0, 10) });
+  // The loops read above: the 271 is read once.
+  const summary = await applyEligibility(deps.db, loops, { orgId: subject.orgId, facilityId: subject.facilityId, actor: ELIGIBILITY_ACTOR, today: startedAt.slice(0, 10) });
   if (loop.rejections.length) {
     const aaa = loop.rejections.map((r) => ({ code: r.code, ...(r.action ? { action: r.action } : {}), reason: r.reason }));
     const later = loop.rejections.every((r) => r.code === '42' && (r.action === 'P' || r.action === 'R'));

@@ -8,7 +8,7 @@
 // subscriber, IN1-16) in 2000C. A dependent whose subscriber the feed did not name is asked
 // about as the subscriber: CORE's advice for a dependent with a member id of their own.
 import type { Knex } from 'knex';
-import { routeFor, type ConnectionWithSecret } from './clearinghouse-connections.js';
+import { listConnections, routeFor, type ConnectionWithSecret } from './clearinghouse-connections.js';
 import type { EligibilityInquiry, InquiryPerson } from './x12-270.js';
 
 export interface InquirySubject {
@@ -59,9 +59,7 @@ export async function readInquirySubject(db: Knex, coverageId: string): Promise<
   if (!npi) return refuse(`the facility has no NPI, so it cannot ask: ops facility update ${facilityId} --npi NPI`);
   const payerId = coverage.payor_id as string | null;
   if (!payerId) return refuse('the Coverage names no payer id (FHIR payor[0].identifier, HL7 IN1-3, X12 NM1*PR), so no payer can be asked: send it from the system of record');
-  const connections = (await db('clearinghouse_connections').where({ org_id: coverage.org_id as string }).orderBy('seq')) as Array<Record<string, unknown>>;
-  const parsed = connections.map((c) => ({ ...(c as unknown as ConnectionWithSecret), payers: c.payers ? (JSON.parse(c.payers as string) as string[]) : null, concurrency: Number(c.concurrency), failures: Number(c.failures) }));
-  const connection = routeFor(parsed, payerId);
+  const connection = routeFor(await listConnections(db, coverage.org_id as string), payerId);
   if (!connection) return refuse(`no clearinghouse connection of the organization serves payer ${payerId}: ops clearinghouse set --org ${coverage.org_id as string} ... (without --payers for the default)`);
   const given = jsonOf<string[]>(resident.given_names) ?? [];
   const residentPerson: InquiryPerson = {

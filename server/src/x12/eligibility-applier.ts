@@ -101,8 +101,9 @@ interface PendingLoop {
   retries: number;
 }
 
-export async function applyEligibility(db: Knex, text: string, target: EligibilityTarget): Promise<EligibilitySummary> {
-  const loops = subscriberLoops(text);
+/** `interchange`: the 271's text, or its loops when the caller has read them already (eligibility-exchange.ts). */
+export async function applyEligibility(db: Knex, interchange: string | SubscriberLoop[], target: EligibilityTarget): Promise<EligibilitySummary> {
+  const loops = typeof interchange === 'string' ? subscriberLoops(interchange) : interchange;
   const today = target.today ?? new Date().toISOString().slice(0, 10);
   const summary: EligibilitySummary = { matched: 0, updated: 0, unchanged: 0, unmatched: [], rejected: [], conflicts: [], events: 0, responses: 0 };
   let pending: PendingLoop[] = [];
