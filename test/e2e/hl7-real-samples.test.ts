@@ -2,7 +2,8 @@
 // place, never copied into this repository), sent over MLLP as an interface engine sends them
 // (segments ended by CR) and once more as stored (ended by LF, some with a byte-order mark),
 // which is the same control id and so applied once. Each is answered AA with its resident
-// and records readable as valid R4 (16 of 17), or AE with the reason the message itself gives.
+// and records readable as valid R4 (all 17 today, one a resident recorded without a birth date),
+// or AE with the reason the message itself gives.
 // Every result message gives its DiagnosticReports with their results (or the narrative as
 // presentedForm), and its numeric results as valueQuantity.
 import { expect } from 'chai';
@@ -28,7 +29,7 @@ const TABLES = { Coverage: 'coverage', AllergyIntolerance: 'allergies', Observat
 const R4_TYPES = ['Coverage', 'AllergyIntolerance', 'Observation', 'Condition', 'ServiceRequest', 'MedicationRequest', 'DiagnosticReport'] as const;
 
 /** What each sample must give: AA and its records, or AE and the field its ERR names. */
-const EXPECTED: Array<{ file: string; ack: 'AA' | 'AE'; err?: string; records?: Partial<Record<keyof typeof TABLES, number>>; narrative?: string }> = [
+const EXPECTED: Array<{ file: string; ack: 'AA' | 'AE'; err?: string; warn?: string[]; records?: Partial<Record<keyof typeof TABLES, number>>; narrative?: string; noBirthDate?: boolean }> = [
   { file: 'microsoft-fhir-converter/ADT-A01-01.hl7', ack: 'AA', records: { Coverage: 1, AllergyIntolerance: 1, Condition: 1, Observation: 1 } },
   // The same resident, with the same IN1, AL1, DG1 and OBX: nothing new, nothing duplicated.
   { file: 'microsoft-fhir-converter/ADT-A08-01.hl7', ack: 'AA', records: { Coverage: 0, AllergyIntolerance: 0, Condition: 0, Observation: 0 } },
@@ -52,9 +53,10 @@ const EXPECTED: Array<{ file: string; ack: 'AA' | 'AE'; err?: string; records?: 
   { file: 'linuxforhealth-hl7v2-fhir-converter/sample_unix.hl7', ack: 'AA', records: { AllergyIntolerance: 2, Observation: 1 } },
   // An echo report: three TX OBX without OBX-3 are its narrative, the report's presentedForm.
   { file: 'linuxforhealth-hl7v2-fhir-converter/ORU-multiline-short.hl7', ack: 'AA', records: { Observation: 0, DiagnosticReport: 1 }, narrative: '[PII] Emergency Department\nED Encounter Arrival Date: [ADDRESS] [PERSONALNAME]:' },
-  // A reference lab strips PHI: PID-7 is the placeholder "DOB" (left out, as PID-8 "SEX"), and
-  // the resident is not known here: a new resident needs a birth date (the spec's Patient has one).
-  { file: 'cdcgov-trusted-intermediary/002_Epic_ORU_R01.hl7', ack: 'AE', err: 'PID^1^7' },
+  // A reference lab strips PHI: PID-7 is the placeholder "DOB" and PID-8 "SEX", left out with
+  // warnings; the resident is not known here and is recorded without a birth date. Three ST
+  // results under one OBR: one report.
+  { file: 'cdcgov-trusted-intermediary/002_Epic_ORU_R01.hl7', ack: 'AA', warn: ['PID^1^7', 'PID^1^8'], records: { Observation: 3, DiagnosticReport: 1 }, noBirthDate: true },
   { file: 'cdcgov-trusted-intermediary/004_Oracle_ORU_R01.hl7', ack: 'AA', records: { Observation: 3, DiagnosticReport: 1 } },
   // Newborn screening: 15 OBR of one order (one filler number), 110 OBX (CWE, NM, FT), every one kept: 15 reports.
   { file: 'cdcgov-trusted-intermediary/002_Natus_ORU_R01_NBS.hl7', ack: 'AA', records: { Observation: 110, DiagnosticReport: 15 } },
@@ -138,10 +140,15 @@ describe('real HL7 v2 messages from public projects', function () {
       }
       const resident = await service.running.app.db('residents').where({ id: await residentOf() }).first();
       expect(resident, 'the resident').to.not.equal(undefined);
+      for (const field of expected.warn ?? []) {
+        const errs = first.getAllSegments('ERR').map((e) => e.toString());
+        expect(errs.some((e) => e.includes(field) && e.split('|')[4] === 'W'), `a W warning naming ${field}: ${errs.join(' / ')}`).to.equal(true);
+      }
       const base = `/api/v1/fhir/R4/${orgId}/${resident.facility_id}`;
       const patient = await call(service.baseUrl, 'GET', `${base}/Patient/${resident.id}`, { token, headers: { accept: 'application/fhir+json' } });
       expect(patient.status).to.equal(200);
       expect(checkR4(patient.body)).to.deep.equal([]);
+      if (expected.noBirthDate) expect(patient.body, 'no birth date made up').to.not.have.property('birthDate');
       for (const type of R4_TYPES) {
         const found = await call(service.baseUrl, 'GET', `${base}/${type}?patient=${resident.id}&_count=200`, { token, headers: { accept: 'application/fhir+json' } });
         expect(found.status).to.equal(200);

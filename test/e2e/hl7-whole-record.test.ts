@@ -124,7 +124,7 @@ describe('HL7 v2 carries the whole record to partners', function () {
     expect((await resourcesOf('Coverage', residentId))[0].meta.versionId).to.equal('2');
   });
 
-  it('an ORU^R01, then its corrected result (OBX-11 C): one Observation, at version 2, results of a resident not yet known are refused with the reason', async () => {
+  it('an ORU^R01, then its corrected result (OBX-11 C): one Observation, at version 2; results of a resident not yet known with placeholder demographics are kept, the resident recorded without a birth date', async () => {
     const residentId = await residentIdOf('WR-1');
     const obr = 'OBR|1|PL-77^EHR|FL-77^LAB|2345-7^Glucose panel^LN|||20260115070000+0000';
     expect((await send('ORU^R01^ORU_R01', [pidOf('WR-1'), PV1, obr, 'OBX|1|NM|2345-7^Glucose^LN||182|mg/dL^^UCUM|70-99|H|||F|||20260115071500+0000'])).code).to.equal('AA');
@@ -134,9 +134,17 @@ describe('HL7 v2 carries the whole record to partners', function () {
     expect(glucose[0]).to.deep.include({ status: 'corrected' });
     expect(glucose[0].valueQuantity.value).to.equal(128);
     expect(glucose[0].meta.versionId).to.equal('2');
-    const unknown = await send('ORU^R01^ORU_R01', ['PID|1||NOBODY^^^MAPLEMRN&2.16.840.1.113883.19.5&ISO^MR||DOE^J||DOB|SEX', PV1, obr, 'OBX|1|ST|2345-7^Glucose^LN||high||||||F']);
-    expect(unknown.code).to.equal('AE');
-    expect(unknown.ack.getSegment('ERR')!.toString()).to.include('PID^1^7');
+    // A reference lab's placeholders (PID-7 "DOB", PID-8 "SEX") for a resident not known yet:
+    // the result is kept, the resident recorded inactive without a birth date, W warnings.
+    const unknown = await send('ORU^R01^ORU_R01', ['PID|1||NOBODY^^^MAPLEMRN&2.16.840.1.113883.19.5&ISO^MR||DOE^J||DOB|SEX', PV1, obr.replace('PL-77', 'PL-78').replace('FL-77', 'FL-78'), 'OBX|1|ST|2345-7^Glucose^LN||high||||||F']);
+    expect(unknown.code).to.equal('AA');
+    const warnings = unknown.ack.getAllSegments('ERR').map((e) => e.toString());
+    expect(warnings.find((e) => e.includes('PID^1^7'))!.split('|')[4]).to.equal('W');
+    const nobody = await residentIdOf('NOBODY');
+    const patient = await r4(`Patient/${nobody}`);
+    expect(patient).to.not.have.property('birthDate');
+    expect(patient).to.deep.include({ active: false, gender: 'unknown' });
+    expect(await resourcesOf('Observation', nobody)).to.have.length(1);
   });
 
   it('an ORM^O01 order: one ServiceRequest and one clinical.order.created; its cancel (ORC-1 CA) is a status change without an event', async () => {

@@ -238,4 +238,26 @@ describe('partners search the R4 view as FHIR clients do (US Core)', function ()
     const vitals = await medplum.searchResources('Observation', { patient: `Patient/${ids.okafor}`, category: 'vital-signs', date: 'ge2026-11-10' });
     expect(vitals.map((o) => o.id)).to.deep.equal([ids.weight, ids.laterHeartRate]);
   });
+
+  // Last: it adds a resident the earlier tests do not count.
+  it('keeps a Patient sent without a birthDate (0..1): read without one, never matched by birthdate, first by _sort=birthdate and last by -birthdate, across pages', async () => {
+    const [unborn] = await ingest('batch', [patient('S-7', { name: [{ use: 'official', family: 'Undated' }], birthDate: undefined })]);
+    const read = (await fhir.read({ resourceType: 'Patient', id: unborn! })) as unknown as Record<string, unknown>;
+    expect(read).to.not.have.property('birthDate');
+    expect(idsOf(await search('Patient', { birthdate: 'lt2100' }))).to.not.include(unborn);
+    expect(idsOf(await search('Patient', { birthdate: 'ne1941-03-17' }))).to.not.include(unborn);
+    const walk = async (sort: string) => {
+      const seen: string[] = [];
+      let page: Bundle | undefined = await search('Patient', { _sort: sort, _count: '2' });
+      while (page) {
+        seen.push(...idsOf(page));
+        page = (await fhir.nextPage({ bundle: page as never })) as Bundle | undefined;
+      }
+      return seen;
+    };
+    const ascending = await walk('birthdate');
+    expect(ascending[0]).to.equal(unborn);
+    expect(new Set(ascending).size).to.equal(ascending.length);
+    expect(await walk('-birthdate')).to.deep.equal([...ascending].reverse());
+  });
 });

@@ -2412,8 +2412,15 @@ export interface components {
             name: components["schemas"]["HumanName"][];
             /** @enum {string} */
             gender: "male" | "female" | "other" | "unknown";
-            /** Format: date */
-            birthDate: string;
+            /**
+             * Format: date
+             * @description The date of birth. Absent when the system of record sent none that could be read
+             *     (FHIR R4 and US Core Patient.birthDate are 0..1): a reference lab that strips PHI
+             *     writes PID-7 as the placeholder `DOB`, and its result is kept rather than refused
+             *     (the HL7 ACK carries an ERR of severity W naming PID-7). The next message with a
+             *     readable date fills it in; a message with an unreadable one never erases it.
+             */
+            birthDate?: string;
             /** @description The facility the resident belongs to, as `Organization/<facility_id>`. */
             managingOrganization: components["schemas"]["Reference"];
         };
@@ -2697,8 +2704,11 @@ export interface components {
             name: components["schemas"]["HumanName"][];
             /** @enum {string} */
             gender: "male" | "female" | "other" | "unknown";
-            /** Format: date */
-            birthDate: string;
+            /**
+             * Format: date
+             * @description Absent when the system of record sent none that could be read (see the `/ofctx/` Patient's birthDate).
+             */
+            birthDate?: string;
             managingOrganization?: components["schemas"]["FhirReference"];
             /** @description After a merge (HL7 ADT^A40, event `resident.merged`), the surviving resident `replaces` the prior one, which is `replaced-by` it. */
             link?: {

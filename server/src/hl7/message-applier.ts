@@ -85,14 +85,14 @@ async function alreadyApplied(db: Knex, orgId: string, t: Hl7Translation): Promi
 }
 
 /** The resident the message names, when it exists (organization-wide, by the matched identifier). */
-async function currentResident(trx: Knex.Transaction, orgId: string, match: BusinessIdentifier): Promise<{ id: string; facility_id: string; active: boolean; birth_date: string; gender: string } | undefined> {
+async function currentResident(trx: Knex.Transaction, orgId: string, match: BusinessIdentifier): Promise<{ id: string; facility_id: string; active: boolean; birth_date: string | null; gender: string } | undefined> {
   const ids = (await trx('resource_identifiers').where({ org_id: orgId, resource_type: 'Patient', system: match.system, value: match.value }).pluck('resource_id')) as string[];
   if (ids.length !== 1) return undefined;
   const row = await trx('residents').where({ id: ids[0] }).first('id', 'facility_id', 'active', 'birth_date', 'gender');
-  return row ? { id: row.id as string, facility_id: row.facility_id as string, active: Boolean(row.active), birth_date: row.birth_date as string, gender: row.gender as string } : undefined;
+  return row ? { id: row.id as string, facility_id: row.facility_id as string, active: Boolean(row.active), birth_date: (row.birth_date as string | null) ?? null, gender: row.gender as string } : undefined;
 }
 
-/** PID-7 or PID-8 was left out (malformed): the resident's own values are kept, and a new resident needs a birth date. */
+/** PID-7 or PID-8 was left out (malformed): the resident's own values are kept. */
 const leftOut = (t: Hl7Translation) => t.patient !== undefined && (t.patient.birthDate === undefined || t.patient.gender === undefined);
 
 type Prepared =
@@ -214,11 +214,9 @@ async function applyOne(db: Knex, p: Ready, onError?: (error: Error) => void): P
         if (!t.patient) throw t.patientProblem ?? new Hl7Failure('AE', 'required_field_missing', { segment: 'PID', sequence: 1 }, 'PID cannot be read');
         // A resident not known yet, named by a message that does not admit it, is recorded inactive.
         const active = t.active === 'keep' ? (current ? current.active : false) : t.active;
-        if (t.patient.birthDate === undefined && !current) {
-          const cause = p.warnings.find((w) => w.location?.segment === 'PID' && w.location.field === 7);
-          throw new Hl7Failure('AE', cause?.code ?? 'required_field_missing', { segment: 'PID', sequence: 1, field: 7 }, `PID-7 (date of birth) is needed to record a new resident${cause ? `: ${cause.message}` : ', and it is empty'}`);
-        }
-        const kept = current ? { birthDate: current.birth_date, gender: current.gender } : {};
+        // A resident keeps the birth date and sex it has when PID-7 or PID-8 was left out; a new
+        // one is recorded without a birth date (the warning names PID-7) rather than refused.
+        const kept = current ? { ...(current.birth_date ? { birthDate: current.birth_date } : {}), gender: current.gender } : {};
         changes.push({ resource: { ...kept, ...t.patient, active }, match: { identifier: t.match }, at: 'PID', ...(t.replaces ? { replaces: t.replaces } : {}) });
       }
       for (const record of t.records) changes.push({ resource: record.resource, match: { identifier: record.identifier }, at: record.at });

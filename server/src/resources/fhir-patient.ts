@@ -13,7 +13,8 @@ export interface ResidentRow extends VersionedRow {
   family_name: string;
   given_names: string;
   gender: Patient['gender'];
-  birth_date: string;
+  /** Null when the system of record sent none that could be read. */
+  birth_date: string | null;
   active: number | boolean;
 }
 
@@ -26,7 +27,7 @@ export function toPatient(row: ResidentRow): Patient {
     active: Boolean(row.active),
     name: [{ use: 'official', family: row.family_name, given: JSON.parse(row.given_names) as string[] }],
     gender: row.gender,
-    birthDate: row.birth_date,
+    ...(row.birth_date ? { birthDate: row.birth_date } : {}),
     managingOrganization: { reference: `Organization/${row.facility_id}` },
   };
 }

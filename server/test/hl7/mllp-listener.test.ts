@@ -100,17 +100,27 @@ describe('MLLP listener', function () {
     client.close();
   });
 
-  it('answers AE with an ERR naming the field, and writes nothing: unknown facility code, bad birth date', async () => {
+  it('answers AE with an ERR naming the field, and writes nothing: unknown facility code', async () => {
     const client = await mllpClient(port);
     const unknown = msa(await client.send(adtMessage({ event: 'A01', controlId: 'BAD-1', mrn: 'M5', facility: 'NOWHERE' })));
     expect(unknown).to.include({ code: 'AE', controlId: 'BAD-1' });
     expect(unknown.err).to.match(/^ERR\|\|PV1\^1\^3\^1\^4\|204\^Unknown key identifier\^HL70357\|E\|\|\|\|.*NOWHERE/);
-    const date = msa(await client.send(adtMessage({ event: 'A01', controlId: 'BAD-2', mrn: 'M5', facility: 'MAPLE', birth: '19411332' })));
-    expect(date).to.include({ code: 'AE', controlId: 'BAD-2' });
-    expect(date.err).to.match(/^ERR\|\|PID\^1\^7\^1\|102\^Data type error/);
     expect(await resident('M5')).to.equal(undefined);
     // A refused control id is not remembered: the corrected message is applied.
-    expect(msa(await client.send(adtMessage({ event: 'A01', controlId: 'BAD-2', mrn: 'M5', facility: 'MAPLE' }))).code).to.equal('AA');
+    expect(msa(await client.send(adtMessage({ event: 'A01', controlId: 'BAD-1', mrn: 'M5', facility: 'MAPLE' }))).code).to.equal('AA');
+    client.close();
+  });
+
+  it('admits a new resident whose birth date is malformed without one (ERR of severity W naming PID-7); a later readable date fills it in', async () => {
+    const client = await mllpClient(port);
+    const date = msa(await client.send(adtMessage({ event: 'A01', controlId: 'BAD-2', mrn: 'M5B', facility: 'MAPLE', birth: '19411332' })));
+    expect(date).to.include({ code: 'AA', controlId: 'BAD-2' });
+    expect(date.err).to.match(/^ERR\|\|PID\^1\^7\^1\|102\^Data type error\^HL70357\|W\|/);
+    const admitted = await resident('M5B');
+    expect(admitted.birth_date).to.equal(null);
+    expect(Boolean(admitted.active), 'admitted').to.equal(true);
+    expect(msa(await client.send(adtMessage({ event: 'A08', controlId: 'BAD-3', mrn: 'M5B', facility: 'MAPLE', birth: '19411231' }))).code).to.equal('AA');
+    expect((await resident('M5B')).birth_date).to.equal('1941-12-31');
     client.close();
   });
 

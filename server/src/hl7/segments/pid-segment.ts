@@ -71,8 +71,8 @@ export function patientOfPid(pid: Hl7Segment, reading: Hl7Reading): PatientOfPid
     if (family.length > 200) throw fieldError('data_type_error', 'PID', 5, 'PID-5.1 (family name) is longer than 200 characters', 1);
     const given = [component(pid, 5, 2, nameRep), component(pid, 5, 3, nameRep)].filter((g) => g !== '');
     // Not keys: a malformed birth date or sex (a results feed's placeholders `DOB`, `SEX`) is
-    // left out with a warning; the applier keeps the resident's own, and needs a birth date
-    // only to record a new resident.
+    // left out with a warning; the applier keeps the resident's own, and records a new
+    // resident without them.
     const birth = component(pid, 7, 1);
     const birthDate = birth ? reading.leaveOut(pid, () => hl7Date(birth, 'PID', 7)) : undefined;
     const sex = component(pid, 8, 1);

@@ -29,7 +29,9 @@ export const patientMapping: ResourceMapping = {
         family_name: bounded(family, 200, 'Patient.name.family'),
         given_names: JSON.stringify(given),
         gender: resource.gender === undefined ? 'unknown' : oneOf(resource.gender, GENDERS, 'Patient.gender'),
-        birth_date: fullDate(resource.birthDate, 'Patient.birthDate'),
+        // 0..1 in R4 and US Core: a Patient without one is kept without one (an update without
+        // one clears it, as a FHIR update replaces the resource); a malformed one is refused.
+        birth_date: resource.birthDate === undefined ? null : fullDate(resource.birthDate, 'Patient.birthDate'),
         // FHIR: a Patient without `active` is taken as active.
         active: resource.active !== false,
       };

@@ -83,7 +83,7 @@ function searchOf(r4: R4Type): OperationHandler {
     if (more) {
       const last = rows[rows.length - 1]!;
       const sort = orderOf(search);
-      const next: Cursor = { t: r4.type, f: search.fingerprint, ...(sort ? { v: String(last[sort.column]) } : {}), s: Number(last.seq), p: (cursor?.p ?? 0) + 1 };
+      const next: Cursor = { t: r4.type, f: search.fingerprint, ...(sort ? { v: String(last[sort.column] ?? '') } : {}), s: Number(last.seq), p: (cursor?.p ?? 0) + 1 };
       link.push({ relation: 'next', url: linkOf(base, r4, [...search.applied, ['_cursor', Buffer.from(JSON.stringify(next)).toString('base64url')]]) });
     }
     await withRelated(r4, app.db, params.org_id!, rows);

@@ -32,7 +32,7 @@ export function toR4Patient(row: ResidentRow & { version_id: number | string; la
     active: Boolean(row.active),
     name: [{ use: 'official', family: row.family_name, given: JSON.parse(row.given_names) as string[] }],
     gender: row.gender,
-    birthDate: row.birth_date,
+    ...(row.birth_date ? { birthDate: row.birth_date } : {}),
     managingOrganization: { reference: `Organization/${row.facility_id}` },
     ...(row.links ? { link: (JSON.parse(row.links) as StoredLink[]).map((l) => ({ other: { reference: `Patient/${l.other}` }, type: l.type })) } : {}),
   };

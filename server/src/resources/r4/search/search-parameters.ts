@@ -143,6 +143,13 @@ export function searchParameters(type: R4Type['type']): SearchParameter[] {
   return [id, lastUpdated, ...BY_TYPE[type]];
 }
 
+/**
+ * Sort columns that may hold null (a resident recorded without a birth date): sorted and
+ * compared as '' so that keyset pages stay total on both databases (null sorts first
+ * ascending, last descending, as SQLite orders it).
+ */
+export const NULLABLE_SORT_COLUMNS: ReadonlySet<string> = new Set(['birth_date']);
+
 /** `_sort` keys per type (each also with `-` for descending), and the column each sorts by. */
 export function sortKeys(type: R4Type['type']): Record<string, string> {
   return {

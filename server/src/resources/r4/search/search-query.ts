@@ -18,7 +18,7 @@ import { COUNTED_TABLES } from '../../../db/migrations/resource-counters.js';
 import { ApiError } from '../../../errors/api-error.js';
 import type { RecordFilter } from '../../../tenancy/record-visibility.js';
 import type { R4Type } from '../r4-types.js';
-import { LOINC, OBSERVATION_CATEGORY, VITAL_SIGN_CODES } from './search-parameters.js';
+import { LOINC, NULLABLE_SORT_COLUMNS, OBSERVATION_CATEGORY, VITAL_SIGN_CODES } from './search-parameters.js';
 import { uuidsOnly, type Clause, type DateRange, type SearchRequest, type Sort, type TokenValue } from './search-request.js';
 
 export interface SearchScope {
@@ -227,6 +227,11 @@ export interface Position {
   seq: number;
 }
 
+/** The expression a sort column is ordered and compared by: nullable ones as '' when null. */
+function sortExpression(table: string, column: string): string {
+  return NULLABLE_SORT_COLUMNS.has(column) ? `coalesce(${table}.${column}, '')` : `${table}.${column}`;
+}
+
 /** The order of a search: its `_sort`, else lastUpdated with `_lastUpdated`, else insertion (seq). */
 export function orderOf(search: SearchRequest): Sort | undefined {
   if (search.sort) return search.sort;
@@ -258,7 +263,7 @@ export function pageStatement(r4: R4Type, search: SearchRequest, where: SearchSq
   const beyond = sort?.descending ? '<' : '>';
   if (after) {
     if (sort) {
-      const column = `${table}.${sort.column}`;
+      const column = sortExpression(table, sort.column);
       sql += ` and (${column} ${beyond} ? or (${column} = ? and ${seq} ${beyond} ?))`;
       bindings.push(after.value ?? '', after.value ?? '', after.seq);
     } else {
@@ -266,7 +271,7 @@ export function pageStatement(r4: R4Type, search: SearchRequest, where: SearchSq
       bindings.push(after.seq);
     }
   }
-  sql += sort ? ` order by ${table}.${sort.column} ${direction}, ${seq} ${direction}` : ` order by ${seq} asc`;
+  sql += sort ? ` order by ${sortExpression(table, sort.column)} ${direction}, ${seq} ${direction}` : ` order by ${seq} asc`;
   sql += ` limit ${search.count + 1}`;
   return { sql, bindings };
 }
