@@ -7,8 +7,8 @@
 import { Hl7Message } from '@medplum/core';
 import type { Knex } from 'knex';
 import { applyChangeSet } from '../ingest/apply-change-set.js';
-import type { BusinessIdentifier, ChangeIssue, IngestibleType, ResourceChange } from '../ingest/change-set.js';
-import { fhirIssues } from '../ingest/fhir-validator.js';
+import type { BusinessIdentifier, ChangeIssue, ResourceChange } from '../ingest/change-set.js';
+import { r4SchemaIssues, type SchemaCheckedType } from '../ingest/r4-json-schema.js';
 import { findFacilityByHl7Code, type Hl7Facility } from '../organizations/organizations.js';
 import { facilityNamedBy, forgetFacilityCode, stillNamedBy, stillNamedStatement, type NamedFacility } from './remembered-facilities.js';
 import { statementTemplate, type CompiledStatement } from '../db/statement-template.js';
@@ -115,15 +115,15 @@ const recordingStatement = statementTemplate((db: Knex, orgId: string, sendingAp
 const residentOnly = (p: Ready) => p.translation.messageType === 'ADT' && p.translation.active !== 'keep' && p.translation.records.length === 0 && p.translation.snapshots.length === 0 && !p.translation.replaces && !leftOut(p.translation);
 
 /**
- * Validates the Patient and the records as FHIR R4: a bad record is dropped with a warning, a
- * bad Patient refuses the message. In this thread: a message holds a few resources, and a hop
- * to the NDJSON validation worker per message cost a sender that waits for each ACK more than
- * the validation itself.
+ * Validates the Patient and the records as FHIR R4, against the R4 JSON Schema (the mappers
+ * build the shapes, the sender's values fill them: ingest/r4-json-schema.ts says why not
+ * Medplum's walk here): a bad record is dropped with a warning, a bad Patient refuses the
+ * message. In this thread: a message holds a few resources, and a hop to a worker per message
+ * would cost a sender that waits for each ACK more than the validation itself.
  */
-async function validated(translation: Hl7Translation): Promise<{ translation: Hl7Translation; warnings: Hl7Failure[] } | { refusal: Hl7Failure }> {
+function validated(translation: Hl7Translation): { translation: Hl7Translation; warnings: Hl7Failure[] } | { refusal: Hl7Failure } {
   const resources = [...(translation.patient ? [translation.patient] : []), ...translation.records.map((r) => r.resource)];
-  const issues: Array<ChangeIssue | null> = [];
-  for (const resource of resources) issues.push((await fhirIssues(resource as { resourceType: IngestibleType | 'DiagnosticReport' }))[0] ?? null);
+  const issues: Array<ChangeIssue | null> = resources.map((resource) => r4SchemaIssues(resource as { resourceType: SchemaCheckedType })[0] ?? null);
   let offset = 0;
   let patientProblem = translation.patientProblem;
   if (translation.patient) {
@@ -169,7 +169,7 @@ async function prepare(db: Knex, text: string, facilities: Map<string, Promise<N
   if (!facilities.has(translation.facilityCode)) facilities.set(translation.facilityCode, facilityNamedBy(db, translation.facilityCode));
   const named = await facilities.get(translation.facilityCode)!;
   if (!named) return { done: unknownFacility(message, translation) };
-  const checked = await validated(translation);
+  const checked = validated(translation);
   if ('refusal' in checked) return { done: refused(ackOf(message, checked.refusal)) };
   return { message, translation: checked.translation, facility: named.facility, remembered: named.remembered, warnings: checked.warnings };
 }
