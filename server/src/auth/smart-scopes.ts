@@ -156,7 +156,7 @@ export function grantOf(asked: readonly string[], held: readonly string[]): Scop
         if (!named.has(smart.type)) {
           restricted.set(smart.type, [...(restricted.get(smart.type) ?? []), smart.restriction.matches]);
           stated.push(`system/${smart.type}.${permission}${smart.restriction.query}`);
-        }
+        } else stated.push(`system/${smart.type}.${permission}`);
       } else {
         const group = typesOf(apiScopes[0]!).filter((type) => type === smart.type || !isRestricted(read, type, named));
         group.forEach((type) => brought.add(type));

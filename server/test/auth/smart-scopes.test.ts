@@ -145,8 +145,9 @@ describe('SMART system scopes', () => {
 
     it('lets a plain scope naming the type win, and a plain scope of another type of the group bring the rest of the group whole', () => {
       expect(granted(`${VITALS} system/Observation.rs`)).to.deep.include({ stated: clinical('rs'), restrictions: null });
-      expect(granted(`${VITALS} system/*.rs`)).to.deep.include({ stated: 'system/*.rs', restrictions: null });
-      expect(granted(`clinical.read ${VITALS}`)).to.deep.include({ stated: 'clinical.read', restrictions: null });
+      // The granular scope's permissions still count, stated without its query.
+      expect(granted(`${VITALS} system/*.s`)).to.deep.include({ stated: 'system/Observation.rs system/*.s', restrictions: null });
+      expect(granted(`clinical.read ${VITALS}`)).to.deep.include({ stated: 'clinical.read system/Observation.rs', restrictions: null });
       const mixed = granted(`${VITALS} system/Condition.s`);
       expect(mixed.restrictions).to.deep.equal({ Observation: [vitals] });
       expect(mixed.stated).to.equal(`${VITALS} ${CLINICAL_TYPES.filter((t) => t !== 'Observation').map((t) => `system/${t}.s`).join(' ')}`);
