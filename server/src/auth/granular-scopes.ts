@@ -50,6 +50,7 @@ export function readRestriction(scope: string, type: R4Type['type'], query: stri
   const allowed = granularParameters(type);
   const names = allowed.map((p) => p.name).join(', ');
   const plain = scope.slice(0, scope.indexOf('?'));
+  if (allowed.length === 0) return { refused: `${scope}: ${type} has no token search parameter to restrict it by; ask ${plain}` };
   if (query === '') return { refused: `${scope}: nothing follows ?; write ${plain}?<parameter>=<system>|<code> (${type} takes ${names}), or ${plain} for every ${type}` };
   const restriction: Restriction = [];
   for (const pair of query.split('&')) {

@@ -186,6 +186,7 @@ describe('SMART system scopes', () => {
         ['system/Observation.rs?category:not=laboratory', 'search modifiers (category:not) are not supported'],
         ['system/Patient.rs?active=maybe', 'active is true or false'],
         ['system/*.rs?category=laboratory', 'a granular scope names one type'],
+        ['system/CoverageEligibilityResponse.rs?patient=x', 'CoverageEligibilityResponse has no token search parameter to restrict it by; ask system/CoverageEligibilityResponse.rs'],
       ];
       for (const [scope, reason] of cases) {
         const refused = refusal(scope);
