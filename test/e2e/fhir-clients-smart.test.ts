@@ -163,7 +163,7 @@ describe('FHIR clients connect unchanged with SMART Backend Services tokens (fhi
     const read = await medplum.readResource('Patient', ids.p3!);
     expect(read.name?.[0]?.family).to.equal('Brennan');
     const included = await medplum.search('Observation', { patient: `Patient/${ids.p1}`, _include: 'Observation:patient' });
-    expect((included.entry ?? []).map((e) => `${e.search?.mode} ${e.resource?.resourceType}/${e.resource?.id}`)).to.deep.equal([
+    expect((included.entry ?? []).map((e: { search?: { mode?: string }; resource?: { resourceType: string; id?: string } }) => `${e.search?.mode} ${e.resource?.resourceType}/${e.resource?.id}`)).to.deep.equal([
       `match Observation/${ids.hr1}`,
       `match Observation/${ids.glu1}`,
       `include Patient/${ids.p1}`,

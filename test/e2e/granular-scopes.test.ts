@@ -121,7 +121,8 @@ describe('SMART scopes as clients ask them, and granular scopes on every read pa
       { resource: observation(byMrn('G-2'), 'G-2-GLU', laboratory('2345-7')) },
     ]));
     expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
-    [ids.p1, ids.hr1, ids.glu1, ids.k1, ids.dm1, ids.p2, ids.temp2, ids.glu2] = (answer.body.entry as Array<{ response: { location: string } }>).map((e) => e.response.location.split('/')[1]!);
+    // Padded so destructuring gives strings.
+    [ids.p1, ids.hr1, ids.glu1, ids.k1, ids.dm1, ids.p2, ids.temp2, ids.glu2] = (answer.body.entry as Array<{ response: { location: string } }>).map((e) => e.response.location.split('/')[1]!) as [string, string, string, string, string, string, string, string];
     // A lab report of G-1's two results, as the HL7 v2 translator writes it, with its event.
     const report = diagnosticReport(byMrn('G-1'), 'G-1-BMP', {
       result: ['G-1-GLU', 'G-1-K'].map((key) => ({ reference: `Observation?identifier=${encodeURIComponent('https://ehr.example/fhir/sid/observation')}|${key}` })),
