@@ -30,7 +30,8 @@ export async function call<T = any>(baseUrl: string, method: string, path: strin
   const response = await fetch(baseUrl + path, { method, headers, body });
   const text = await response.text();
   let parsed: unknown = text;
-  try {
+  // NDJSON stays text, even a one-line file (one resource) that would parse as JSON.
+  if (!/ndjson/i.test(response.headers.get('content-type') ?? '')) try {
     parsed = text === '' ? undefined : JSON.parse(text);
   } catch {
     // left as text: the contract check fails on it

@@ -10,6 +10,7 @@ import type { Principal } from './principal.js';
 import { randomToken, sha256Hex } from './random-token.js';
 import { parseScopes } from './scopes.js';
 import { formatGrant } from './scope-grants.js';
+import { parseRestrictions, serializeRestrictions, type GranularRestrictions } from './granular-scopes.js';
 import { policyOfRow } from '../tenancy/access-policy.js';
 
 export const TOKEN_LIFETIME_SECONDS = 3600;
@@ -29,14 +30,15 @@ export class AccessTokens {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** `granted`: API scopes and halves of read scopes (auth/scope-grants.ts). */
-  async issue(client: ClientRecord, granted: readonly string[]): Promise<{ token: string; scope: string; expiresIn: number }> {
+  /** `granted`: API scopes and halves of read scopes (auth/scope-grants.ts); `restrictions`: its granular scopes' (auth/granular-scopes.ts). */
+  async issue(client: ClientRecord, granted: readonly string[], restrictions: GranularRestrictions | null = null): Promise<{ token: string; scope: string; expiresIn: number }> {
     const token = randomToken('ofx_at_');
     const scope = formatGrant(granted);
     await this.db('access_tokens').insert({
       token_hash: sha256Hex(token),
       client_pk: client.id,
       scopes: scope,
+      restrictions: serializeRestrictions(restrictions),
       facility_ids: JSON.stringify(client.facility_ids),
       expires_at: this.now() + TOKEN_LIFETIME_SECONDS * 1000,
       created_at: nowIso(this.now()),
@@ -63,7 +65,7 @@ export class AccessTokens {
     const row = await this.db('access_tokens as t')
       .join('clients as c', 'c.id', 't.client_pk')
       .where('t.token_hash', hash)
-      .first('t.client_pk', 't.scopes', 't.facility_ids', 't.expires_at', 'c.client_id', 'c.org_id', 'c.status', 'c.purpose', 'c.payers', 'c.sensitive');
+      .first('t.client_pk', 't.scopes', 't.restrictions', 't.facility_ids', 't.expires_at', 'c.client_id', 'c.org_id', 'c.status', 'c.purpose', 'c.payers', 'c.sensitive');
     if (!row || row.status !== 'active') return null;
     const granted = new Set<string>(
       await this.db('client_facilities').where({ client_pk: row.client_pk }).pluck('facility_id'),
@@ -77,6 +79,7 @@ export class AccessTokens {
       facilityIds: new Set(tokenFacilities.filter((id) => granted.has(id))),
       expiresAt: Number(row.expires_at),
       policy: policyOfRow(row),
+      restrictions: parseRestrictions(row.restrictions),
     };
   }
 

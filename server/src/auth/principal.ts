@@ -1,4 +1,5 @@
 import type { AccessPolicy } from '../tenancy/access-policy.js';
+import type { GranularRestrictions } from './granular-scopes.js';
 
 // Who is calling: the credential behind a bearer token, with what the token may touch now.
 export interface Principal {
@@ -11,4 +12,6 @@ export interface Principal {
   expiresAt: number;
   /** The credential's access policy (purpose of use, payers, sensitive records). */
   policy: AccessPolicy;
+  /** What the token's granular scopes let it see of the types they restrict (null: nothing restricted). */
+  restrictions: GranularRestrictions | null;
 }

@@ -10,9 +10,17 @@
 // `scope` names every type granted, in the client's own syntax (RFC 6749 section 3.3: a
 // granted scope that differs from the one asked is stated). `system/*` grants the read
 // scopes the client holds, and is stated as `system/*` only when that is all of them.
-// Granular scopes (`...?category=...`) are refused until every read path enforces them.
+// Granular scopes (`system/Observation.rs?category=...`, auth/granular-scopes.ts) grant their
+// type restricted to what that search matches, and are exact: a type is seen whole when a
+// plain scope names it (itself, `*`, or its API scope: the plain one wins over a granular
+// one), restricted when only granular scopes name it (several are an OR), seen whole when
+// another plain scope of its group brings it (as above), and not at all when only a granular
+// scope of another type of its group brings it.
 import { isScope } from './scopes.js';
 import { halfOf, INTERACTIONS, READ_SCOPES, type Interaction } from './scope-grants.js';
+import { readRestriction, type GranularRestrictions, type Restriction } from './granular-scopes.js';
+import { OBSERVATION_CATEGORY } from '../resources/r4/search/search-parameters.js';
+import type { R4Type } from '../resources/r4/r4-types.js';
 
 /** The API scope each R4 type is read with (a test holds this table to resources/r4/r4-types.ts). */
 export const SMART_TYPE_SCOPES: Readonly<Record<string, string>> = {
@@ -43,6 +51,8 @@ interface SmartScope {
   version: 1 | 2;
   /** What ofctx grants of the permissions asked. */
   interactions: Interaction[];
+  /** A granular scope's restriction, and its query as the client wrote it. */
+  restriction?: { query: string; matches: Restriction };
 }
 
 /** One SMART scope read, or why it is refused (said so the client can fix its ask). */
@@ -54,8 +64,12 @@ function readSmartScope(scope: string): SmartScope | { refused: string } {
   if (type !== '*' && !TYPES.includes(type!)) {
     return { refused: `${scope}: ${type} is not a type ofctx serves; the types are ${TYPES.join(', ')}, or * for all of them` };
   }
+  let granular: SmartScope['restriction'];
   if (restriction !== undefined) {
-    return { refused: `${scope}: granular scopes (restricted by a search such as ?category=...) are not supported yet; ask system/${type}.${permissions} without the restriction` };
+    if (type === '*') return { refused: `${scope}: a granular scope names one type; ask system/<Type>.${permissions}${restriction} for each type, or system/*.${permissions}` };
+    const matches = readRestriction(scope, type as R4Type['type'], restriction.slice(1));
+    if ('refused' in matches) return matches;
+    granular = { query: restriction, matches };
   }
   let version: 1 | 2;
   let interactions: Interaction[];
@@ -70,7 +84,7 @@ function readSmartScope(scope: string): SmartScope | { refused: string } {
   if (interactions.length === 0) {
     return { refused: `${scope}: ofctx grants only reading and searching, and this scope asks neither; ask system/${type}.rs (or .read)` };
   }
-  return { type: type!, version, interactions };
+  return { type: type!, version, interactions, ...(granular ? { restriction: granular } : {}) };
 }
 
 /** A SMART scope's permissions as granted, in its own version's syntax. */
@@ -84,12 +98,13 @@ function typesOf(apiScope: string): string[] {
 }
 
 export type ScopeGrant =
-  | { ok: true; granted: string[]; stated: string }
+  | { ok: true; granted: string[]; stated: string; restrictions: GranularRestrictions | null }
   | { ok: false; problem: 'invalid' | 'exceeds'; reason: string };
 
 /**
  * What a token asked with `asked` grants a client holding `held`: its entries (API scopes or
- * their halves, auth/scope-grants.ts) and the scope stated in the answer, in the order asked.
+ * their halves, auth/scope-grants.ts), what it sees of the types granular scopes restrict
+ * (null: nothing restricted), and the scope stated in the answer, in the order asked.
  */
 export function grantOf(asked: readonly string[], held: readonly string[]): ScopeGrant {
   const refused: string[] = [];
@@ -97,22 +112,35 @@ export function grantOf(asked: readonly string[], held: readonly string[]): Scop
   const beyond: string[] = [];
   const granted: string[] = [];
   const stated: string[] = [];
+  const read: Array<{ scope: string; smart: SmartScope } | string> = [];
   for (const scope of asked) {
-    if (isScope(scope)) {
-      if (!held.includes(scope)) beyond.push(scope);
-      granted.push(scope);
-      stated.push(scope);
+    if (isScope(scope)) read.push(scope);
+    else if (!isSmartScope(scope)) unknown.push(scope);
+    else {
+      const smart = readSmartScope(scope);
+      if ('refused' in smart) refused.push(smart.refused);
+      else read.push({ scope, smart });
+    }
+  }
+  if (unknown.length > 0) refused.unshift(`unknown scopes: ${unknown.join(' ')}`);
+  if (refused.length > 0) return { ok: false, problem: 'invalid', reason: refused.join('; ') };
+  // Which types plain scopes name (wholly seen), and which only granular ones restrict.
+  const named = new Set<string>();
+  for (const entry of read) {
+    if (typeof entry === 'string') typesOf(entry).forEach((type) => named.add(type));
+    else if (entry.smart.type === '*') TYPES.forEach((type) => named.add(type));
+    else if (!entry.smart.restriction) named.add(entry.smart.type);
+  }
+  const restricted = new Map<string, Restriction[]>();
+  const brought = new Set<string>();
+  for (const entry of read) {
+    if (typeof entry === 'string') {
+      if (!held.includes(entry)) beyond.push(entry);
+      granted.push(entry);
+      stated.push(entry);
       continue;
     }
-    if (!isSmartScope(scope)) {
-      unknown.push(scope);
-      continue;
-    }
-    const smart = readSmartScope(scope);
-    if ('refused' in smart) {
-      refused.push(smart.refused);
-      continue;
-    }
+    const { scope, smart } = entry;
     const permission = spelled(smart);
     let apiScopes: string[];
     if (smart.type === '*') {
@@ -123,17 +151,46 @@ export function grantOf(asked: readonly string[], held: readonly string[]): Scop
     } else {
       apiScopes = [SMART_TYPE_SCOPES[smart.type]!];
       if (!held.includes(apiScopes[0]!)) beyond.push(scope);
-      stated.push(...typesOf(apiScopes[0]!).map((type) => `system/${type}.${permission}`));
+      if (smart.restriction) {
+        // Seen whole when a plain scope names the type: the granular one is then void.
+        if (!named.has(smart.type)) {
+          restricted.set(smart.type, [...(restricted.get(smart.type) ?? []), smart.restriction.matches]);
+          stated.push(`system/${smart.type}.${permission}${smart.restriction.query}`);
+        } else stated.push(`system/${smart.type}.${permission}`);
+      } else {
+        const group = typesOf(apiScopes[0]!).filter((type) => type === smart.type || !isRestricted(read, type, named));
+        group.forEach((type) => brought.add(type));
+        stated.push(...group.map((type) => `system/${type}.${permission}`));
+      }
     }
     granted.push(...apiScopes.flatMap((apiScope) => smart.interactions.map((interaction) => halfOf(apiScope, interaction))));
   }
-  if (unknown.length > 0) refused.unshift(`unknown scopes: ${unknown.join(' ')}`);
-  if (refused.length > 0) return { ok: false, problem: 'invalid', reason: refused.join('; ') };
   if (beyond.length > 0) return { ok: false, problem: 'exceeds', reason: `this client does not hold ${beyond.join(' ')}` };
-  return { ok: true, granted: [...new Set(granted)], stated: [...new Set(stated)].join(' ') };
+  let restrictions: Record<string, Restriction[]> | null = null;
+  if (restricted.size > 0) {
+    restrictions = Object.fromEntries(restricted);
+    // The other types of a granular scope's group that no plain scope brings: not seen.
+    for (const type of new Set([...restricted.keys()].flatMap((t) => typesOf(SMART_TYPE_SCOPES[t]!)))) {
+      if (!named.has(type) && !brought.has(type) && !restricted.has(type)) restrictions[type] = [];
+    }
+  }
+  return { ok: true, granted: [...new Set(granted)], stated: [...new Set(stated)].join(' '), restrictions };
+}
+
+/** True when `type` is restricted by a granular scope and named by no plain one. */
+function isRestricted(read: ReadonlyArray<{ scope: string; smart: SmartScope } | string>, type: string, named: ReadonlySet<string>): boolean {
+  return !named.has(type) && read.some((entry) => typeof entry !== 'string' && entry.smart.type === type && entry.smart.restriction !== undefined);
 }
 
 /** The SMART scopes listed in the SMART configuration: each read form, per type and for all. */
 export function supportedScopes(apiScopes: readonly string[]): string[] {
-  return [...['*', ...TYPES].flatMap((type) => ['rs', 'r', 's', 'read'].map((permission) => `system/${type}.${permission}`)), ...apiScopes];
+  // Granular scopes take any token parameter (granular-scopes.ts); these are the usual ones.
+  const granular = [
+    `system/Observation.rs?category=${OBSERVATION_CATEGORY}|vital-signs`,
+    `system/Observation.rs?category=${OBSERVATION_CATEGORY}|laboratory`,
+    'system/Condition.rs?category=http://terminology.hl7.org/CodeSystem/condition-category|problem-list-item',
+    'system/Condition.rs?category=http://terminology.hl7.org/CodeSystem/condition-category|encounter-diagnosis',
+    'system/DiagnosticReport.rs?category=http://terminology.hl7.org/CodeSystem/v2-0074|LAB',
+  ];
+  return [...['*', ...TYPES].flatMap((type) => ['rs', 'r', 's', 'read'].map((permission) => `system/${type}.${permission}`)), ...granular, ...apiScopes];
 }

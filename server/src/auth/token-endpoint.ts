@@ -112,10 +112,10 @@ export async function createToken(request: PublicOperationRequest): Promise<Oper
   }
   const client = usesAssertion(fields) ? await clientOfAssertion(request, fields) : await clientOfSecret(request, fields);
   const asked = fields.scope === undefined || fields.scope.trim() === '' ? null : parseScopes(fields.scope);
-  const grant = asked ? grantOf(asked, client.scopes) : { ok: true as const, granted: client.scopes, stated: '' };
+  const grant = asked ? grantOf(asked, client.scopes) : { ok: true as const, granted: client.scopes, stated: '', restrictions: null };
   if (!grant.ok && grant.problem === 'invalid') throw new OAuthError('invalid_scope', `The requested scope is not valid: ${grant.reason}.`, NO_STORE);
   if (!grant.ok) throw new OAuthError('invalid_scope', `The requested scope exceeds the scopes granted to this client: ${grant.reason}.`, NO_STORE);
-  const issued = await app.tokens.issue(client, grant.granted);
+  const issued = await app.tokens.issue(client, grant.granted, grant.restrictions);
   return {
     status: 200,
     headers: NO_STORE,

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
 import { isPostgres } from '../db/database.js';
+import { parseRestrictions, serializeRestrictions, type GranularRestrictions } from '../auth/granular-scopes.js';
 
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed';
 
@@ -51,6 +52,8 @@ export interface ExportJob {
   created_at: string;
   completed_at: string | null;
   expires_at: string;
+  /** The granular scopes of the token that started it (null: none). */
+  restrictions: GranularRestrictions | null;
 }
 
 const ACTIVE = ['queued', 'running'];
@@ -62,6 +65,7 @@ function jobOf(row: Record<string, unknown>): ExportJob {
     ignored: row.ignored ? (JSON.parse(row.ignored as string) as string[]) : [],
     progress: JSON.parse(row.progress as string) as ExportProgress,
     outputs: JSON.parse(row.outputs as string) as ExportOutput[],
+    restrictions: parseRestrictions(row.restrictions),
   };
 }
 
@@ -73,6 +77,7 @@ export interface NewJob {
   types: string[];
   since?: string;
   ignored: string[];
+  restrictions?: GranularRestrictions | null;
   ttlHours: number;
   maxJobsPerClient: number;
 }
@@ -109,6 +114,7 @@ export async function createJob(db: Knex, job: NewJob, now = Date.now()): Promis
       created_at: nowIso(now),
       completed_at: null,
       expires_at: nowIso(now + job.ttlHours * 3_600_000),
+      restrictions: serializeRestrictions(job.restrictions ?? null),
     };
     await trx('bulk_export_jobs').insert(row);
     return jobOf(row);

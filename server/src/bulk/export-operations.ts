@@ -45,6 +45,8 @@ function kickOff(level: 'system' | 'patient' | 'group'): OperationHandler {
       types: asked.types.map((r4) => r4.type),
       ...(asked.since ? { since: asked.since } : {}),
       ignored: asked.ignored,
+      // The token's granular scopes restrict every page, as they restrict its searches.
+      restrictions: principal.restrictions,
       ttlHours,
       maxJobsPerClient,
     });

@@ -27,8 +27,9 @@ export interface RunSettings {
 export async function runJob(db: Knex, job: ExportJob, settings: RunSettings): Promise<'done' | 'stopped' | 'lost'> {
   let progress: ExportProgress = job.progress;
   const outputs: ExportOutput[] = [...job.outputs];
-  // The credential's access policy, inside every page's query, as the searches apply it.
-  const filter = await visibilityOfClient(db, job.org_id, job.client_id);
+  // The credential's access policy and the kick-off token's granular scopes, inside every
+  // page's query, as the searches apply them.
+  const filter = await visibilityOfClient(db, job.org_id, job.client_id, job.restrictions);
   for (; progress.t < job.types.length; progress = { t: progress.t + 1, c: null, b: 0, n: 0 }) {
     const r4 = EXPORT_TYPES.find((t) => t.type === job.types[progress.t])!;
     const file = await openForAppend(settings.dir, job.id, r4.type, progress.b);

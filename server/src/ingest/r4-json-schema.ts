@@ -92,7 +92,7 @@ function issueOf(type: string, error: ErrorObject): ChangeIssue {
 }
 
 /** The resource's first problem against the R4 JSON Schema, or an empty list. */
-export function r4SchemaIssues(resource: { resourceType: SchemaCheckedType }): ChangeIssue[] {
+export function r4SchemaIssues(resource: { resourceType: SchemaCheckedType; [element: string]: unknown }): ChangeIssue[] {
   const type: string = resource.resourceType;
   const validate = compile().get(type);
   if (!validate) return [{ code: 'not-supported', diagnostics: `${type} is not a type the HL7 v2 mappers build`, expression: [type] }];

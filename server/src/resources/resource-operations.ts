@@ -61,7 +61,7 @@ function listOf<Row extends ResourceRow>(table: string, map: (row: Row) => unkno
     const filter = visibility.filter;
     // The page this credential asked for last time (http/rendered-pages.ts): kept under what
     // selects it, and what the policy hides.
-    const pageKey = `${request.principal.clientId} ${scope.facility_id} ${filter.payersOnly?.join('\n') ?? ''} ${request.koa.querystring}`;
+    const pageKey = `${request.principal.clientId} ${scope.facility_id} ${filter.payersOnly?.join('\n') ?? ''} ${filter.granular?.key ?? ''} ${request.koa.querystring}`;
     // Unchanged if its facility's rows are, where they alone decide the page.
     const stamp = dependsOnRowsAlone(table, filter, query) ? visibility.stamp : undefined;
     let answer = stamp === undefined ? undefined : pages.answerOfStamp(pageKey, stamp);

@@ -3,7 +3,8 @@
 // SMART's r and s, auth/scope-grants.ts), the path's organization and the path's facility.
 // Resource queries then also filter by organization and facility, so a resource of another
 // tenant is simply not found (404), indistinguishable from an unknown id; and by the
-// credential's access policy (visibilityOf below), so a record it may not see is not found either.
+// credential's access policy and the token's granular scopes (visibilityOf below), so a record
+// it may not see is not found either.
 import type { Knex } from 'knex';
 import { ApiError } from '../errors/api-error.js';
 import { recordFilterAndStampOf, recordFilterOf, type RecordFilter } from './record-visibility.js';
@@ -11,6 +12,9 @@ import { policyOfRow } from './access-policy.js';
 import type { Principal } from '../auth/principal.js';
 import { REALM } from '../auth/bearer-authentication.js';
 import { allows, halfOf, INTERACTIONS, type Interaction } from '../auth/scope-grants.js';
+import type { GranularRestrictions } from '../auth/granular-scopes.js';
+import { GranularRestriction } from './granular-restriction.js';
+import { isPostgres } from '../db/database.js';
 
 /** Operations the contract lets in with any one of several scope sets (the event log: any read scope). */
 export interface ScopeAlternatives {
@@ -68,7 +72,12 @@ export function authorize(principal: Principal, requiredScopes: readonly string[
  * (tenancy/record-visibility.ts). A row it hides is not found, exactly like an unknown id.
  */
 export function visibilityOf(db: Knex, principal: Principal): Promise<RecordFilter> {
-  return recordFilterOf(db, principal.orgId, principal.policy);
+  return recordFilterOf(db, principal.orgId, principal.policy, granularOf(db, principal.orgId, principal.restrictions));
+}
+
+/** A token's granular scopes as the restriction the filter applies (none: undefined). */
+function granularOf(db: Knex, orgId: string, restrictions: GranularRestrictions | null): GranularRestriction | undefined {
+  return restrictions === null ? undefined : new GranularRestriction(restrictions, orgId, isPostgres(db));
 }
 
 /**
@@ -76,16 +85,17 @@ export function visibilityOf(db: Knex, principal: Principal): Promise<RecordFilt
  * (resources/facility-stamp.ts) read in the same statement.
  */
 export function visibilityAndStampOf(db: Knex, principal: Principal, table: string, facilityId: string): Promise<{ filter: RecordFilter; stamp: string }> {
-  return recordFilterAndStampOf(db, principal.orgId, principal.policy, table, facilityId);
+  return recordFilterAndStampOf(db, principal.orgId, principal.policy, table, facilityId, granularOf(db, principal.orgId, principal.restrictions));
 }
 
 /**
  * The same filter for work a credential started and the service finishes later (a Bulk Data
  * export's pages): its policy as it stands now, read from the credential. A credential
- * revoked since may see nothing more: the work fails.
+ * revoked since may see nothing more: the work fails. `restrictions`: the granular scopes of
+ * the token that started it, kept with the work.
  */
-export async function visibilityOfClient(db: Knex, orgId: string, clientId: string): Promise<RecordFilter> {
+export async function visibilityOfClient(db: Knex, orgId: string, clientId: string, restrictions: GranularRestrictions | null = null): Promise<RecordFilter> {
   const row = (await db('clients').where({ client_id: clientId, org_id: orgId }).first('purpose', 'payers', 'sensitive', 'status')) as Record<string, unknown> | undefined;
   if (!row || row.status !== 'active') throw new Error('the credential that started this work is no longer active');
-  return recordFilterOf(db, orgId, policyOfRow(row));
+  return recordFilterOf(db, orgId, policyOfRow(row), granularOf(db, orgId, restrictions));
 }

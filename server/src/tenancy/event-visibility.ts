@@ -6,13 +6,18 @@
 // for what the grant excludes is refused as the resource endpoints refuse it. The
 // credential's access policy (issue 23) adds its restriction here: only events about a
 // resident the credential may see (tenancy/record-visibility.ts), and events about a record
-// carrying a restricted security label only for --sensitive credentials.
+// carrying a restricted security label only for --sensitive credentials. A token's granular
+// scopes (issue 45) add theirs per event type, by the record type the event is about
+// (eventRecordCondition below): a token that sees no record of that type, or not the one the
+// event names, does not see the event.
 import type { Knex } from 'knex';
 import { ApiError } from '../errors/api-error.js';
 import type { Principal } from '../auth/principal.js';
 import { REALM } from '../auth/bearer-authentication.js';
 import { EVENT_TYPES, type EventType } from '../webhooks/event-types.js';
-import type { RecordFilter } from './record-visibility.js';
+import type { RecordFilter, SqlFragment } from './record-visibility.js';
+import type { GranularRestriction } from './granular-restriction.js';
+import { R4_TYPES, type R4Type } from '../resources/r4/r4-types.js';
 import { allows } from '../auth/scope-grants.js';
 
 /** The read scope an event's type needs: the scope of the record the event is about. */
@@ -74,7 +79,54 @@ export function restrictToVisibleEvents<Q extends Knex.QueryBuilder>(
   query.whereIn(column('facility_id'), facilities);
   if (types.length < EVENT_TYPES.length) query.whereIn(column('event_type'), types);
   restrictToVisibleResidents(query, visibility, alias);
+  if (visibility.granular) {
+    for (const type of types) {
+      const condition = eventRecordCondition(visibility.granular, type, alias);
+      if (condition) query.whereRaw(`(${column('event_type')} <> ? or (${condition.sql}))`, [type, ...condition.bindings]);
+    }
+  }
   return query;
+}
+
+/**
+ * The record an event of `type` is about, as granular scopes see it: a resident.* event its
+ * Patient; clinical.result.created its DiagnosticReport (data.diagnostic_report_id);
+ * clinical.order.created its order's type (data.order_type) and coverage.updated and
+ * clinical.condition.created, which name no record, a record of their type of the event's
+ * resident that the token sees. Undefined when the granular scopes restrict none of them.
+ */
+function eventRecordCondition(granular: GranularRestriction, type: EventType, alias: string): SqlFragment | undefined {
+  const of = (r4Type: R4Type['type'], key: string, column: string): SqlFragment | undefined => {
+    const r4 = R4_TYPES.find((t) => t.type === r4Type)!;
+    const restriction = granular.rowsOf(r4, 'vis_g');
+    if (!restriction) return undefined;
+    return { sql: `exists (select 1 from ${r4.table} vis_g where vis_g.${key} = ${alias}.${column} and ${restriction.sql})`, bindings: restriction.bindings };
+  };
+  switch (type) {
+    case 'resident.admitted':
+    case 'resident.discharged':
+    case 'resident.transferred':
+    case 'resident.merged':
+      return of('Patient', 'id', 'resident_id');
+    case 'coverage.updated':
+      return of('Coverage', 'resident_id', 'resident_id');
+    case 'clinical.condition.created':
+      return of('Condition', 'resident_id', 'resident_id');
+    case 'clinical.result.created':
+      return of('DiagnosticReport', 'id', 'diagnostic_report_id');
+    case 'clinical.order.created': {
+      const orders = (['ServiceRequest', 'MedicationRequest'] as const).map((order) => [order, of(order, 'resident_id', 'resident_id')] as const);
+      if (orders.every(([, condition]) => !condition)) return undefined;
+      const bindings: SqlFragment['bindings'] = [];
+      const sql = orders
+        .map(([order, condition]) => {
+          bindings.push(order, ...(condition?.bindings ?? []));
+          return `(${alias}.order_type = ? and ${condition ? `(${condition.sql})` : '1 = 1'})`;
+        })
+        .join(' or ');
+      return { sql, bindings };
+    }
+  }
 }
 
 /** Events about a resident the policy lets the caller see, and restricted ones only if it may see those. */

@@ -10,13 +10,17 @@
 //   - no active patient-privacy Consent of its resident denies the credential's purpose now
 //     (a deny without purposes denies every purpose but TREAT);
 //   - for a payer-scoped credential: its resident has a Coverage of one of the payers (by
-//     payor identifier value or display, case-insensitive), and a Coverage row is itself one.
+//     payor identifier value or display, case-insensitive), and a Coverage row is itself one;
+//   - for a token with granular scopes (issue 45), of a type they restrict: it matches one of
+//     their searches (tenancy/granular-restriction.ts). That restriction is the token's, not
+//     the credential's, and bears on rows of that type only (not on the resident of a record).
 // Aliases inside the restriction start with `vis_`, so they never clash with the caller's.
 import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
 import { preparedStatements } from '../db/prepared-statements.js';
 import type { AccessPolicy } from './access-policy.js';
 import { stampOf, type FacilityCounts } from '../resources/facility-stamp.js';
+import type { GranularRestriction } from './granular-restriction.js';
 
 /** What the organization holds that a policy may hide (organizations' flags, never cleared). */
 export interface OrganizationFlags {
@@ -36,10 +40,17 @@ export class RecordFilter {
     readonly flags: OrganizationFlags,
     /** Consents' periods are compared with this instant. */
     readonly now: string = nowIso(),
+    /** The token's granular scopes, when it has any. */
+    readonly granular?: GranularRestriction,
   ) {}
 
   /** True when nothing can be hidden: the unfiltered fast paths (facility counters) apply. */
   get isEmpty(): boolean {
+    return this.granular === undefined && this.policyHidesNothing;
+  }
+
+  /** True when the policy hides no resident (a token's granular scopes aside). */
+  get policyHidesNothing(): boolean {
     return this.policy.payers === null && !this.flags.consentDenials && (this.policy.sensitive || !this.flags.restrictedRecords);
   }
 
@@ -50,12 +61,17 @@ export class RecordFilter {
    * and indexes apply (resources/payer-pages.ts). Null otherwise.
    */
   get payersOnly(): readonly string[] | null {
+    if (this.granular !== undefined) return null;
     if (this.flags.consentDenials || (!this.policy.sensitive && this.flags.restrictedRecords)) return null;
     return this.policy.payers;
   }
 
-  /** The restriction on rows of `table` under `alias` (its resident: `id` for residents, else `resident_id`). */
-  rows(table: string, alias: string = table): SqlFragment {
+  /**
+   * The restriction on rows of `table` under `alias` (its resident: `id` for residents, else
+   * `resident_id`); `granular` false leaves the token's granular scopes out (a resident as the
+   * subject of events, not as a Patient read).
+   */
+  rows(table: string, alias: string = table, granular = true): SqlFragment {
     const parts: string[] = [];
     const bindings: Array<string | number> = [];
     const resident = table === 'residents' ? `${alias}.id` : `${alias}.resident_id`;
@@ -79,13 +95,18 @@ export class RecordFilter {
       parts.push(table === 'coverage' ? member(alias) : `exists (select 1 from coverage vis_p where vis_p.resident_id = ${resident} and ${member('vis_p')})`);
       bindings.push(...payers, ...payers);
     }
+    const restriction = granular ? this.granular?.rows(table, alias) : undefined;
+    if (restriction) {
+      parts.push(`(${restriction.sql})`);
+      bindings.push(...restriction.bindings);
+    }
     return { sql: parts.length === 0 ? '1 = 1' : parts.join(' and '), bindings };
   }
 
   /** The restriction on a resident id held in `residentColumn` (events, deliveries): that resident is visible. */
   resident(residentColumn: string): SqlFragment {
-    if (this.isEmpty) return { sql: '1 = 1', bindings: [] };
-    const { sql, bindings } = this.rows('residents', 'vis_e');
+    if (this.policyHidesNothing) return { sql: '1 = 1', bindings: [] };
+    const { sql, bindings } = this.rows('residents', 'vis_e', false);
     return { sql: `exists (select 1 from residents vis_e where vis_e.id = ${residentColumn} and ${sql})`, bindings };
   }
 
@@ -117,10 +138,10 @@ function flagsOf(row: FlagColumns | undefined): OrganizationFlags {
   return { restrictedRecords: Number(row?.restricted_records ?? 0) === 1, consentDenials: Number(row?.consent_denials ?? 0) === 1 };
 }
 
-/** The filter of a policy over an organization's rows, now. */
-export async function recordFilterOf(db: Knex, orgId: string, policy: AccessPolicy): Promise<RecordFilter> {
+/** The filter of a policy (and a token's granular scopes) over an organization's rows, now. */
+export async function recordFilterOf(db: Knex, orgId: string, policy: AccessPolicy, granular?: GranularRestriction): Promise<RecordFilter> {
   const flags = await organizationFlags(db, orgId);
-  return new RecordFilter(policy, flags);
+  return new RecordFilter(policy, flags, nowIso(), granular);
 }
 
 // The flags and the stamp of one facility's rows of a resource (resources/facility-stamp.ts),
@@ -135,8 +156,9 @@ export async function recordFilterAndStampOf(
   policy: AccessPolicy,
   table: string,
   facilityId: string,
+  granular?: GranularRestriction,
 ): Promise<{ filter: RecordFilter; stamp: string }> {
   // Shared by the requests of one turn asking it for the same facility (prepared-statements.ts allShared).
   const row = (await preparedStatements(db).allShared(FLAGS_AND_COUNTS_SQL, [table, facilityId, orgId]))[0] as (FlagColumns & FacilityCounts) | undefined;
-  return { filter: new RecordFilter(policy, flagsOf(row)), stamp: stampOf(row?.total === null || row?.total === undefined ? undefined : row) };
+  return { filter: new RecordFilter(policy, flagsOf(row), nowIso(), granular), stamp: stampOf(row?.total === null || row?.total === undefined ? undefined : row) };
 }

@@ -196,7 +196,8 @@ describe('SMART Backend Services sign-in', function () {
         ['system/Observation.cud system/Patient.rs', 'ofctx grants only reading and searching'],
         ['system/Consent.rs system/Patient.rs', 'Consent is not a type ofctx serves'],
         ['patient/*.rs', 'ask system/*.rs'],
-        ['system/Observation.rs?category=http://terminology.hl7.org/CodeSystem/observation-category|vital-signs', 'granular scopes'],
+        ['system/Observation.rs?date=2026', 'date is a date parameter, and granular scopes take token parameters; Observation takes category, code, status'],
+        ['system/Observation.rs?colour=red', 'colour is not a search parameter of Observation'],
       ];
       for (const [scope, reason] of cases) {
         const response = await tokenRequest({ client_assertion: await assertion({ key: rsa, clientId, aud }), scope });

@@ -99,20 +99,111 @@ describe('SMART system scopes', () => {
     expect(refusal('system/Patient.rs', ['clinical.read'])).to.deep.equal({ problem: 'exceeds', ok: false, reason: 'this client does not hold system/Patient.rs' });
   });
 
-  it('refuses user and patient scopes, unknown types, granular scopes and unknown words, saying what to ask instead', () => {
+  it('refuses user and patient scopes, unknown types and unknown words, saying what to ask instead', () => {
     expect(refusal('patient/Observation.rs').reason).to.contain('ask system/Observation.rs');
     expect(refusal('user/*.read').reason).to.contain('SMART Backend Services');
     expect(refusal('system/Consent.rs').reason).to.contain('Consent is not a type ofctx serves');
     expect(refusal('system/patient.rs').reason).to.contain('patient is not a type');
-    expect(refusal('system/Observation.rs?category=http://terminology.hl7.org/CodeSystem/observation-category|vital-signs').reason).to.contain(
-      'granular scopes (restricted by a search such as ?category=...) are not supported yet; ask system/Observation.rs without the restriction',
-    );
     expect(refusal('admin launch system/Patient.rs').reason).to.equal('unknown scopes: admin launch');
+  });
+
+  describe('granular scopes', () => {
+    const CATEGORY = 'http://terminology.hl7.org/CodeSystem/observation-category';
+    const VITALS = `system/Observation.rs?category=${CATEGORY}|vital-signs`;
+    const LAB = `system/Observation.rs?category=${CATEGORY}|laboratory`;
+    const vitals = [{ param: 'category', tokens: [{ system: CATEGORY, code: 'vital-signs' }] }];
+    const HIDDEN_CLINICAL = { AllergyIntolerance: [], Condition: [], ServiceRequest: [], MedicationRequest: [], DiagnosticReport: [] };
+
+    it('grants the type restricted to its search, and no other type of its group, stating the scope as asked', () => {
+      expect(granted(VITALS)).to.deep.equal({
+        ok: true,
+        granted: ['clinical.read:read', 'clinical.read:search'],
+        stated: VITALS,
+        restrictions: { Observation: [vitals], ...HIDDEN_CLINICAL },
+      });
+    });
+
+    it('reads v1 and v2 subsets, drops c, u and d, and states the permissions granted with the query as written', () => {
+      expect(granted('system/Observation.cruds?category=vital-signs')).to.deep.include({ stated: 'system/Observation.rs?category=vital-signs' });
+      expect(granted('system/Observation.r?code=http://loinc.org|8867-4')).to.deep.include({ granted: ['clinical.read:read'], stated: 'system/Observation.r?code=http://loinc.org|8867-4' });
+      expect(granted('system/Observation.read?category=laboratory').restrictions).to.deep.include({ Observation: [[{ param: 'category', tokens: [{ code: 'laboratory' }] }]] });
+      expect(refusal('system/Observation.cud?category=laboratory').reason).to.contain('grants only reading and searching');
+    });
+
+    it('ORs several granular scopes of one type, and ANDs the parameters of one', () => {
+      const grant = granted(`${VITALS} ${LAB} system/Observation.rs?category=laboratory&code=http://loinc.org|2345-7`);
+      expect(grant.restrictions!.Observation).to.deep.equal([
+        vitals,
+        [{ param: 'category', tokens: [{ system: CATEGORY, code: 'laboratory' }] }],
+        [
+          { param: 'category', tokens: [{ code: 'laboratory' }] },
+          { param: 'code', tokens: [{ system: 'http://loinc.org', code: '2345-7' }] },
+        ],
+      ]);
+      expect(grant.stated.split(' ')).to.have.length(3);
+    });
+
+    it('lets a plain scope naming the type win, and a plain scope of another type of the group bring the rest of the group whole', () => {
+      expect(granted(`${VITALS} system/Observation.rs`)).to.deep.include({ stated: clinical('rs'), restrictions: null });
+      // The granular scope's permissions still count, stated without its query.
+      expect(granted(`${VITALS} system/*.s`)).to.deep.include({ stated: 'system/Observation.rs system/*.s', restrictions: null });
+      expect(granted(`clinical.read ${VITALS}`)).to.deep.include({ stated: 'clinical.read system/Observation.rs', restrictions: null });
+      const mixed = granted(`${VITALS} system/Condition.s`);
+      expect(mixed.restrictions).to.deep.equal({ Observation: [vitals] });
+      expect(mixed.stated).to.equal(`${VITALS} ${CLINICAL_TYPES.filter((t) => t !== 'Observation').map((t) => `system/${t}.s`).join(' ')}`);
+    });
+
+    it('restricts Patient by identifier and active, Condition and DiagnosticReport by category, each in its own group', () => {
+      expect(granted('system/Patient.rs?identifier=urn:oid:2.16.840.1.113883.4.927|1EG4TE5MK72').restrictions).to.deep.equal({
+        Patient: [[{ param: 'identifier', tokens: [{ system: 'urn:oid:2.16.840.1.113883.4.927', code: '1EG4TE5MK72' }] }]],
+      });
+      expect(granted('system/Patient.rs?active=true').restrictions).to.deep.equal({ Patient: [[{ param: 'active', tokens: [{ code: 'true' }] }]] });
+      expect(granted('system/Condition.rs?category=problem-list-item system/Patient.rs').restrictions).to.deep.equal({
+        Condition: [[{ param: 'category', tokens: [{ code: 'problem-list-item' }] }]],
+        Observation: [], AllergyIntolerance: [], ServiceRequest: [], MedicationRequest: [], DiagnosticReport: [],
+      });
+      expect(granted('system/DiagnosticReport.rs?category=http://terminology.hl7.org/CodeSystem/v2-0074|LAB').stated).to.equal('system/DiagnosticReport.rs?category=http://terminology.hl7.org/CodeSystem/v2-0074|LAB');
+    });
+
+    it('reads percent-encoded values and several values of one parameter as any of them', () => {
+      expect(granted('system/Observation.rs?category=http%3A%2F%2Fterminology.hl7.org%2FCodeSystem%2Fobservation-category%7Cvital-signs').restrictions!.Observation).to.deep.equal([vitals]);
+      expect(granted('system/Observation.rs?category=vital-signs,laboratory').restrictions!.Observation).to.deep.equal([[{ param: 'category', tokens: [{ code: 'vital-signs' }, { code: 'laboratory' }] }]]);
+    });
+
+    it('refuses malformed ones with invalid_scope naming the fix', () => {
+      const cases: Array<[string, string]> = [
+        ['system/Observation.rs?', 'nothing follows ?; write system/Observation.rs?<parameter>=<system>|<code>'],
+        ['system/Observation.rs?foo=bar', 'foo is not a search parameter of Observation ofctx supports; a granular Observation scope takes category, code, status'],
+        ['system/Observation.rs?date=2026', 'date is a date parameter, and granular scopes take token parameters'],
+        ['system/Observation.rs?patient=abc', 'patient is a reference parameter'],
+        ['system/Patient.rs?name=Smith', 'name is a string parameter'],
+        ['system/Observation.rs?_id=abc', 'is a resource id parameter'],
+        ['system/Observation.rs?category', 'category has no value'],
+        ['system/Observation.rs?category=', 'category has no value'],
+        ['system/Observation.rs?category=%E0%A4%A', "category's value is not valid percent-encoding"],
+        ['system/Observation.rs?category=|', 'category has an empty value'],
+        ['system/Observation.rs?category=a,,b', 'category has an empty value'],
+        ['system/Observation.rs?category:not=laboratory', 'search modifiers (category:not) are not supported'],
+        ['system/Patient.rs?active=maybe', 'active is true or false'],
+        ['system/*.rs?category=laboratory', 'a granular scope names one type'],
+        ['system/CoverageEligibilityResponse.rs?patient=x', 'CoverageEligibilityResponse has no token search parameter to restrict it by; ask system/CoverageEligibilityResponse.rs'],
+      ];
+      for (const [scope, reason] of cases) {
+        const refused = refusal(scope);
+        expect(refused.problem, scope).to.equal('invalid');
+        expect(refused.reason, scope).to.contain(reason);
+      }
+    });
+
+    it('is beyond the grant of a client not holding the type\'s scope', () => {
+      expect(refusal(VITALS, ['residents.read'])).to.include({ problem: 'exceeds' });
+    });
   });
 
   it('lists each read form per type and for all types, then the API scopes', () => {
     const supported = supportedScopes(['clinical.read']);
     expect(supported).to.include.members(['system/*.rs', 'system/*.read', 'system/*.r', 'system/*.s', 'system/Observation.rs', 'system/Patient.read', 'clinical.read']);
+    expect(supported).to.include('system/Observation.rs?category=http://terminology.hl7.org/CodeSystem/observation-category|vital-signs');
     for (const scope of supported.filter((s) => s.startsWith('system/'))) expect(grantOf([scope], ALL_READ).ok, scope).to.equal(true);
   });
 });

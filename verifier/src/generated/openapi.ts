@@ -2291,7 +2291,7 @@ export interface components {
             client_assertion_type?: string;
             /** @description With `private_key_jwt`, the signed JWT (RS384 or ES384; `iss` = `sub` = client id, `aud` = the token URL, `exp` at most 5 minutes ahead, a fresh `jti`, `kid` in the header). */
             client_assertion?: string;
-            /** @description Space-delimited scopes, the API's or SMART system scopes (`system/*.rs`, `system/Patient.read`, ...; see Authentication); omitted means every scope the client holds. */
+            /** @description Space-delimited scopes, the API's or SMART system scopes (`system/*.rs`, `system/Patient.read`, granular `system/Observation.rs?category=http://terminology.hl7.org/CodeSystem/observation-category|vital-signs`, ...; see Authentication); omitted means every scope the client holds. */
             scope?: string;
         };
         /** @description SMART App Launch 2.0 `.well-known/smart-configuration`, for backend services. */

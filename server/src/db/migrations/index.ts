@@ -32,6 +32,7 @@ import * as auditTexts from './031_audit_texts.js';
 import * as coverageDetails from './032_coverage_details.js';
 import * as eligibilityChecks from './033_eligibility_checks.js';
 import * as diagnosticReports from './035_diagnostic_reports.js';
+import * as granularScopes from './041_granular_scopes.js';
 import * as residentBirthDateOptional from './042_resident_birth_date_optional.js';
 
 interface Migration {
@@ -71,5 +72,6 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['032_coverage_details', coverageDetails],
   ['033_eligibility_checks', eligibilityChecks],
   ['035_diagnostic_reports', diagnosticReports],
+  ['041_granular_scopes', granularScopes],
   ['042_resident_birth_date_optional', residentBirthDateOptional],
 ];

@@ -18,7 +18,7 @@ import { COUNTED_TABLES } from '../../../db/migrations/resource-counters.js';
 import { ApiError } from '../../../errors/api-error.js';
 import type { RecordFilter } from '../../../tenancy/record-visibility.js';
 import type { R4Type } from '../r4-types.js';
-import { LOINC, NULLABLE_SORT_COLUMNS, OBSERVATION_CATEGORY, VITAL_SIGN_CODES } from './search-parameters.js';
+import { LOINC, NULLABLE_SORT_COLUMNS, OBSERVATION_CATEGORY, searchParameters, VITAL_SIGN_CODES } from './search-parameters.js';
 import { uuidsOnly, type Clause, type DateRange, type SearchRequest, type Sort, type TokenValue } from './search-request.js';
 
 export interface SearchScope {
@@ -183,6 +183,19 @@ function clauseCondition(b: Builder, clause: Clause, correlate: boolean): string
       return anyOf(clause.ranges.map((range) => dateCondition(b, `${r4.table}.${column}`, precision, range)));
     }
   }
+}
+
+/**
+ * The condition that the row of `r4` under `alias` matches any of `tokens` of its token
+ * parameter `name`, exactly as the search `name=tokens` would: a granular scope's restriction
+ * (tenancy/granular-restriction.ts). A parameter no longer served matches nothing.
+ */
+export function tokenMatch(postgres: boolean, r4: R4Type, orgId: string, name: string, tokens: readonly TokenValue[], alias: string): SearchSql {
+  const parameter = searchParameters(r4.type).find((p) => p.name === name && p.type === 'token');
+  if (!parameter) return { sql: NOTHING, bindings: [] };
+  const b = new Builder(postgres, { ...r4, table: alias }, { orgId, facilityId: '' });
+  const clause = { parameter, kind: 'tokens' as const, tokens: [...tokens] };
+  return { sql: anyOf(clause.tokens.map((token) => tokenCondition(b, clause, token))), bindings: b.bindings };
 }
 
 /**
