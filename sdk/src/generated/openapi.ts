@@ -2326,7 +2326,7 @@ export interface components {
          * @description Stable machine code of an error. New codes may be added; treat unknown ones by status.
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "invalid_body" | "callback_url_not_allowed" | "invalid_fhir" | "invalid_x12" | "unprocessable_resource" | "precondition_failed" | "missing_token" | "invalid_token" | "insufficient_scope" | "organization_forbidden" | "facility_forbidden" | "not_found" | "method_not_allowed" | "subscription_not_active" | "subscription_limit_reached" | "delivery_already_queued" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_parameter" | "invalid_body" | "callback_url_not_allowed" | "invalid_fhir" | "invalid_x12" | "unprocessable_resource" | "precondition_failed" | "missing_token" | "invalid_token" | "insufficient_scope" | "organization_forbidden" | "facility_forbidden" | "not_found" | "method_not_allowed" | "subscription_not_active" | "subscription_limit_reached" | "delivery_already_queued" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "internal_error" | "service_unavailable";
         ErrorDetail: {
             /** @description Where the problem is, such as `query.page_size`, `path.org_id` or `body.callback_url`. */
             field: string;
@@ -3592,6 +3592,56 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description `quota_exceeded`: the credential has used its request quota (see "Request quotas"). Nothing was done; wait `Retry-After` seconds. */
+        QuotaExceeded: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Policy": components["headers"]["ClientRateLimit-Policy"];
+                RateLimit: components["headers"]["ClientRateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "data": null,
+                 *       "meta": null,
+                 *       "error": {
+                 *         "code": "quota_exceeded",
+                 *         "message": "This credential has used its request quota (50 units a second, 1000 at once); retry after 1 seconds, and pace requests by the RateLimit header. An operator can raise the quota with \"ops client update\".",
+                 *         "details": [],
+                 *         "request_id": "1c0f6a52-6e43-4ad1-9a1e-35b1c2f0d9aa"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The credential has used its request quota (see "Request quotas"): an OperationOutcome with code `throttled`. Nothing was done; wait `Retry-After` seconds. */
+        FhirQuotaExceeded: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Policy": components["headers"]["ClientRateLimit-Policy"];
+                RateLimit: components["headers"]["ClientRateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "resourceType": "OperationOutcome",
+                 *       "issue": [
+                 *         {
+                 *           "severity": "error",
+                 *           "code": "throttled",
+                 *           "diagnostics": "This credential has used its request quota (50 units a second, 1000 at once); retry after 1 seconds, and pace requests by the RateLimit header. An operator can raise the quota with \"ops client update\"."
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/fhir+json": components["schemas"]["OperationOutcome"];
+            };
+        };
         /** @description `internal_error`: an unexpected failure. Nothing was changed; quote `request_id` to support. */
         InternalError: {
             headers: {
@@ -3732,11 +3782,13 @@ export interface components {
                 "application/fhir+json": components["schemas"]["OperationOutcome"];
             };
         };
-        /** @description The client already has `BULK_EXPORT_MAX_JOBS_PER_CLIENT` exports running. */
+        /** @description The client already has `BULK_EXPORT_MAX_JOBS_PER_CLIENT` exports running (`rate_limited`), or the credential has used its request quota (`quota_exceeded`, see "Request quotas": then with the `RateLimit` fields). Wait `Retry-After` seconds. */
         FhirExportLimit: {
             headers: {
                 /** @description Seconds to wait before trying again. */
                 "Retry-After"?: string;
+                "RateLimit-Policy": components["headers"]["ClientRateLimit-Policy"];
+                RateLimit: components["headers"]["ClientRateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
@@ -3987,6 +4039,16 @@ export interface components {
          * @example "token";r=29;t=60
          */
         RateLimit: string;
+        /**
+         * @description The credential's request quota (draft-ietf-httpapi-ratelimit-headers): `"client";q=<burst units>;w=<seconds to refill the burst>`, a token bucket refilled continuously at q/w units a second (`ops client update --quota-rate/--quota-burst`, default 50 a second and 1,000 at once). Sent on every answer of an authenticated operation.
+         * @example "client";q=1000;w=20
+         */
+        "ClientRateLimit-Policy": string;
+        /**
+         * @description What is left of the credential's quota (draft-ietf-httpapi-ratelimit-headers): `"client";r=<units left>;t=<seconds until the bucket is full again>`. Sent on every answer of an authenticated operation.
+         * @example "client";r=0;t=20
+         */
+        ClientRateLimit: string;
         /** @description Token answers are never cached (RFC 6749 section 5.1). */
         "Cache-Control-No-Store": "no-store";
         /**
@@ -4582,6 +4644,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4629,6 +4692,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4728,6 +4792,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4803,6 +4868,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4927,6 +4993,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5005,6 +5072,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5099,6 +5167,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5169,6 +5238,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5282,6 +5352,7 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -5363,6 +5434,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -5413,6 +5485,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -5485,6 +5558,7 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -5562,6 +5636,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -5612,6 +5687,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -5688,6 +5764,7 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -5769,6 +5846,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -5819,6 +5897,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -5889,6 +5968,7 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -5964,6 +6044,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6014,6 +6095,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6088,6 +6170,7 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6167,6 +6250,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6217,6 +6301,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6293,6 +6378,7 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6374,6 +6460,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6424,6 +6511,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6500,6 +6588,7 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6581,6 +6670,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6631,6 +6721,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6707,6 +6798,7 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6788,6 +6880,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6838,6 +6931,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6904,6 +6998,7 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6975,6 +7070,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -7025,6 +7121,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -7423,6 +7520,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -7474,6 +7572,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -7516,6 +7615,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -7605,6 +7705,7 @@ export interface operations {
             413: components["responses"]["IngestFailure"];
             415: components["responses"]["IngestFailure"];
             422: components["responses"]["IngestFailure"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["IngestFailure"];
             503: components["responses"]["IngestFailure"];
         };
@@ -7682,6 +7783,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -7747,6 +7849,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -7820,6 +7923,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -7875,6 +7979,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -7930,6 +8035,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -7985,6 +8091,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8053,6 +8160,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8101,6 +8209,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8157,6 +8266,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8236,6 +8346,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8297,6 +8408,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8353,6 +8465,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8422,6 +8535,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8475,6 +8589,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };

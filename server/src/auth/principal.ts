@@ -1,4 +1,5 @@
 import type { AccessPolicy } from '../tenancy/access-policy.js';
+import type { QuotaOverride } from '../quotas/client-quotas.js';
 
 // Who is calling: the credential behind a bearer token, with what the token may touch now.
 export interface Principal {
@@ -11,4 +12,6 @@ export interface Principal {
   expiresAt: number;
   /** The credential's access policy (purpose of use, payers, sensitive records). */
   policy: AccessPolicy;
+  /** The credential's own request quota, or null for the default (quotas/client-quotas.ts). */
+  quota: QuotaOverride | null;
 }

@@ -1,0 +1,45 @@
+// Asks the credential's quota about an authenticated request, once, after authentication and
+// before validation (api-backend.ts, postSecurityHandler): a refused request costs no
+// validation, no handler, no database round trip and no audit row. Every answer of an
+// authenticated operation carries the RateLimit-Policy and RateLimit fields; a refusal is
+// `429 quota_exceeded` with Retry-After (the envelope, or an OperationOutcome on the R4 view).
+import type { Context } from 'koa';
+import type { Operation } from 'openapi-backend';
+import { ApiError } from '../errors/api-error.js';
+import { rateLimitFields } from '../http/rate-limit-fields.js';
+import type { Principal } from '../auth/principal.js';
+import type { ClientQuotas, QuotaDecision } from './client-quotas.js';
+import type { QuotaLimits } from './token-bucket.js';
+import { baseWeightOf, requestWeight } from './request-weight.js';
+
+/** The policy's name in the RateLimit fields. */
+export const CLIENT_QUOTA_POLICY = 'client';
+
+export function quotaFields(limits: QuotaLimits, decision: Pick<QuotaDecision, 'remaining' | 'resetSeconds'>): Record<string, string> {
+  // A token bucket as the draft's quota per window: the burst, refilled in burst/rate seconds.
+  return rateLimitFields({ name: CLIENT_QUOTA_POLICY, quota: limits.burst, windowSeconds: Math.max(1, Math.ceil(limits.burst / limits.rate)) }, decision.remaining, decision.resetSeconds);
+}
+
+export type QuotaAdmission = (ctx: Context, principal: Principal, operation: Operation, query: Record<string, unknown> | undefined) => void;
+
+export function quotaAdmission(quotas: ClientQuotas, onRefused: () => void): QuotaAdmission {
+  const baseWeights = new WeakMap<Operation, number>();
+  return (ctx, principal, operation, query) => {
+    let base = baseWeights.get(operation);
+    if (base === undefined) baseWeights.set(operation, (base = baseWeightOf(operation)));
+    const decision = quotas.admit(principal.clientPk, principal.clientId, principal.quota, requestWeight(base, query));
+    const fields = quotaFields(decision.limits, decision);
+    if (!decision.allowed) {
+      onRefused();
+      throw new ApiError(
+        'quota_exceeded',
+        `This credential has used its request quota (${decision.limits.rate} units a second, ${decision.limits.burst} at once); retry after ${decision.retryAfterSeconds} seconds, and pace requests by the RateLimit header. An operator can raise the quota with "ops client update".`,
+        [],
+        { 'Retry-After': String(decision.retryAfterSeconds), ...fields },
+      );
+    }
+    // Kept on whatever answer follows, an error's too.
+    const res = ctx.res;
+    for (const name in fields) res.setHeader(name, fields[name]!);
+  };
+}
