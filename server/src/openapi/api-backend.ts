@@ -167,7 +167,7 @@ export async function createApiBackend(app: AppContext, registry: OperationRegis
     postSecurityHandler: (c: RouteContext, ctx: Context) => {
       if (!c.security?.authorized) return;
       const principal = c.security.oauth2 as Principal | { error: unknown } | undefined;
-      if (principal && 'clientPk' in principal) admit(ctx, principal, c.operation, c.request.query as Record<string, unknown>);
+      return principal && 'clientPk' in principal ? admit(ctx, principal, c.operation, c.request.query as Record<string, unknown>) : undefined;
     },
     unauthorizedHandler: (c: RouteContext) => {
       if (c.operation.operationId === METRICS_OPERATION) throw metricsUnauthorized(c.request.headers.authorization);

@@ -14,7 +14,16 @@ export interface QuotaOverride {
 
 export interface QuotaDecision extends BucketVerdict {
   limits: QuotaLimits;
+  /**
+   * Refused: how long to hold the answer. A client asking again before the Retry-After it was
+   * given is answered once that time has come (at most REFUSAL_HOLD_MAX_MS later), so a
+   * client that ignores 429s cannot spin the service answering them.
+   */
+  holdMs: number;
 }
+
+/** The longest a refusal is held (see QuotaDecision.holdMs). */
+export const REFUSAL_HOLD_MAX_MS = 1000;
 
 /** A client refused at least once since the last report, and how often. */
 export interface RefusedClient {
@@ -29,6 +38,8 @@ export class ClientQuotas {
   /** Units admitted here and not yet reported to the other instances, by client. */
   private unreported = new Map<string, number>();
   private refused = new Map<string, RefusedClient>();
+  /** When each refused client was told to come back (its last Retry-After), epoch ms. */
+  private readonly retryAt = new Map<string, number>();
 
   constructor(
     readonly defaults: QuotaLimits,
@@ -49,12 +60,15 @@ export class ClientQuotas {
     const verdict = bucket.take(weight, now);
     if (verdict.allowed) {
       this.unreported.set(clientPk, (this.unreported.get(clientPk) ?? 0) + Math.min(weight, limits.burst));
-    } else {
-      const entry = this.refused.get(clientPk);
-      if (entry) entry.refused += 1;
-      else this.refused.set(clientPk, { clientId, refused: 1 });
+      return { ...verdict, limits, holdMs: 0 };
     }
-    return { ...verdict, limits };
+    const entry = this.refused.get(clientPk);
+    if (entry) entry.refused += 1;
+    else this.refused.set(clientPk, { clientId, refused: 1 });
+    const told = this.retryAt.get(clientPk) ?? 0;
+    const holdMs = told > now ? Math.min(told - now, REFUSAL_HOLD_MAX_MS) : 0;
+    this.retryAt.set(clientPk, Math.max(told, now + verdict.retryAfterSeconds * 1000));
+    return { ...verdict, limits, holdMs };
   }
 
   /** What was admitted here since the last call, by client (the reconciler reports it). */
@@ -92,6 +106,7 @@ export class ClientQuotas {
     for (const [clientPk, bucket] of this.buckets) {
       if (!this.unreported.has(clientPk) && bucket.isFull(now)) this.buckets.delete(clientPk);
     }
+    for (const [clientPk, at] of this.retryAt) if (at <= now) this.retryAt.delete(clientPk);
   }
 
   /** Buckets held (for tests and the metrics). */

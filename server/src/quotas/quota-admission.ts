@@ -2,7 +2,10 @@
 // before validation (api-backend.ts, postSecurityHandler): a refused request costs no
 // validation, no handler, no database round trip and no audit row. Every answer of an
 // authenticated operation carries the RateLimit-Policy and RateLimit fields; a refusal is
-// `429 quota_exceeded` with Retry-After (the envelope, or an OperationOutcome on the R4 view).
+// `429 quota_exceeded` with Retry-After (the envelope, or an OperationOutcome on the R4 view);
+// a client asking again before its Retry-After has its refusal held until then (at most 1 s),
+// so one that ignores 429s and loops on its connections gets about one answer per connection
+// and second instead of costing the service a refusal per turn of its loop.
 import type { Context } from 'koa';
 import type { Operation } from 'openapi-backend';
 import { ApiError } from '../errors/api-error.js';
@@ -20,7 +23,20 @@ export function quotaFields(limits: QuotaLimits, decision: Pick<QuotaDecision, '
   return rateLimitFields({ name: CLIENT_QUOTA_POLICY, quota: limits.burst, windowSeconds: Math.max(1, Math.ceil(limits.burst / limits.rate)) }, decision.remaining, decision.resetSeconds);
 }
 
-export type QuotaAdmission = (ctx: Context, principal: Principal, operation: Operation, query: Record<string, unknown> | undefined) => void;
+/** Throws the refusal, or (a client asking again too soon) gives a promise that rejects with it once held. */
+export type QuotaAdmission = (ctx: Context, principal: Principal, operation: Operation, query: Record<string, unknown> | undefined) => Promise<never> | undefined;
+
+function refusal(decision: QuotaDecision, heldMs: number): ApiError {
+  // What the client is told counts from when the answer leaves, after the hold.
+  const retryAfter = Math.max(1, Math.ceil(decision.retryAfterSeconds - heldMs / 1000));
+  const fields = quotaFields(decision.limits, { remaining: 0, resetSeconds: Math.max(0, decision.resetSeconds - heldMs / 1000) });
+  return new ApiError(
+    'quota_exceeded',
+    `This credential has used its request quota (${decision.limits.rate} units a second, ${decision.limits.burst} at once); retry after ${retryAfter} seconds, and pace requests by the RateLimit header. An operator can raise the quota with "ops client update".`,
+    [],
+    { 'Retry-After': String(retryAfter), ...fields },
+  );
+}
 
 export function quotaAdmission(quotas: ClientQuotas, onRefused: () => void): QuotaAdmission {
   const baseWeights = new WeakMap<Operation, number>();
@@ -28,18 +44,16 @@ export function quotaAdmission(quotas: ClientQuotas, onRefused: () => void): Quo
     let base = baseWeights.get(operation);
     if (base === undefined) baseWeights.set(operation, (base = baseWeightOf(operation)));
     const decision = quotas.admit(principal.clientPk, principal.clientId, principal.quota, requestWeight(base, query));
-    const fields = quotaFields(decision.limits, decision);
     if (!decision.allowed) {
       onRefused();
-      throw new ApiError(
-        'quota_exceeded',
-        `This credential has used its request quota (${decision.limits.rate} units a second, ${decision.limits.burst} at once); retry after ${decision.retryAfterSeconds} seconds, and pace requests by the RateLimit header. An operator can raise the quota with "ops client update".`,
-        [],
-        { 'Retry-After': String(decision.retryAfterSeconds), ...fields },
-      );
+      if (decision.holdMs === 0) throw refusal(decision, 0);
+      const held = decision.holdMs;
+      return new Promise<never>((_, reject) => setTimeout(() => reject(refusal(decision, held)), held));
     }
     // Kept on whatever answer follows, an error's too.
+    const fields = quotaFields(decision.limits, decision);
     const res = ctx.res;
     for (const name in fields) res.setHeader(name, fields[name]!);
+    return undefined;
   };
 }
