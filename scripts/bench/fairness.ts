@@ -5,7 +5,8 @@
 // 20 requests a second on one keep-alive connection, timed to the microsecond; the flooder
 // sends the same list from 64 connections as fast as it is answered (autocannon in its own
 // process, so its work does not delay the quiet partner's timer). Interleaved rounds
-// (BENCH_FAIRNESS_ROUNDS, default 3): the quiet partner alone, then during the flood; the
+// (BENCH_FAIRNESS_ROUNDS, default 3): the quiet partner alone, then during the flood, measured
+// from the moment the flooder is refused (the burst the quota grants it at once spent); the
 // target is its p99 during the flood at most 2x its p99 alone (median of the rounds' own
 // ratios). Then, as what the quota buys, one flood with the flooder's quota raised out of reach
 // (`ops client update --quota-rate`), the quiet partner measured the same way.
@@ -22,7 +23,7 @@ import { createFacility, createOrganization } from '../../server/src/organizatio
 import { createClient, updateClientQuota } from '../../server/src/auth/clients.js';
 import { DEFAULT_CLIENT_QUOTA_BURST, DEFAULT_CLIENT_QUOTA_RATE } from '../../server/src/config/config.js';
 import { seedFacility } from '../../server/src/seed/synthetic-data.js';
-import { accessToken, ROOT, startServiceProcess } from './service-process.js';
+import { accessToken, NODE_WITH_TSX, ROOT, startServiceProcess } from './service-process.js';
 import { onScratchPostgres } from './scratch-postgres.js';
 import { percentile } from './stats.js';
 import type { BenchSettings } from './settings.js';
@@ -52,7 +53,10 @@ export interface FloodResult {
 export interface FairnessRound {
   alone: PacedResult;
   flooded: PacedResult;
+  /** The whole flood, its burst included. */
   flood: FloodResult;
+  /** Seconds from the flood's start until the flooder was refused (its burst spent). */
+  burstSeconds?: number;
 }
 
 export interface FairnessRun {
@@ -105,35 +109,60 @@ async function pacedLatency(url: string, headers: Record<string, string>, second
   return { requests: samples.length, p50Ms: percentile(samples, 50), p99Ms: percentile(samples, 99), maxMs: Math.max(...samples), failures };
 }
 
-/** autocannon in its own process for `seconds`; resolves with its counts once it has finished. */
-function flood(url: string, token: string, seconds: number): Promise<FloodResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules/autocannon/autocannon.js'), '-c', String(FLOOD_CONNECTIONS), '-d', String(seconds), '-j', '-H', `authorization=Bearer ${token}`, url], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`autocannon exited ${code}: ${err.slice(-2000)}`));
-      const result = JSON.parse(out) as { duration: number; requests: { total: number }; '2xx': number; non2xx: number; statusCodeStats?: Record<string, { count: number }> };
-      const refused = result.statusCodeStats?.['429']?.count ?? 0;
-      resolve({
-        requestsPerSecond: result.requests.total / result.duration,
-        okPerSecond: result['2xx'] / result.duration,
-        refusedPerSecond: refused / result.duration,
-        other: result.non2xx - refused,
-      });
+/** The flooding partner (targets/flood.ts) until stop() gives its counts. */
+async function startFlood(url: string, token: string): Promise<{ stop(): Promise<FloodResult> }> {
+  const child = spawn(process.execPath, [...NODE_WITH_TSX, join(ROOT, 'scripts/bench/targets/flood.ts'), url, token, String(FLOOD_CONNECTIONS)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (c) => (err += c));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (c) => {
+      out += c;
+      if (out.includes('ready\n')) resolve();
     });
+    void exited.then((code) => reject(new Error(`the flood exited with ${code} before it was ready: ${err.slice(-2000)}`)));
   });
+  return {
+    async stop() {
+      child.kill('SIGTERM');
+      const code = await exited;
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (code !== 0 || !line) throw new Error(`the flood exited with ${code}: ${err.slice(-2000)}`);
+      const r = JSON.parse(line) as { seconds: number; total: number; ok: number; non2xx: number; refused: number; errors: number };
+      return { requestsPerSecond: r.total / r.seconds, okPerSecond: r.ok / r.seconds, refusedPerSecond: r.refused / r.seconds, other: r.non2xx - r.refused + r.errors };
+    },
+  };
 }
 
-/** The quiet partner measured while the flood runs (the flood starts a second before and ends a second after). */
-async function duringFlood(quietUrl: string, quietHeaders: Record<string, string>, floodUrl: string, floodToken: string, seconds: number): Promise<{ flooded: PacedResult; flood: FloodResult }> {
-  const flooding = flood(floodUrl, floodToken, seconds + 2);
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  const flooded = await pacedLatency(quietUrl, quietHeaders, seconds);
-  return { flooded, flood: await flooding };
+/** Waits until the flooder is refused: its burst is spent and the flood is at its steady state. */
+async function untilRefused(url: string, token: string, maxSeconds: number): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < maxSeconds * 1000) {
+    const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+    await response.arrayBuffer();
+    if (response.status === 429) return (performance.now() - started) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the flooder was not refused within ${maxSeconds} s`);
+}
+
+/**
+ * The quiet partner measured during the flood: from the moment the flooder is refused (its
+ * burst, which the quota grants at full speed by design, spent) when it has a quota, else a
+ * second after the flood starts.
+ */
+async function duringFlood(quietUrl: string, quietHeaders: Record<string, string>, floodUrl: string, floodToken: string, seconds: number, limited: boolean): Promise<{ flooded: PacedResult; flood: FloodResult; burstSeconds?: number }> {
+  const flooding = await startFlood(floodUrl, floodToken);
+  try {
+    const burstSeconds = limited ? await untilRefused(floodUrl, floodToken, 120) : undefined;
+    if (!limited) await new Promise((resolve) => setTimeout(resolve, 1000));
+    const flooded = await pacedLatency(quietUrl, quietHeaders, seconds);
+    return { flooded, flood: await flooding.stop(), ...(burstSeconds === undefined ? {} : { burstSeconds }) };
+  } catch (error) {
+    await flooding.stop().catch(() => undefined);
+    throw error;
+  }
 }
 
 async function measureOn(label: string, databaseUrl: string, residents: number, settings: BenchSettings): Promise<FairnessRun> {
@@ -161,17 +190,17 @@ async function measureOn(label: string, databaseUrl: string, residents: number, 
     const rounds: FairnessRound[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const alone = await pacedLatency(url, quietHeaders, settings.durationSeconds);
-      const { flooded, flood: floodResult } = await duringFlood(url, quietHeaders, url, floodToken, settings.durationSeconds);
-      rounds.push({ alone, flooded, flood: floodResult });
+      const { flooded, flood: floodResult, burstSeconds } = await duringFlood(url, quietHeaders, url, floodToken, settings.durationSeconds, true);
+      rounds.push({ alone, flooded, flood: floodResult, ...(burstSeconds === undefined ? {} : { burstSeconds }) });
       settings.log(
-        `    round ${round + 1}: quiet p99 alone ${alone.p99Ms.toFixed(2)} ms, during the flood ${flooded.p99Ms.toFixed(2)} ms (${(flooded.p99Ms / alone.p99Ms).toFixed(2)}x); flood ${floodResult.requestsPerSecond.toFixed(0)} req/s, ${floodResult.okPerSecond.toFixed(0)} answered 200, ${floodResult.refusedPerSecond.toFixed(0)} refused 429`,
+        `    round ${round + 1}: quiet p99 alone ${alone.p99Ms.toFixed(2)} ms, during the flood ${flooded.p99Ms.toFixed(2)} ms (${(flooded.p99Ms / alone.p99Ms).toFixed(2)}x); flood ${floodResult.requestsPerSecond.toFixed(0)} req/s, ${floodResult.okPerSecond.toFixed(0)} answered 200, ${floodResult.refusedPerSecond.toFixed(0)} refused 429; its burst spent after ${burstSeconds?.toFixed(1)} s`,
       );
     }
     // What the quota buys: the same flood with the flooder's quota out of reach (its tokens
     // follow within the token cache's TTL, 2 s).
     await updateClientQuota(db, flooder.client_id, { rate: 10_000_000, burst: 10_000_000 });
     await new Promise((resolve) => setTimeout(resolve, 2500));
-    const unlimited = await duringFlood(url, quietHeaders, url, floodToken, settings.durationSeconds);
+    const unlimited = await duringFlood(url, quietHeaders, url, floodToken, settings.durationSeconds, false);
     settings.log(`    without the quota: quiet p99 ${unlimited.flooded.p99Ms.toFixed(2)} ms during a flood of ${unlimited.flood.requestsPerSecond.toFixed(0)} req/s (${unlimited.flood.okPerSecond.toFixed(0)} answered 200)`);
     return { database: label, residents, quota, rounds, unlimited };
   } finally {

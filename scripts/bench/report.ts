@@ -508,6 +508,7 @@ function fairnessSection(m: Measured<NonNullable<BenchResults['fairness']>['resu
       `${f2(median(ratios))}x (rounds ${ratios.map(f2).join(', ')})`,
       `${count(median(r.rounds.map((x) => x.flood.requestsPerSecond)))}/s: ${count(median(r.rounds.map((x) => x.flood.okPerSecond)))} answered 200, ${count(median(r.rounds.map((x) => x.flood.refusedPerSecond)))} 429`,
       `${ms(r.unlimited.flooded.p50Ms)} / ${ms(r.unlimited.flooded.p99Ms)} (${f2(r.unlimited.flooded.p99Ms / alone)}x) during ${count(r.unlimited.flood.okPerSecond)}/s answered 200`,
+      r.rounds.map((x) => (x.burstSeconds === undefined ? 'n/a' : `${f1(x.burstSeconds)} s`)).join(', '),
       String(r.rounds.reduce((n, x) => n + x.alone.failures + x.flooded.failures + x.flood.other, 0) + r.unlimited.flooded.failures),
     ];
   });
@@ -516,9 +517,9 @@ function fairnessSection(m: Measured<NonNullable<BenchResults['fairness']>['resu
     '',
     measuredLine(m),
     '',
-    `Two credentials of one facility (\`BENCH_FAIRNESS_RESIDENTS\`, default 2,000 residents), one service at the default request quota (docs/quotas.md). The quiet partner polls the coverage list (\`page_size=50\`) ${QUIET_PER_SECOND} times a second on one keep-alive connection, each request timed to the microsecond; the flooding partner sends the same list from ${FLOOD_CONNECTIONS} connections as fast as it is answered (autocannon in its own process). Interleaved rounds (\`BENCH_FAIRNESS_ROUNDS\`, default 3): the quiet partner alone, then during the flood; the target is its p99 during the flood at most 2x its p99 alone, the median of the rounds' own ratios. Last, what the quota buys: the same flood with the flooder's quota raised out of reach (\`ops client update --quota-rate\`). Failures: the quiet partner's answers other than 200 and the flood's other than 200 or 429 (any makes the figures invalid).`,
+    `Two credentials of one facility (\`BENCH_FAIRNESS_RESIDENTS\`, default 2,000 residents), one service at the default request quota (docs/quotas.md). The quiet partner polls the coverage list (\`page_size=50\`) ${QUIET_PER_SECOND} times a second on one keep-alive connection, each request timed to the microsecond; the flooding partner sends the same list from ${FLOOD_CONNECTIONS} connections as fast as it is answered (autocannon in its own process). Interleaved rounds (\`BENCH_FAIRNESS_ROUNDS\`, default 3): the quiet partner alone, then during the flood, measured from the moment the flooder is refused (the burst its quota grants at full speed spent: the last column but one says after how long; the flood's figures count its whole run, burst included); the target is its p99 during the flood at most 2x its p99 alone, the median of the rounds' own ratios. Last, what the quota buys: the same flood with the flooder's quota raised out of reach (\`ops client update --quota-rate\`). Failures: the quiet partner's answers other than 200 and the flood's other than 200 or 429 (any makes the figures invalid).`,
     '',
-    table(['database', 'quota (rate, burst)', 'quiet alone p50 / p99', 'quiet during the flood p50 / p99', 'ratio of p99s (target <= 2)', 'flood', 'without the quota: quiet p50 / p99', 'failures'], rows),
+    table(['database', 'quota (rate, burst)', 'quiet alone p50 / p99', 'quiet during the flood p50 / p99', 'ratio of p99s (target <= 2)', 'flood', 'without the quota: quiet p50 / p99', 'burst spent after', 'failures'], rows),
     ...(m.result.skipped.length ? ['', ...m.result.skipped.map((s) => `Skipped: ${s}`)] : []),
   ].join('\n');
 }
