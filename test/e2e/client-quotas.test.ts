@@ -51,11 +51,11 @@ describe('per-credential request quotas', function () {
     expect(refused.headers.get('ratelimit')).to.match(/^"client";r=0;t=(59|60)$/);
     expect(refused.headers.get('x-request-id')).to.equal(refused.body.error.request_id);
 
-    // Asking again before that Retry-After: refused too, the answer held until then (1 s at most).
+    // Asking again before that Retry-After: refused too, the answer held 0.5 to 1 s.
     const sent = performance.now();
     const again = await call(service.baseUrl, 'GET', coverage(), { token });
     expect(again.status).to.equal(429);
-    expect(performance.now() - sent).to.be.at.least(900);
+    expect(performance.now() - sent).to.be.at.least(450);
     expect(Number(again.headers.get('retry-after'))).to.be.within(1, 10);
   });
 

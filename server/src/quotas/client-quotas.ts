@@ -16,13 +16,15 @@ export interface QuotaDecision extends BucketVerdict {
   limits: QuotaLimits;
   /**
    * Refused: how long to hold the answer. A client asking again before the Retry-After it was
-   * given is answered once that time has come (at most REFUSAL_HOLD_MAX_MS later), so a
-   * client that ignores 429s cannot spin the service answering them.
+   * given is held half a second to a second, at random (never past that time), so a client
+   * that ignores 429s cannot spin the service answering them. At random: held until one common
+   * moment, its connections would all come back at once, and the units refilled meanwhile be
+   * spent in one clump that every other client waits behind.
    */
   holdMs: number;
 }
 
-/** The longest a refusal is held (see QuotaDecision.holdMs). */
+/** The longest a refusal is held (see QuotaDecision.holdMs); the shortest is half of it. */
 export const REFUSAL_HOLD_MAX_MS = 1000;
 
 /** A client refused at least once since the last report, and how often. */
@@ -44,6 +46,7 @@ export class ClientQuotas {
   constructor(
     readonly defaults: QuotaLimits,
     private readonly now: () => number = Date.now,
+    private readonly random: () => number = Math.random,
   ) {}
 
   limitsOf(override: QuotaOverride | null | undefined): QuotaLimits {
@@ -66,7 +69,7 @@ export class ClientQuotas {
     if (entry) entry.refused += 1;
     else this.refused.set(clientPk, { clientId, refused: 1 });
     const told = this.retryAt.get(clientPk) ?? 0;
-    const holdMs = told > now ? Math.min(told - now, REFUSAL_HOLD_MAX_MS) : 0;
+    const holdMs = told > now ? Math.round(Math.min(told - now, REFUSAL_HOLD_MAX_MS * (0.5 + 0.5 * this.random()))) : 0;
     this.retryAt.set(clientPk, Math.max(told, now + verdict.retryAfterSeconds * 1000));
     return { ...verdict, limits, holdMs };
   }

@@ -3,7 +3,7 @@
 // validation, no handler, no database round trip and no audit row. Every answer of an
 // authenticated operation carries the RateLimit-Policy and RateLimit fields; a refusal is
 // `429 quota_exceeded` with Retry-After (the envelope, or an OperationOutcome on the R4 view);
-// a client asking again before its Retry-After has its refusal held until then (at most 1 s),
+// a client asking again before its Retry-After has its refusal held 0.5 to 1 s (client-quotas.ts),
 // so one that ignores 429s and loops on its connections gets about one answer per connection
 // and second instead of costing the service a refusal per turn of its loop.
 import type { Context } from 'koa';

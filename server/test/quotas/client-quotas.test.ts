@@ -42,17 +42,23 @@ describe("an instance's client quotas", () => {
     expect(quotas.admit('a', 'ofx_ci_a', null, 1).allowed).to.equal(true);
   });
 
-  it('answers a first refusal at once, and holds the next ones until the Retry-After given (1 s at most)', () => {
-    const quotas = new ClientQuotas({ rate: 0.1, burst: 1 }, clock);
+  it('answers a first refusal at once, and holds the next ones 0.5 to 1 s at random, never past the Retry-After given', () => {
+    let random = 1;
+    const quotas = new ClientQuotas({ rate: 0.1, burst: 1 }, clock, () => random);
     quotas.admit('a', 'ofx_ci_a', null, 1);
     const first = quotas.admit('a', 'ofx_ci_a', null, 1);
     expect(first).to.include({ allowed: false, retryAfterSeconds: 10, holdMs: 0 });
     now += 300;
     expect(quotas.admit('a', 'ofx_ci_a', null, 1).holdMs).to.equal(REFUSAL_HOLD_MAX_MS);
+    random = 0;
+    expect(quotas.admit('a', 'ofx_ci_a', null, 1).holdMs).to.equal(REFUSAL_HOLD_MAX_MS / 2);
+    random = 0.5;
+    expect(quotas.admit('a', 'ofx_ci_a', null, 1).holdMs).to.equal(750);
     // A client that waited its Retry-After is answered at once.
     now += 10_000;
     expect(quotas.admit('a', 'ofx_ci_a', null, 1)).to.include({ allowed: true, holdMs: 0 });
-    const quick = new ClientQuotas({ rate: 1, burst: 1 }, clock);
+    random = 1;
+    const quick = new ClientQuotas({ rate: 1, burst: 1 }, clock, () => random);
     quick.admit('b', 'ofx_ci_b', null, 1);
     expect(quick.admit('b', 'ofx_ci_b', null, 1)).to.include({ retryAfterSeconds: 1, holdMs: 0 });
     now += 600;
