@@ -51,9 +51,7 @@ export function quotaAdmission(quotas: ClientQuotas, onRefused: () => void): Quo
       return new Promise<never>((_, reject) => setTimeout(() => reject(refusal(decision, held)), held));
     }
     // Kept on whatever answer follows, an error's too.
-    const fields = quotaFields(decision.limits, decision);
-    const res = ctx.res;
-    for (const name in fields) res.setHeader(name, fields[name]!);
+    ctx.set(quotaFields(decision.limits, decision));
     return undefined;
   };
 }

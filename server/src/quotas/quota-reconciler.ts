@@ -58,7 +58,7 @@ export class QuotaReconciler {
     }
   }
 
-  /** One report and one read; exported for tests through the class. */
+  /** One report and one read (the loop runs it every interval; tests call it directly). */
   async reconcile(): Promise<void> {
     if (this.startedAt === undefined) {
       const [row] = rawRows<{ now: string }>(await this.db.raw(`select ${DB_NOW_MS} as now`));
