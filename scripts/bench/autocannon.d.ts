@@ -22,6 +22,8 @@ declare module 'autocannon' {
     timeouts: number;
     non2xx: number;
     '2xx': number;
+    /** Answers by status code. */
+    statusCodeStats?: Record<string, { count: number }>;
   }
   interface Options {
     url: string;
@@ -34,5 +36,7 @@ declare module 'autocannon' {
     body?: string;
   }
   function autocannon(options: Options): Promise<Result>;
+  /** With a callback: a running instance that stop() ends early (the callback then gets the counts so far). */
+  function autocannon(options: Options, done: (error: unknown, result: Result) => void): { stop(): void };
   export default autocannon;
 }

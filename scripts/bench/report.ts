@@ -11,6 +11,7 @@ import { DELIVERY_TARGETS } from './delivery-throughput.js';
 import { count, median, ratio } from './stats.js';
 import { STARTUP_LINES } from './startup.js';
 import { VERIFIER_CONTENDERS } from './verifier.js';
+import { FLOOD_CONNECTIONS, QUIET_PER_SECOND, type FairnessRun } from './fairness.js';
 
 export interface Target {
   goal: string;
@@ -167,6 +168,15 @@ export function targetsOf(results: BenchResults): Target[] {
       goal: `accounting of disclosures of one resident among 10^6 rows < 1 s, ${run.database} (issue 23)`,
       measured: `${run.disclosures.medianMs.toFixed(0)} ms among ${count(run.disclosures.auditRows)} rows`,
       met: run.disclosures.auditRows >= 1_000_000 ? run.disclosures.medianMs < 1000 : undefined,
+    });
+  }
+  for (const run of results.fairness?.result.runs ?? []) {
+    const ratios = fairnessRatios(run);
+    const middle = median(ratios);
+    targets.push({
+      goal: `a quiet partner's p99 during another's flood <= 2x its p99 alone, ${run.database} (issue 43)`,
+      measured: `${f2(median(run.rounds.map((r) => r.flooded.p99Ms)))} ms vs ${f2(median(run.rounds.map((r) => r.alone.p99Ms)))} ms (${f2(middle)}x, median of the rounds' own${ratios.length > 1 ? `; rounds ${f2(Math.min(...ratios))}-${f2(Math.max(...ratios))}` : ''}; without the quota ${f2(run.unlimited.flooded.p99Ms)} ms)`,
+      met: middle <= 2,
     });
   }
   for (const run of results.search?.result.runs ?? []) {
@@ -480,6 +490,40 @@ function policySection(m: Measured<NonNullable<BenchResults['policy']>['result']
   ].join('\n');
 }
 
+function fairnessRatios(run: FairnessRun): number[] {
+  return run.rounds.map((r) => r.flooded.p99Ms / r.alone.p99Ms);
+}
+
+function fairnessSection(m: Measured<NonNullable<BenchResults['fairness']>['result']>): string {
+  const ms = (n: number) => `${f2(n)} ms`;
+  const rows = m.result.runs.map((r) => {
+    const alone = median(r.rounds.map((x) => x.alone.p99Ms));
+    const flooded = median(r.rounds.map((x) => x.flooded.p99Ms));
+    const ratios = fairnessRatios(r);
+    return [
+      r.database,
+      `${count(r.quota.rate)}/s, ${count(r.quota.burst)}`,
+      `${ms(median(r.rounds.map((x) => x.alone.p50Ms)))} / ${ms(alone)}`,
+      `${ms(median(r.rounds.map((x) => x.flooded.p50Ms)))} / ${ms(flooded)}`,
+      `${f2(median(ratios))}x (rounds ${ratios.map(f2).join(', ')})`,
+      `${count(median(r.rounds.map((x) => x.flood.requestsPerSecond)))}/s: ${count(median(r.rounds.map((x) => x.flood.okPerSecond)))} answered 200, ${count(median(r.rounds.map((x) => x.flood.refusedPerSecond)))} 429`,
+      `${ms(r.unlimited.flooded.p50Ms)} / ${ms(r.unlimited.flooded.p99Ms)} (${f2(r.unlimited.flooded.p99Ms / alone)}x) during ${count(r.unlimited.flood.okPerSecond)}/s answered 200`,
+      r.rounds.map((x) => (x.burstSeconds === undefined ? 'n/a' : `${f1(x.burstSeconds)} s`)).join(', '),
+      String(r.rounds.reduce((n, x) => n + x.alone.failures + x.flooded.failures + x.flood.other, 0) + r.unlimited.flooded.failures),
+    ];
+  });
+  return [
+    "## 12. A quiet partner's p99 during another's flood",
+    '',
+    measuredLine(m),
+    '',
+    `Two credentials of one facility (\`BENCH_FAIRNESS_RESIDENTS\`, default 2,000 residents), one service at the default request quota (docs/quotas.md). The quiet partner polls the coverage list (\`page_size=50\`) ${QUIET_PER_SECOND} times a second on one keep-alive connection, each request timed to the microsecond; the flooding partner sends the same list from ${FLOOD_CONNECTIONS} connections as fast as it is answered (autocannon in its own process). Interleaved rounds (\`BENCH_FAIRNESS_ROUNDS\`, default 3): the quiet partner alone, then during the flood, measured from the moment the flooder is refused (the burst its quota grants at full speed spent: the last column but one says after how long; the flood's figures count its whole run, burst included); the target is its p99 during the flood at most 2x its p99 alone, the median of the rounds' own ratios. Last, what the quota buys: the same flood with the flooder's quota raised out of reach (\`ops client update --quota-rate\`). Failures: the quiet partner's answers other than 200 and the flood's other than 200 or 429 (any makes the figures invalid).`,
+    '',
+    table(['database', 'quota (rate, burst)', 'quiet alone p50 / p99', 'quiet during the flood p50 / p99', 'ratio of p99s (target <= 2)', 'flood', 'without the quota: quiet p50 / p99', 'burst spent after', 'failures'], rows),
+    ...(m.result.skipped.length ? ['', ...m.result.skipped.map((s) => `Skipped: ${s}`)] : []),
+  ].join('\n');
+}
+
 export function eligibilitySection(m: Measured<NonNullable<BenchResults['eligibility']>['result']>): string {
   const runs = m.result.runs;
   const first = runs[0];
@@ -565,6 +609,8 @@ export function renderReport(results: BenchResults): { markdown: string; summary
     '',
     results.eligibility ? eligibilitySection(results.eligibility) : notRun('eligibility', '11. Real-time eligibility re-verification'),
     '',
+    results.fairness ? fairnessSection(results.fairness) : notRun('fairness', "12. A quiet partner's p99 during another's flood"),
+    '',
     analysis(results),
     '',
     '## How to reproduce',
@@ -572,7 +618,7 @@ export function renderReport(results: BenchResults): { markdown: string; summary
     '```sh',
     'npm ci',
     'npm run bench                                   # everything, about 45 minutes (the search benchmark alone writes 10^5 residents and 1.2 x 10^6 Observations per database through ingestion; the first run also seeds 10^6 observations for growth, cached in .bench/)',
-    'BENCH_ONLY=list,verifier npm run bench          # a subset: list, growth, delivery, verifier, startup, ingest, feeds, export, search, policy, eligibility',
+    'BENCH_ONLY=list,verifier npm run bench          # a subset: list, growth, delivery, verifier, startup, ingest, feeds, export, search, policy, eligibility, fairness',
     'BENCH_ONLY=report npm run bench                # measure nothing: write this page again from the stored figures (.bench/results.json)',
     'BENCH_DURATION=4 npm run bench                  # seconds per measured load (default 8)',
     'BENCH_PG_URL=postgres://user@host:5432/postgres npm run bench   # where the delivery benchmark creates its PostgreSQL database',

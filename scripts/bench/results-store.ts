@@ -11,6 +11,7 @@ import type { ExportThroughputResult } from './export-throughput.js';
 import type { SearchThroughputResult } from './search-throughput.js';
 import type { PolicyThroughputResult } from './policy-throughput.js';
 import type { EligibilityThroughputResult } from './eligibility-throughput.js';
+import type { FairnessResult } from './fairness.js';
 import type { ListThroughputResult } from './list-throughput.js';
 import type { Machine } from './machine.js';
 import { ROOT } from './service-process.js';
@@ -38,6 +39,7 @@ export interface BenchResults {
   search?: Measured<SearchThroughputResult>;
   policy?: Measured<PolicyThroughputResult>;
   eligibility?: Measured<EligibilityThroughputResult>;
+  fairness?: Measured<FairnessResult>;
 }
 
 export const RESULTS_FILE = join(ROOT, '.bench', 'results.json');

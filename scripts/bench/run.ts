@@ -1,4 +1,4 @@
-// `npm run bench`: runs the benchmarks (all, or BENCH_ONLY=list,growth,delivery,verifier,startup,ingest,feeds,export,search,policy,eligibility;
+// `npm run bench`: runs the benchmarks (all, or BENCH_ONLY=list,growth,delivery,verifier,startup,ingest,feeds,export,search,policy,eligibility,fairness;
 // BENCH_ONLY=report re-renders the page from the stored figures),
 // each against a baseline measured in the same run, and writes docs/benchmarks.md.
 // Never part of the test suite: timings on a shared machine are figures to read, not to assert.
@@ -13,6 +13,7 @@ import { exportThroughput } from './export-throughput.js';
 import { searchThroughput } from './search-throughput.js';
 import { policyThroughput } from './policy-throughput.js';
 import { eligibilityThroughput } from './eligibility-throughput.js';
+import { fairness } from './fairness.js';
 import { listThroughput } from './list-throughput.js';
 import { describeMachine } from './machine.js';
 import { renderReport } from './report.js';
@@ -34,6 +35,7 @@ const BENCHMARKS = {
   search: searchThroughput,
   policy: policyThroughput,
   eligibility: eligibilityThroughput,
+  fairness,
 } satisfies Record<keyof BenchResults, (settings: BenchSettings) => Promise<unknown>>;
 
 type Name = keyof typeof BENCHMARKS;

@@ -42,8 +42,10 @@ export function createTransport(options: TransportOptions): Send {
     let waitedMs = 0;
 
     // Waits before the next attempt if a retry is allowed and fits the total wait bound.
-    const mayRetryAfter = async (delayMs: number): Promise<boolean> => {
-      if (!retrySafe || retries >= options.maxRetries || waitedMs + delayMs > options.maxRetryWaitMs) return false;
+    // `unhandled`: the server says it did nothing with the request, so even a request that is
+    // not safe to send twice may be sent again.
+    const mayRetryAfter = async (delayMs: number, unhandled = false): Promise<boolean> => {
+      if (!(retrySafe || unhandled) || retries >= options.maxRetries || waitedMs + delayMs > options.maxRetryWaitMs) return false;
       try {
         await runtime.sleep(delayMs, signal ?? undefined);
       } catch {
@@ -75,7 +77,9 @@ export function createTransport(options: TransportOptions): Send {
 
       if (RETRYABLE_STATUSES.has(response.status)) {
         const asked = parseRetryAfter(response.headers.get('retry-after'), runtime.now());
-        if (await mayRetryAfter(asked ?? backoffDelay(retries, runtime.random))) continue;
+        // A 429 (a credential's quota, the token endpoint's limit, an export limit) is answered
+        // before anything is done: waiting Retry-After and sending it again is always safe.
+        if (await mayRetryAfter(asked ?? backoffDelay(retries, runtime.random), response.status === 429)) continue;
       }
       return response;
     }

@@ -125,6 +125,26 @@ describe('retries, timeouts and aborts', () => {
     expect(runtime.sleeps).to.deep.equal([]);
   });
 
+  it('sends registerWebhook again after a 429 quota_exceeded, once Retry-After has passed: the server did nothing with it', async () => {
+    const quota = { ...API_HEADERS, 'Retry-After': '2', 'RateLimit-Policy': '"client";q=1000;w=20', RateLimit: '"client";r=0;t=20' };
+    nock(BASE_URL).post(WEBHOOKS_PATH).once().reply(429, errorEnvelope('quota_exceeded', 'This credential has used its request quota.'), quota);
+    nock(BASE_URL).post(WEBHOOKS_PATH).once().reply(201, readBody(subscription(3, 'active')), API_HEADERS);
+    const created = await client().webhooks(ORG_ID).register({ callbackUrl: 'https://partner.example/hooks/ofctx', eventTypes: ['resident.admitted'] });
+    expect(created.id).to.equal(uuid(3));
+    expect(runtime.sleeps).to.deep.equal([2000]);
+  });
+
+  it('backs off on quota_exceeded answers Retry-After by Retry-After, then surfaces a RateLimitError once maxRetries is spent', async () => {
+    const quota = (seconds: string) => ({ ...API_HEADERS, 'Retry-After': seconds, 'RateLimit-Policy': '"client";q=10;w=10', RateLimit: '"client";r=0;t=10' });
+    nock(BASE_URL).get(RESIDENTS).reply(429, errorEnvelope('quota_exceeded', 'This credential has used its request quota.'), quota('1'));
+    nock(BASE_URL).get(RESIDENTS).reply(429, errorEnvelope('quota_exceeded', 'This credential has used its request quota.'), quota('3'));
+    nock(BASE_URL).get(RESIDENTS).reply(429, errorEnvelope('quota_exceeded', 'This credential has used its request quota.'), quota('4'));
+    const error = await rejectionOf(residents({ maxRetries: 2 }).list());
+    expect(error).to.be.instanceOf(RateLimitError);
+    expect(error).to.include({ status: 429, code: 'quota_exceeded', retryAfterMs: 4000 });
+    expect(runtime.sleeps).to.deep.equal([1000, 3000]);
+  });
+
   it('never retries registerWebhook after a network error', async () => {
     nock(BASE_URL).post(WEBHOOKS_PATH).once().replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
     const error = await rejectionOf(

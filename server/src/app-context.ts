@@ -10,6 +10,7 @@ import type { ServiceMetrics } from './metrics/service-metrics.js';
 import type { AssertionDeps } from './auth/client-assertion.js';
 import type { BulkExportWorker } from './bulk/export-worker.js';
 import type { InFlightRequests } from './http/in-flight-requests.js';
+import type { ClientQuotas } from './quotas/client-quotas.js';
 
 export interface AppContext {
   config: Config;
@@ -17,6 +18,8 @@ export interface AppContext {
   logger: Logger;
   tokens: AccessTokens;
   tokenRateLimiter: TokenRateLimiter;
+  /** Each credential's request quota (token buckets; shared across instances on PostgreSQL). */
+  quotas: ClientQuotas;
   audit: AuditTrail;
   webhooks: Webhooks;
   /** Counters and histograms behind /metrics. */

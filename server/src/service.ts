@@ -31,6 +31,9 @@ import { InFlightRequests } from './http/in-flight-requests.js';
 import { readFileSync } from 'node:fs';
 import { EligibilityWorker } from './eligibility/eligibility-worker.js';
 import { queueDepth } from './eligibility/check-queue.js';
+import { ClientQuotas } from './quotas/client-quotas.js';
+import { QuotaReconciler } from './quotas/quota-reconciler.js';
+import { startQuotaReports } from './quotas/quota-reports.js';
 
 export interface RunningService {
   url: string;
@@ -83,12 +86,16 @@ export async function startService(config: Config, options: { logger?: Logger; d
   decoyHash().catch((error: Error) => logger.error({ err: error.message }, 'could not compute the decoy hash'));
   const tokenRateLimiter = await TokenRateLimiter.create(db, config.tokenRateLimitPoints, config.tokenRateLimitWindowSeconds);
   const bulkExports = new BulkExportWorker(db, config.bulkExport, logger);
+  const quotas = new ClientQuotas(config.clientQuota);
+  // Several instances share one PostgreSQL: they share each client's quota through it.
+  const quotaReconciler = isPostgres(db) ? new QuotaReconciler(db, quotas, config.clientQuota.syncIntervalMs, logger) : undefined;
   const app: AppContext = {
     config,
     db,
     logger,
     tokens: new AccessTokens(db, config.tokenCacheTtlMs),
     tokenRateLimiter,
+    quotas,
     audit: new AuditTrail(db),
     webhooks,
     metrics,
@@ -122,6 +129,8 @@ export async function startService(config: Config, options: { logger?: Logger; d
     app.tokens.deleteExpired().catch((error: Error) => logger.warn({ err: error.message }, 'token clean-up failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
+  quotaReconciler?.start();
+  const stopQuotaReports = startQuotaReports(quotas, logger, metrics);
   let metricsListener: Awaited<ReturnType<typeof startMetricsListener>> | undefined;
   if (config.metrics.port !== undefined) {
     try {
@@ -129,6 +138,8 @@ export async function startService(config: Config, options: { logger?: Logger; d
     } catch (error) {
       // METRICS_PORT taken, say: stop cleanly rather than leave the API half started.
       clearInterval(housekeeping);
+      stopQuotaReports();
+      await quotaReconciler?.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await closeDatabase();
       throw error;
@@ -160,6 +171,8 @@ export async function startService(config: Config, options: { logger?: Logger; d
   } catch (error) {
     // The MLLP port is taken or a TLS file is unreadable: nothing is left running.
     clearInterval(housekeeping);
+    stopQuotaReports();
+    await quotaReconciler?.stop();
     await purger.stop();
     await disclosureIndexer.stop();
     await bulkExports.stop();
@@ -183,6 +196,9 @@ export async function startService(config: Config, options: { logger?: Logger; d
       await Promise.all([closed, webhooks.stop(), bulkExports.stop(), eligibility.stop(), metricsListener?.close(), mllp?.close()]);
       // Handlers whose client hung up are not connections any more, but still use the database.
       await app.inFlight.drained();
+      // After the last request: what this instance admitted is reported to the others.
+      stopQuotaReports();
+      await quotaReconciler?.stop();
       // After the last request's audit row: what it disclosed is indexed now or at the next start.
       await disclosureIndexer.stop();
       await closeDatabase();

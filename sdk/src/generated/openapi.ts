@@ -2326,7 +2326,7 @@ export interface components {
          * @description Stable machine code of an error. New codes may be added; treat unknown ones by status.
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "invalid_body" | "callback_url_not_allowed" | "invalid_fhir" | "invalid_x12" | "unprocessable_resource" | "precondition_failed" | "missing_token" | "invalid_token" | "insufficient_scope" | "organization_forbidden" | "facility_forbidden" | "not_found" | "method_not_allowed" | "subscription_not_active" | "subscription_limit_reached" | "delivery_already_queued" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_parameter" | "invalid_body" | "callback_url_not_allowed" | "invalid_fhir" | "invalid_x12" | "unprocessable_resource" | "precondition_failed" | "missing_token" | "invalid_token" | "insufficient_scope" | "organization_forbidden" | "facility_forbidden" | "not_found" | "method_not_allowed" | "subscription_not_active" | "subscription_limit_reached" | "delivery_already_queued" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "internal_error" | "service_unavailable";
         ErrorDetail: {
             /** @description Where the problem is, such as `query.page_size`, `path.org_id` or `body.callback_url`. */
             field: string;
@@ -3602,6 +3602,56 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description `quota_exceeded`: the credential has used its request quota (see "Request quotas"). Nothing was done; wait `Retry-After` seconds. */
+        QuotaExceeded: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Policy": components["headers"]["ClientRateLimit-Policy"];
+                RateLimit: components["headers"]["ClientRateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "data": null,
+                 *       "meta": null,
+                 *       "error": {
+                 *         "code": "quota_exceeded",
+                 *         "message": "This credential has used its request quota (50 units a second, 1000 at once); retry after 1 seconds, and pace requests by the RateLimit header. An operator can raise the quota with \"ops client update\".",
+                 *         "details": [],
+                 *         "request_id": "1c0f6a52-6e43-4ad1-9a1e-35b1c2f0d9aa"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The credential has used its request quota (see "Request quotas"): an OperationOutcome with code `throttled`. Nothing was done; wait `Retry-After` seconds. */
+        FhirQuotaExceeded: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Policy": components["headers"]["ClientRateLimit-Policy"];
+                RateLimit: components["headers"]["ClientRateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "resourceType": "OperationOutcome",
+                 *       "issue": [
+                 *         {
+                 *           "severity": "error",
+                 *           "code": "throttled",
+                 *           "diagnostics": "This credential has used its request quota (50 units a second, 1000 at once); retry after 1 seconds, and pace requests by the RateLimit header. An operator can raise the quota with \"ops client update\"."
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/fhir+json": components["schemas"]["OperationOutcome"];
+            };
+        };
         /** @description `internal_error`: an unexpected failure. Nothing was changed; quote `request_id` to support. */
         InternalError: {
             headers: {
@@ -3742,11 +3792,13 @@ export interface components {
                 "application/fhir+json": components["schemas"]["OperationOutcome"];
             };
         };
-        /** @description The client already has `BULK_EXPORT_MAX_JOBS_PER_CLIENT` exports running. */
+        /** @description The client already has `BULK_EXPORT_MAX_JOBS_PER_CLIENT` exports running (`rate_limited`), or the credential has used its request quota (`quota_exceeded`, see "Request quotas": then with the `RateLimit` fields). Wait `Retry-After` seconds. */
         FhirExportLimit: {
             headers: {
                 /** @description Seconds to wait before trying again. */
                 "Retry-After"?: string;
+                "RateLimit-Policy": components["headers"]["ClientRateLimit-Policy"];
+                RateLimit: components["headers"]["ClientRateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
@@ -3997,6 +4049,16 @@ export interface components {
          * @example "token";r=29;t=60
          */
         RateLimit: string;
+        /**
+         * @description The credential's request quota (draft-ietf-httpapi-ratelimit-headers): `"client";q=<burst units>;w=<seconds to refill the burst>`, a token bucket refilled continuously at q/w units a second (`ops client update --quota-rate/--quota-burst`, default 50 a second and 1,000 at once). Sent on every answer of an authenticated operation.
+         * @example "client";q=1000;w=20
+         */
+        "ClientRateLimit-Policy": string;
+        /**
+         * @description What is left of the credential's quota (draft-ietf-httpapi-ratelimit-headers): `"client";r=<units left>;t=<seconds until the bucket is full again>`. Sent on every answer of an authenticated operation.
+         * @example "client";r=0;t=20
+         */
+        ClientRateLimit: string;
         /** @description Token answers are never cached (RFC 6749 section 5.1). */
         "Cache-Control-No-Store": "no-store";
         /**
@@ -4592,6 +4654,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4639,6 +4702,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4738,6 +4802,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4813,6 +4878,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4937,6 +5003,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5015,6 +5082,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5109,6 +5177,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5179,6 +5248,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5292,6 +5362,7 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -5373,6 +5444,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -5423,6 +5495,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -5495,6 +5568,7 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -5572,6 +5646,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -5622,6 +5697,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -5698,6 +5774,7 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -5779,6 +5856,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -5829,6 +5907,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -5899,6 +5978,7 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -5974,6 +6054,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6024,6 +6105,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6098,6 +6180,7 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6177,6 +6260,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6227,6 +6311,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6303,6 +6388,7 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6384,6 +6470,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6434,6 +6521,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6510,6 +6598,7 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6591,6 +6680,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6641,6 +6731,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6717,6 +6808,7 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6798,6 +6890,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6848,6 +6941,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6914,6 +7008,7 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6985,6 +7080,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -7035,6 +7131,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -7433,6 +7530,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -7484,6 +7582,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -7526,6 +7625,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -7615,6 +7715,7 @@ export interface operations {
             413: components["responses"]["IngestFailure"];
             415: components["responses"]["IngestFailure"];
             422: components["responses"]["IngestFailure"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["IngestFailure"];
             503: components["responses"]["IngestFailure"];
         };
@@ -7692,6 +7793,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -7757,6 +7859,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -7830,6 +7933,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -7885,6 +7989,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -7940,6 +8045,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -7995,6 +8101,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8063,6 +8170,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8111,6 +8219,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8167,6 +8276,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8246,6 +8356,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8307,6 +8418,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8363,6 +8475,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8432,6 +8545,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8485,6 +8599,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -12,6 +12,7 @@ import { parseScopes } from './scopes.js';
 import { formatGrant } from './scope-grants.js';
 import { parseRestrictions, serializeRestrictions, type GranularRestrictions } from './granular-scopes.js';
 import { policyOfRow } from '../tenancy/access-policy.js';
+import { quotaOfRow } from './clients.js';
 
 export const TOKEN_LIFETIME_SECONDS = 3600;
 const CACHE_MAX_ENTRIES = 10_000;
@@ -65,7 +66,7 @@ export class AccessTokens {
     const row = await this.db('access_tokens as t')
       .join('clients as c', 'c.id', 't.client_pk')
       .where('t.token_hash', hash)
-      .first('t.client_pk', 't.scopes', 't.restrictions', 't.facility_ids', 't.expires_at', 'c.client_id', 'c.org_id', 'c.status', 'c.purpose', 'c.payers', 'c.sensitive');
+      .first('t.client_pk', 't.scopes', 't.restrictions', 't.facility_ids', 't.expires_at', 'c.client_id', 'c.org_id', 'c.status', 'c.purpose', 'c.payers', 'c.sensitive', 'c.quota_rate', 'c.quota_burst');
     if (!row || row.status !== 'active') return null;
     const granted = new Set<string>(
       await this.db('client_facilities').where({ client_pk: row.client_pk }).pluck('facility_id'),
@@ -80,6 +81,7 @@ export class AccessTokens {
       expiresAt: Number(row.expires_at),
       policy: policyOfRow(row),
       restrictions: parseRestrictions(row.restrictions),
+      quota: quotaOfRow(row),
     };
   }
 

@@ -7,6 +7,7 @@ import { decoyHash, hashSecret, verifySecret } from './secret-hash.js';
 import { formatScopes, INGEST_SCOPE, isScope, parseScopes } from './scopes.js';
 import { randomToken } from './random-token.js';
 import { DEFAULT_POLICY, policyColumns, policyOfRow, type AccessPolicy } from '../tenancy/access-policy.js';
+import type { QuotaOverride } from '../quotas/client-quotas.js';
 
 /**
  * `partner`: reads and webhooks, never `ingest.write`. `ingest`: the facility's system of
@@ -29,6 +30,8 @@ export interface ClientRecord {
   auth_methods: AuthMethod[];
   /** Who it may see: purpose of use, payers, sensitive records (tenancy/access-policy.ts). */
   policy: AccessPolicy;
+  /** Its own request quota (units a second, burst), or null: the service's default. */
+  quota: QuotaOverride | null;
 }
 
 export type AuthMethod = 'client_secret' | 'private_key_jwt';
@@ -147,7 +150,15 @@ function toRecord(row: Record<string, unknown>, facilityIds: string[]): ClientRe
     revoked_at: (row.revoked_at as string | null) ?? null,
     auth_methods: authMethodsOf(row),
     policy: policyOfRow(row),
+    quota: quotaOfRow(row),
   };
+}
+
+/** The quota override of a `clients` row; null when it has none (the default applies). */
+export function quotaOfRow(row: { quota_rate?: unknown; quota_burst?: unknown }): QuotaOverride | null {
+  const rate = row.quota_rate === null || row.quota_rate === undefined ? null : Number(row.quota_rate);
+  const burst = row.quota_burst === null || row.quota_burst === undefined ? null : Number(row.quota_burst);
+  return rate === null && burst === null ? null : { rate, burst };
 }
 
 export async function findClient(db: Knex, clientId: string): Promise<ClientRecord | undefined> {
@@ -188,6 +199,19 @@ export async function updateClientPolicy(db: Knex, clientId: string, policy: Acc
   if (!client) throw new Error(`no client ${clientId}`);
   if (client.kind !== 'partner') throw new Error('an ingest credential reads nothing: it has no access policy');
   await db('clients').where({ id: client.id }).update(policyColumns(policy));
+  return (await findClient(db, clientId))!;
+}
+
+/**
+ * Sets a credential's own request quota (null fields: the default again). Its tokens follow
+ * within the token cache's TTL (at most 5 s) on every instance.
+ */
+export async function updateClientQuota(db: Knex, clientId: string, quota: QuotaOverride): Promise<ClientRecord> {
+  const client = await findClient(db, clientId);
+  if (!client) throw new Error(`no client ${clientId}`);
+  if (quota.rate !== null && !(Number.isFinite(quota.rate) && quota.rate > 0)) throw new Error('a quota rate is a number of units a second above 0');
+  if (quota.burst !== null && !(Number.isInteger(quota.burst) && quota.burst >= 1)) throw new Error('a quota burst is a whole number of units, 1 or more');
+  await db('clients').where({ id: client.id }).update({ quota_rate: quota.rate, quota_burst: quota.burst });
   return (await findClient(db, clientId))!;
 }
 

@@ -7,16 +7,11 @@ import type { Context } from 'koa';
 import { OAuthError } from '../errors/oauth-error.js';
 import { TOKEN_OPERATION } from '../openapi/api-backend.js';
 import type { TokenRateLimiter, RateLimitVerdict } from './token-rate-limiter.js';
+import { rateLimitFields as fieldsOf } from '../http/rate-limit-fields.js';
 
 export const TOKEN_PATH = '/api/v1/oauth/token';
-/** The policy's name in both fields. */
-const POLICY = '"token"';
-
 export function rateLimitFields(limiter: Pick<TokenRateLimiter, 'points' | 'windowSeconds'>, verdict: RateLimitVerdict): Record<string, string> {
-  return {
-    'RateLimit-Policy': `${POLICY};q=${limiter.points};w=${limiter.windowSeconds}`,
-    RateLimit: `${POLICY};r=${verdict.remaining};t=${verdict.resetSeconds}`,
-  };
+  return fieldsOf({ name: 'token', quota: limiter.points, windowSeconds: limiter.windowSeconds }, verdict.remaining, verdict.resetSeconds);
 }
 
 /** Counts a token request against its address's limit (refused: throws); other requests pass. */

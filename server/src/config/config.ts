@@ -19,6 +19,8 @@ export interface Config {
   tokenRateLimitWindowSeconds: number;
   /** How long a token lookup may be served from memory; bounds how late a revocation bites. */
   tokenCacheTtlMs: number;
+  /** Each credential's request quota, unless `ops client update` gives it its own (server/src/quotas). */
+  clientQuota: ClientQuotaConfig;
   /** The largest FHIR Bundle the ingest endpoint reads (NDJSON is streamed, never bounded). */
   ingestMaxBundleBytes: number;
   /** Webhook settings, used by server/src/webhooks. */
@@ -33,6 +35,23 @@ export interface Config {
   mllp: MllpConfig | undefined;
   /** Real-time eligibility: X12 270s to the payers over CAQH CORE (server/src/eligibility). */
   eligibility: EligibilityConfig;
+}
+
+/**
+ * 50 units a second (180,000 an hour), 1,000 at once: a partner polling 30 facilities' four
+ * lists every five seconds uses 24; a first sync of 50,000 rows in pages of 200 is 1,000 units.
+ * GitHub grants 5,000 requests an hour, Stripe 100 reads a second (docs/quotas.md).
+ */
+export const DEFAULT_CLIENT_QUOTA_RATE = 50;
+export const DEFAULT_CLIENT_QUOTA_BURST = 1000;
+
+export interface ClientQuotaConfig {
+  /** Units a second (a read or a default page costs 1; docs/quotas.md). */
+  rate: number;
+  /** Units a credential may spend at once after a quiet spell. */
+  burst: number;
+  /** PostgreSQL: how often instances share what they admitted (the bound's interval). */
+  syncIntervalMs: number;
 }
 
 export interface EligibilityConfig {
@@ -266,6 +285,11 @@ export function loadConfig(env: Env = process.env): Config {
     tokenRateLimitPoints: integer(env, 'TOKEN_RATE_LIMIT', 30, 1),
     tokenRateLimitWindowSeconds: integer(env, 'TOKEN_RATE_LIMIT_WINDOW', 60, 1),
     tokenCacheTtlMs: Math.min(integer(env, 'TOKEN_CACHE_TTL_MS', 2000), 5000),
+    clientQuota: {
+      rate: positiveNumber(env, 'CLIENT_QUOTA_RATE', DEFAULT_CLIENT_QUOTA_RATE),
+      burst: integer(env, 'CLIENT_QUOTA_BURST', DEFAULT_CLIENT_QUOTA_BURST, 1),
+      syncIntervalMs: integer(env, 'CLIENT_QUOTA_SYNC_MS', 1000, 50),
+    },
     ingestMaxBundleBytes: integer(env, 'INGEST_MAX_BUNDLE_BYTES', 8 * 1024 * 1024, 1024),
     webhooks: {
       retrySchedule: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),

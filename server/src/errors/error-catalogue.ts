@@ -26,6 +26,7 @@ export const errorCatalogue: Record<ErrorCode, { status: number; message: string
   headers_too_large: { status: 431, message: 'The request headers are too large (16 KiB at most).' },
   unsupported_media_type: { status: 415, message: 'Send the body as application/json.' },
   rate_limited: { status: 429, message: 'Too many requests; retry later.' },
+  quota_exceeded: { status: 429, message: "This credential has used its request quota; wait Retry-After seconds and pace requests by the RateLimit header, or ask the operator to raise the credential's quota." },
   internal_error: { status: 500, message: 'An unexpected error occurred.' },
   service_unavailable: { status: 503, message: 'The service is not available right now; retry later.' },
 };

@@ -51,6 +51,16 @@ export class ServiceMetrics {
     labelNames: ['operation'] as const,
     registers: [this.registry],
   });
+  readonly clientQuotaRefusals = new Counter({
+    name: 'ofctx_client_quota_refusals_total',
+    help: 'Requests refused 429 quota_exceeded by their credential\'s quota (this instance). Which clients: the "client over its request quota" log lines, one per client and minute.',
+    registers: [this.registry],
+  });
+  readonly clientsOverQuota = new Gauge({
+    name: 'ofctx_client_quota_clients_limited',
+    help: 'Credentials refused at least once by their quota in the last minute (this instance).',
+    registers: [this.registry],
+  });
   readonly deliveryAttempts = new Counter({
     name: 'ofctx_webhook_delivery_attempts_total',
     help: 'Webhook delivery attempts by outcome (delivered, retry, failed, disable, released) and error class (none on success).',

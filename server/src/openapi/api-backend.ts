@@ -22,6 +22,7 @@ import { compiledRequestValidator } from './request-validator.js';
 import { isUuid } from '../db/uuid.js';
 import { METRICS_OPERATION, metricsAuthorized, metricsUnauthorized } from '../metrics/metrics-endpoint.js';
 import { rememberErrorFormat } from '../http/error-format.js';
+import { quotaAdmission } from '../quotas/quota-admission.js';
 
 export const TOKEN_OPERATION = 'createToken';
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -153,12 +154,20 @@ export async function createApiBackend(app: AppContext, registry: OperationRegis
   api.registerSecurityHandler('clientBasic', () => true);
   api.registerSecurityHandler('metricsToken', (_c: RouteContext, ctx: Context) => metricsAuthorized(ctx.get('authorization') || undefined, app.config.metrics));
 
+  const admit = quotaAdmission(app.quotas, () => app.metrics.clientQuotaRefusals.inc());
   api.register({
     postRoutingHandler: (c: RouteContext, ctx: Context) => {
       // Also called for requests that matched no operation (then answered 404 or 405).
       ctx.state.routePath = c.operation?.path;
       ctx.state.operationId = c.operation?.operationId;
       rememberErrorFormat(ctx, c.operation as Record<string, unknown> | undefined);
+    },
+    // Once per request, whatever the number of security requirements (each alternative calls
+    // the bearer handler again): the credential's quota, for an authenticated caller only.
+    postSecurityHandler: (c: RouteContext, ctx: Context) => {
+      if (!c.security?.authorized) return;
+      const principal = c.security.oauth2 as Principal | { error: unknown } | undefined;
+      return principal && 'clientPk' in principal ? admit(ctx, principal, c.operation, c.request.query as Record<string, unknown>) : undefined;
     },
     unauthorizedHandler: (c: RouteContext) => {
       if (c.operation.operationId === METRICS_OPERATION) throw metricsUnauthorized(c.request.headers.authorization);

@@ -30,8 +30,11 @@ function send(baseUrl: string, method: string, path: string, token: string): Pro
   });
 }
 
-/** Headers that legitimately differ between two answers. */
-const VARYING = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+/**
+ * Headers that legitimately differ between two answers: `ratelimit` tells what is left of the
+ * credential's quota, which each request spends (its `ratelimit-policy` is compared).
+ */
+const VARYING = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'ratelimit']);
 
 function comparable(headers: RawAnswer['headers']): Record<string, unknown> {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !VARYING.has(name)));

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fetchJwks, JwksProblem, publicJwksFromFile } from '../../auth/client-keys.js';
 import { systemResolver } from '../../webhooks/ssrf-guard.js';
-import { createClient, findClient, grantFacilities, listClients, revokeClient, updateClientPolicy, type ClientPublicKeys, type ClientRecord } from '../../auth/clients.js';
+import { createClient, findClient, grantFacilities, listClients, revokeClient, updateClientPolicy, updateClientQuota, type ClientPublicKeys, type ClientRecord } from '../../auth/clients.js';
+import type { QuotaOverride } from '../../quotas/client-quotas.js';
+import type { QuotaLimits } from '../../quotas/token-bucket.js';
 import { DEFAULT_POLICY, isPurposeOfUse, normalisedPayer, PURPOSES_OF_USE, type AccessPolicy } from '../../tenancy/access-policy.js';
 import { INGEST_SCOPE, PARTNER_SCOPES, isScope, parseScopes } from '../../auth/scopes.js';
 import { findOrganization } from '../../organizations/organizations.js';
@@ -89,24 +91,63 @@ export const clientCreate: Command = {
     `scopes:        ${c.scopes.join(' ')}\nfacilities:    ${c.facility_ids.join(', ')}\npolicy:        ${describePolicy(c.policy)}`,
 };
 
+/** The quota options of `client update`. */
+const QUOTA_OPTIONS = {
+  'quota-rate': { type: 'string' },
+  'quota-burst': { type: 'string' },
+  'default-quota': { type: 'boolean' },
+} as const;
+
+const POLICY_OPTION_NAMES = ['purpose', 'payer', 'sensitive', 'all-payers', 'no-sensitive'] as const;
+
+/** --quota-rate N (units a second), --quota-burst N (units at once) over `base`; --default-quota clears both. Undefined: none given. */
+function quotaOption(args: ParsedArgs, base: QuotaOverride | null): QuotaOverride | undefined {
+  const rate = args.values['quota-rate'];
+  const burst = args.values['quota-burst'];
+  if (args.values['default-quota']) {
+    if (rate !== undefined || burst !== undefined) throw new UsageError('give --default-quota or --quota-rate/--quota-burst, not both');
+    return { rate: null, burst: null };
+  }
+  if (rate === undefined && burst === undefined) return undefined;
+  const parsedRate = rate === undefined ? (base?.rate ?? null) : Number(rate);
+  if (parsedRate !== null && !(Number.isFinite(parsedRate) && parsedRate > 0 && parsedRate <= 1_000_000)) throw new UsageError('--quota-rate is the units a second the credential may use: a number above 0 (a read or a default page costs 1)');
+  const parsedBurst = burst === undefined ? (base?.burst ?? null) : Number(burst);
+  if (parsedBurst !== null && !(Number.isInteger(parsedBurst) && parsedBurst >= 1 && parsedBurst <= 100_000_000)) throw new UsageError('--quota-burst is the units the credential may use at once: a whole number, 1 or more');
+  return { rate: parsedRate, burst: parsedBurst };
+}
+
+export function describeQuota(quota: QuotaOverride | null, defaults: QuotaLimits): string {
+  const rate = quota?.rate ?? defaults.rate;
+  const burst = quota?.burst ?? defaults.burst;
+  return `${rate} units/s, burst ${burst}${quota === null ? ' (the default)' : ''}`;
+}
+
 export const clientUpdate: Command = {
   name: 'client update',
-  summary: "Change a partner credential's access policy (purpose of use, payers, restricted records); its tokens follow within 5 seconds.",
-  usage: 'client update CLIENT_ID [--purpose CODE] [--payer VALUE]... | [--all-payers] [--sensitive | --no-sensitive] [--json]',
-  options: { ...POLICY_OPTIONS, 'all-payers': { type: 'boolean' }, 'no-sensitive': { type: 'boolean' } },
+  summary:
+    "Change a credential's request quota (units a second and at once; docs/quotas.md) or a partner credential's access policy (purpose of use, payers, restricted records); its tokens follow within 5 seconds.",
+  usage:
+    'client update CLIENT_ID [--quota-rate N] [--quota-burst N] | [--default-quota] [--purpose CODE] [--payer VALUE]... | [--all-payers] [--sensitive | --no-sensitive] [--json]',
+  options: { ...POLICY_OPTIONS, ...QUOTA_OPTIONS, 'all-payers': { type: 'boolean' }, 'no-sensitive': { type: 'boolean' } },
   positionals: 1,
   async run(args, cli) {
     const db = await cli.db();
     const client = await findClient(db, args.positionals[0]!);
     if (!client) throw new UsageError(`no client ${args.positionals[0]}`);
-    const policy = policyOption(args, client.policy);
+    const quota = quotaOption(args, client.quota);
+    const policyGiven = POLICY_OPTION_NAMES.some((name) => args.values[name] !== undefined);
     try {
-      return publicView(await updateClientPolicy(db, client.client_id, policy));
+      // Only what was asked: a quota alone leaves the policy (an ingest credential has none).
+      let updated = client;
+      if (policyGiven || quota === undefined) updated = await updateClientPolicy(db, client.client_id, policyOption(args, client.policy));
+      if (quota !== undefined) updated = await updateClientQuota(db, client.client_id, quota);
+      return { ...publicView(updated), effective_quota: { rate: updated.quota?.rate ?? cli.config.clientQuota.rate, burst: updated.quota?.burst ?? cli.config.clientQuota.burst } };
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
   },
-  format: (c: { client_id: string; policy: AccessPolicy }) => `client ${c.client_id}: ${describePolicy(c.policy)}`,
+  format: (c: { client_id: string; kind: string; policy: AccessPolicy; quota: QuotaOverride | null; effective_quota: QuotaLimits }) =>
+    `client ${c.client_id}: ${c.kind === 'partner' ? `${describePolicy(c.policy)}; ` : ''}quota ${describeQuota(c.quota, c.effective_quota)}`,
 };
 
 /**
@@ -153,7 +194,8 @@ export const clientList: Command = {
       .map(
         (c) =>
           `${c.client_id}  ${c.status.padEnd(8)} ${c.kind.padEnd(8)} ${c.name}  [${c.scopes.join(' ')}]  facilities: ${c.facility_ids.join(',')}  auth: ${c.auth_methods.join(',')}` +
-          (c.kind === 'partner' ? `  policy: ${describePolicy(c.policy)}` : ''),
+          (c.kind === 'partner' ? `  policy: ${describePolicy(c.policy)}` : '') +
+          `  quota: ${c.quota ? `${c.quota.rate ?? 'default'} units/s, burst ${c.quota.burst ?? 'default'}` : 'default'}`,
       )
       .join('\n') || '(no clients)',
 };
