@@ -31,6 +31,12 @@ const TYPES = Object.keys(SMART_TYPE_SCOPES);
 const SMART_SCOPE = /^(system|patient|user)\/([^.?]*)\.([^?]*)(\?.*)?$/;
 const V2_PERMISSIONS = /^c?r?u?d?s?$/;
 
+/**
+ * Managing FHIR Subscriptions is webhooks.manage (create, read, update, delete and search
+ * together): asked whole, as `system/Subscription.cruds` (v2) or `system/Subscription.*` (v1).
+ */
+const SUBSCRIPTION_SCOPES: ReadonlySet<string> = new Set(['system/Subscription.cruds', 'system/Subscription.*']);
+
 /** True for anything written as a SMART scope (`<context>/<Type>.<permissions>`), valid or not. */
 export function isSmartScope(scope: string): boolean {
   return SMART_SCOPE.test(scope);
@@ -108,6 +114,15 @@ export function grantOf(asked: readonly string[], held: readonly string[]): Scop
       unknown.push(scope);
       continue;
     }
+    if (SUBSCRIPTION_SCOPES.has(scope) || scope.startsWith('system/Subscription.')) {
+      if (!SUBSCRIPTION_SCOPES.has(scope)) refused.push(`${scope}: Subscriptions are managed whole (webhooks.manage); ask system/Subscription.cruds (or .* in SMART v1)`);
+      else {
+        if (!held.includes('webhooks.manage')) beyond.push(scope);
+        granted.push('webhooks.manage');
+        stated.push(scope);
+      }
+      continue;
+    }
     const smart = readSmartScope(scope);
     if ('refused' in smart) {
       refused.push(smart.refused);
@@ -135,5 +150,5 @@ export function grantOf(asked: readonly string[], held: readonly string[]): Scop
 
 /** The SMART scopes listed in the SMART configuration: each read form, per type and for all. */
 export function supportedScopes(apiScopes: readonly string[]): string[] {
-  return [...['*', ...TYPES].flatMap((type) => ['rs', 'r', 's', 'read'].map((permission) => `system/${type}.${permission}`)), ...apiScopes];
+  return [...['*', ...TYPES].flatMap((type) => ['rs', 'r', 's', 'read'].map((permission) => `system/${type}.${permission}`)), ...(apiScopes.includes('webhooks.manage') ? SUBSCRIPTION_SCOPES : []), ...apiScopes];
 }
