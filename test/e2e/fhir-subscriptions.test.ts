@@ -23,7 +23,7 @@ const TOPIC = 'https://ofctx.dev/fhir/SubscriptionTopic';
 type Json = Record<string, any>;
 
 /** A backport Subscription as a partner writes it. */
-function subscription(topic: string, endpoint: string, content: string, filters: string[], extra: Json = {}): Json {
+function subscription(topic: string, endpoint: string, content: string, filters: string[], extra: Json = {}): Json & { resourceType: string } {
   return {
     resourceType: 'Subscription',
     meta: { profile: [`${BACKPORT}/backport-subscription`] },
@@ -186,7 +186,7 @@ describe('FHIR Subscriptions (R5 Backport IG on R4): a partner notified the FHIR
     expect(params['events-since-subscription-start']).to.equal('1');
     const report = notification.entry[1].resource;
     expect(report.resourceType).to.equal('DiagnosticReport');
-    expect(events[0].focus).to.equal(`${base}/DiagnosticReport/${report.id}`);
+    expect(events[0]!.focus).to.equal(`${base}/DiagnosticReport/${report.id}`);
     expect(notification.entry[1]).to.deep.include({ fullUrl: `${base}/DiagnosticReport/${report.id}`, response: { status: '200' } });
     // What the partner reads through the R4 view is what it was sent.
     const read = await r4(`DiagnosticReport/${report.id}`);

@@ -125,7 +125,8 @@ export function readSubscription(body: unknown, maxTimeoutSeconds: number): Subs
   if (!body || typeof body !== 'object' || (body as Json).resourceType !== 'Subscription') throw refused('resourceType', 'must be Subscription');
   const s = body as Json;
   const status = s.status;
-  if (status !== 'requested' && status !== 'active' && status !== 'off') throw refused('status', 'must be requested (or active, read as requested), or off');
+  // A Subscription read and sent back keeps its `active` or `error`: both are asked as `requested` (on).
+  if (status !== 'requested' && status !== 'active' && status !== 'error' && status !== 'off') throw refused('status', 'must be requested (active and error are read as requested), or off');
   if (typeof s.reason !== 'string' || s.reason.trim() === '') throw refused('reason', 'is required by FHIR R4 (why the Subscription is made)');
   if (typeof s.criteria !== 'string') throw refused('criteria', 'must be a SubscriptionTopic canonical of this server (see the CapabilityStatement)');
   const topic = topicByUrl(s.criteria);

@@ -10,7 +10,7 @@ import { fhirBase, FHIR_JSON_UTF8 } from '../../resources/r4/r4-operations.js';
 import { SubscriptionLimitReached, MAX_ACTIVE_SUBSCRIPTIONS } from '../subscriptions.js';
 import { vetRegistration } from '../webhook-operations.js';
 import { readSubscription, toR4Subscription, type FhirSubscriptionSettings } from './backport-subscription.js';
-import { headerNames } from './fhir-channel.js';
+import { decryptHeaders, headerNames } from './fhir-channel.js';
 import {
   createFhirSubscription,
   deleteFhirSubscription,
@@ -92,6 +92,15 @@ const updateFhirSubscriptionOperation: OperationHandler = async (request) => {
   if ((body as { id?: unknown }).id !== undefined && String((body as { id?: unknown }).id).toLowerCase() !== row.id) {
     throw new ApiError('invalid_body', `The Subscription's id must be ${row.id}, the id in the path.`, [{ field: 'body.id', issue: `must be ${row.id}` }]);
   }
+  // A header sent back as read (`Name: ***`) keeps its stored value.
+  const stored = decryptHeaders(app.webhooks.cipher, row.id, row.channel_headers_encrypted);
+  asked.headers = asked.headers.map((header) => {
+    const [name, value] = [header.slice(0, header.indexOf(':')).trim(), header.slice(header.indexOf(':') + 1).trim()];
+    if (value !== '***') return header;
+    const kept = stored.find((h) => h.slice(0, h.indexOf(':')).trim().toLowerCase() === name.toLowerCase());
+    if (!kept) throw new ApiError('invalid_body', `The header ${name} is masked (***) but the Subscription has no such header; send its value.`, [{ field: 'body.channel.header', issue: `${name}: *** names no stored header` }]);
+    return kept;
+  });
   if (asked.endpoint !== row.callback_url) await vetRegistration(app.webhooks, asked.endpoint, 'body.channel.endpoint');
   const { status } = await fhirStatusOf(app.db, row);
   try {

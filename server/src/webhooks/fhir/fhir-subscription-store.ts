@@ -138,7 +138,9 @@ export async function fhirStatusOf(db: Knex, row: FhirSubscriptionRow): Promise<
     | undefined;
   const failure = (h: { last_status: number | null; last_error: string | null }) => (h.last_status !== null ? `the endpoint answered ${h.last_status}` : `the endpoint could not be reached (${h.last_error ?? 'network'})`);
   if (handshake && handshake.status !== 'delivered') {
-    if (Number(handshake.attempts) > 0 && handshake.status !== 'sending') return { status: 'error', error: `the handshake failed: ${failure(handshake)}; it is retried` };
+    // `attempts` counts the attempt under way while sending: a failure is one finished before it.
+    const failedBefore = Number(handshake.attempts) > (handshake.status === 'sending' ? 1 : 0);
+    if (failedBefore) return { status: 'error', error: `the handshake failed: ${failure(handshake)}; it is retried` };
     return { status: 'requested', error: null };
   }
   if (row.failing_since) {
