@@ -23,7 +23,7 @@ const TOPIC = 'https://ofctx.dev/fhir/SubscriptionTopic';
 type Json = Record<string, any>;
 
 /** A backport Subscription as a partner writes it. */
-function subscription(topic: string, endpoint: string, content: string, filters: string[], extra: Json = {}): Json & { resourceType: string } {
+function subscription(topic: string, endpoint: string, content: string, filters: string[], extra: Json = {}): { resourceType: string; [key: string]: any } {
   return {
     resourceType: 'Subscription',
     meta: { profile: [`${BACKPORT}/backport-subscription`] },
