@@ -246,7 +246,7 @@ describe('FHIR Subscriptions (R5 Backport IG on R4): a partner notified the FHIR
 
   it('heartbeats when nothing else was sent for the period', async () => {
     const created = (await fhir.create({ resourceType: 'Subscription', body: subscription('coverage-updated', `${receiver.url}/heartbeat`, 'empty', [], {}) })) as Json;
-    const withHeartbeat = { ...subscription('coverage-updated', `${receiver.url}/heartbeat`, 'empty', []), id: created.id };
+    const withHeartbeat: Json = { ...subscription('coverage-updated', `${receiver.url}/heartbeat`, 'empty', []), id: created.id };
     withHeartbeat.channel.extension.push({ url: `${BACKPORT}/backport-heartbeat-period`, valueUnsignedInt: 1 });
     await waitFor('handshake', () => ofType('/heartbeat', 'handshake')[0]);
     expect((await r4(`Subscription/${created.id}`, 'PUT', withHeartbeat)).status).to.equal(200);
