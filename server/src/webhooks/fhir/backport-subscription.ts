@@ -71,9 +71,10 @@ function refused(field: string, issue: string, message?: string): ApiError {
 
 function extensionsOf(element: unknown, field: string): Json[] {
   if (element === undefined || element === null) return [];
+  if (typeof element !== 'object') throw refused(field, 'must be an element (an object with extensions)');
   const extension = (element as Json).extension;
   if (extension === undefined) return [];
-  if (!Array.isArray(extension)) throw refused(`${field}.extension`, 'must be an array');
+  if (!Array.isArray(extension) || extension.some((e) => !e || typeof e !== 'object')) throw refused(`${field}.extension`, 'must be an array of extensions');
   return extension as Json[];
 }
 

@@ -92,6 +92,11 @@ describe('FHIR Subscriptions: the backport Subscription mapping', () => {
     expect(refusal(subscription({ reason: undefined })).details?.[0]?.field).to.equal('body.reason');
     expect(refusal(subscription({ status: 'entered-in-error' })).details?.[0]?.field).to.equal('body.status');
     expect(refusal({ resourceType: 'Patient' }).details?.[0]?.field).to.equal('body.resourceType');
+    // Whatever the shape, a refusal and never a crash.
+    expect(refusal(subscription({ _criteria: { extension: [null] } })).details?.[0]?.field).to.equal('body._criteria.extension');
+    expect(refusal(subscription({}, { extension: 'x' })).details?.[0]?.field).to.equal('body.channel.extension');
+    expect(refusal(subscription({}, { _payload: 3 })).details?.[0]?.field).to.equal('body.channel._payload');
+    expect(refusal(subscription({ channel: 'rest-hook' })).details?.[0]?.field).to.equal('body.channel');
   });
 
   it('renders the Subscription back with the backport profile, the settings as honoured and the headers masked', () => {
