@@ -12,6 +12,9 @@ import { startWebhookService, type Tenant, type WebhookTestService } from '../..
 import { startReceiver, type Receiver, type ReceivedDelivery } from '../../server/test/webhooks/support/receiver.js';
 import { waitFor } from '../../server/test/webhooks/support/receiver.js';
 import { setFacilityHl7Code } from '../../server/src/organizations/organizations.js';
+import { createClient, findClient } from '../../server/src/auth/clients.js';
+import { DEFAULT_POLICY } from '../../server/src/tenancy/access-policy.js';
+import { ALL_SCOPES } from '../support/service.js';
 import { call } from '../support/http.js';
 import { checkR4 } from '../support/r4-validator.js';
 import { hl7Message, MRN_SYSTEM, pidOf } from '../support/adt-messages.js';
@@ -242,6 +245,23 @@ describe('FHIR Subscriptions (R5 Backport IG on R4): a partner notified the FHIR
     await waitFor('a new handshake', () => (ofType('/down', 'handshake').length > handshakes ? true : undefined), 10_000, 100);
     expect((await r4(`Subscription/${created.id}`, 'DELETE')).status).to.equal(200);
     expect((await r4(`Subscription/${created.id}`)).status).to.equal(404);
+  });
+
+  it("full-resource carries only what the owner's access policy lets it read: a payer's credential hears nothing of a resident it may not see", async () => {
+    const db = service.running.app.db;
+    const payer = await createClient(db, { orgId: tenant.orgId, facilityIds: [tenant.facilityId], scopes: ALL_SCOPES, name: 'payer', policy: { ...DEFAULT_POLICY, purpose: 'HPAYMT', payers: ['acme-01'] } });
+    const { token } = await service.running.app.tokens.issue((await findClient(db, payer.client_id))!, ALL_SCOPES);
+    const payerFhir = new Client({ baseUrl: base, bearerToken: token });
+    await payerFhir.create({ resourceType: 'Subscription', body: subscription('resident-admitted', `${receiver.url}/payer`, 'full-resource', []) });
+    await fhir.create({ resourceType: 'Subscription', body: subscription('resident-admitted', `${receiver.url}/everyone`, 'full-resource', []) });
+    await waitFor('handshakes', () => (ofType('/payer', 'handshake')[0] && ofType('/everyone', 'handshake')[0] ? true : undefined));
+    expect((await send('ADT^A01^ADT_A01', [pidOf('SUB-5'), 'PV1|1|I|2W^205^A^SUB-HOME'])).code).to.equal('AA');
+    const residentId = await residentIdOf('SUB-5');
+    const seen = await waitFor('the unrestricted notification', () => ofType('/everyone', 'event-notification').find((b) => b.entry[1]?.resource.id === residentId));
+    expect(seen.entry[1].resource.resourceType).to.equal('Patient');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(JSON.stringify(bundles('/payer')), 'not a word of the resident').not.to.contain(residentId);
+    expect(ofType('/payer', 'event-notification')).to.deep.equal([]);
   });
 
   it('heartbeats when nothing else was sent for the period', async () => {
