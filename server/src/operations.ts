@@ -7,6 +7,7 @@ import { healthOperations } from './http/health-operations.js';
 import { apiReferenceOperations } from './http/api-reference-operations.js';
 import { resourceOperations } from './resources/resource-operations.js';
 import { webhookOperations } from './webhooks/webhook-operations.js';
+import { fhirSubscriptionOperations } from './webhooks/fhir/fhir-subscription-operations.js';
 import { deliveryOperations } from './webhooks/delivery-operations.js';
 import { eventOperations } from './events/event-operations.js';
 import { metricsOperations } from './metrics/metrics-endpoint.js';
@@ -17,5 +18,5 @@ import { bulkExportOperations } from './bulk/export-operations.js';
 
 export const operations: OperationRegistry = {
   public: { ...healthOperations, ...apiReferenceOperations, ...metricsOperations, ...smartConfigurationOperations, createToken, getFhirCapabilityStatement },
-  secured: { ...resourceOperations, ...webhookOperations, ...deliveryOperations, ...eventOperations, ...ingestOperations, ...r4Operations, ...x12Operations, ...bulkExportOperations },
+  secured: { ...resourceOperations, ...webhookOperations, ...deliveryOperations, ...eventOperations, ...ingestOperations, ...r4Operations, ...fhirSubscriptionOperations, ...x12Operations, ...bulkExportOperations },
 };

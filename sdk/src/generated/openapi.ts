@@ -521,6 +521,258 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/Subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Search FHIR Subscriptions
+         * @description The facility's Subscriptions (deleted ones are gone), oldest first, as a `searchset` Bundle (one page: at most 50 can be active). `status` (`requested`, `active`, `error`, `off`; comma for several) and `url` (the endpoint) narrow it.
+         */
+        get: operations["searchFhirSubscription"];
+        put?: never;
+        /**
+         * Create a FHIR Subscription (R5 Backport IG, R4)
+         * @description A topic-based Subscription (profile
+         *     `http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-subscription`,
+         *     STU 1.1): `criteria` is one of this server's SubscriptionTopic canonicals (the
+         *     CapabilityStatement lists them; `GET [base]/Basic?code=SubscriptionTopic` describes
+         *     them), `_criteria` carries at most a few `backport-filter-criteria` filters, all of which
+         *     must match (`Patient?identifier=[system|]value` and `Patient?_id=` on every topic;
+         *     `DiagnosticReport?category=` and `Observation?category=` on the result topic).
+         *     `channel.type` must be `rest-hook`; `channel.endpoint` is vetted as a webhook callback
+         *     is (https, every address public; checked again at every attempt, redirects never
+         *     followed); `channel.header` (at most 10, `Name: value`) is sent with every notification
+         *     and stored encrypted: reads show the names only. `channel.payload` is
+         *     `application/fhir+json`; its `backport-payload-content` is `empty`, `id-only` (the
+         *     default) or `full-resource` (the focus as the creating credential's access policy
+         *     lets it read it, and nothing more). `backport-heartbeat-period` (1 to 86400 seconds):
+         *     a `heartbeat` is sent when nothing else was sent for that long. `backport-timeout`:
+         *     how long an attempt waits for an answer, at most the server's own request timeout
+         *     (a larger value is capped, and read back capped). `backport-max-count`: accepted;
+         *     every notification carries one event, which any count allows. `end`: no event after
+         *     it is notified.
+         *
+         *     The Subscription belongs to this facility (its events only) and to the organization,
+         *     whose limit (50 active) counts webhooks and FHIR Subscriptions together. Created with
+         *     status `requested`, a `handshake` is queued at once; the status is `active` once the
+         *     endpoint accepted it (any 2xx). Notifications ride the webhook delivery machinery:
+         *     durable outbox, retries with backoff (the webhook schedule), the SSRF guard,
+         *     auto-disable, and the subscription's deliveries are listed, redelivered and recovered
+         *     with `GET/POST /api/v1/ofctx/{org_id}/webhooks/{id}/deliveries...` (event
+         *     notifications; handshakes and heartbeats are not listed). A notification is a `history`
+         *     Bundle whose first entry is the SubscriptionStatus (a `Parameters`, profile
+         *     `backport-subscription-status-r4`) with `events-since-subscription-start` and one
+         *     `notification-event` (its number, timestamp and, unless `empty`, its focus); with
+         *     `full-resource` the focus follows as an entry. Its bytes are fixed when the event is
+         *     queued, so a retry sends the same notification.
+         */
+        post: operations["createFhirSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/Subscription/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a FHIR Subscription
+         * @description The Subscription with its status as the IG defines it: `requested` (the handshake is
+         *     not delivered yet), `active`, `error` (the handshake or the latest notifications are
+         *     failing; they are retried, and `error` says why), `off` (turned off by its owner,
+         *     or disabled because the endpoint answered `410 Gone` or every attempt failed for
+         *     `WEBHOOK_DISABLE_AFTER_HOURS`). `channel.header` shows the names only.
+         */
+        get: operations["readFhirSubscription"];
+        /**
+         * Update a FHIR Subscription (its status among the rest)
+         * @description Replaces the Subscription's settings as a whole (as a create reads them; the event
+         *     count goes on). `status: off` turns it off: nothing more is queued, and what was
+         *     queued is cancelled (recoverable through the deliveries). `status: requested` turns an
+         *     `off` one on again (within the organization's limit) and sends a new handshake, as a
+         *     changed endpoint or a Subscription in `error` does. Omitted headers are removed: send
+         *     them again.
+         */
+        put: operations["updateFhirSubscription"];
+        post?: never;
+        /**
+         * Delete a FHIR Subscription
+         * @description Nothing more is sent to it, for good (queued notifications are cancelled); it no longer reads or searches. Its deliveries stay listed under the webhook deliveries endpoints.
+         */
+        delete: operations["deleteFhirSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/Subscription/{id}/$status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A Subscription's $status
+         * @description The IG's `$status`: a `searchset` Bundle of one SubscriptionStatus (`Parameters`, type `query-status`) with the status, `events-since-subscription-start` (every event queued for it, delivered or not; handshakes and heartbeats do not count) and, in `error` or `off`, why.
+         */
+        get: operations["fhirSubscriptionStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/Subscription/{id}/$events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A Subscription's $events (replay by event number)
+         * @description The IG's `$events`: the Subscription's events from `eventsSinceNumber` to
+         *     `eventsUntilNumber` (inclusive; by default the last 100; at most 100 per answer) as a
+         *     `history` Bundle whose status is of type `query-event`, each event as it was notified
+         *     (its focus, and with `full-resource` the resource as it was sent). Events whose
+         *     notifications the retention purge removed are no longer listed. The `content`
+         *     parameter is not supported: events come with the Subscription's own content.
+         */
+        get: operations["fhirSubscriptionEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/Basic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The SubscriptionTopics (R4 Basic)
+         * @description This server's SubscriptionTopics, as the Backport IG describes them for R4: `Basic` resources (code `SubscriptionTopic`) with the R5 cross-version extensions (url, title, description, the ofctx event that triggers it, the filters it accepts, the focus of its notifications). One topic per ofctx event type; `code=SubscriptionTopic` or none lists them all.
+         */
+        get: operations["searchFhirBasic"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/Basic/{topic_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The topic's id (the last segment of its canonical, `resident-admitted`). */
+                topic_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A SubscriptionTopic (R4 Basic)
+         * @description One SubscriptionTopic as an R4 `Basic` resource (see the search).
+         */
+        get: operations["readFhirBasic"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/fhir/R4/{org_id}/{facility_id}/Patient": {
         parameters: {
             query?: never;
@@ -3050,6 +3302,140 @@ export interface components {
                 };
             }[];
         };
+        /**
+         * @description FHIR R4 Subscription with the R5 Backport IG's profile (`backport-subscription`). In a
+         *     request, what `createFhirSubscription` describes; elements not read there are ignored.
+         *     In an answer: `status` as the IG defines it, `error` why it is `error` or `off`, the
+         *     channel's extensions as honoured (`backport-timeout` always), `channel.header` as
+         *     `Name: ***`.
+         */
+        FhirSubscription: {
+            /** @constant */
+            resourceType: "Subscription";
+            id?: string;
+            meta?: Record<string, never>;
+            /** @enum {string} */
+            status: "requested" | "active" | "error" | "off";
+            end?: string;
+            reason: string;
+            /** @description A SubscriptionTopic canonical of this server. */
+            criteria: string;
+            _criteria?: {
+                extension?: components["schemas"]["FhirExtension"][];
+            };
+            error?: string;
+            channel: {
+                extension?: components["schemas"]["FhirExtension"][];
+                type: string;
+                endpoint?: string;
+                payload?: string;
+                _payload?: {
+                    extension?: components["schemas"]["FhirExtension"][];
+                };
+                header?: string[];
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A FHIR extension (`url` and one `value[x]`, or nested extensions). */
+        FhirExtension: {
+            url: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A searchset Bundle of Subscriptions. */
+        FhirSubscriptionSearchset: {
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+            total: number;
+            entry?: {
+                /** Format: uri */
+                fullUrl: string;
+                resource: components["schemas"]["FhirSubscription"];
+                search: Record<string, never>;
+            }[];
+        };
+        /**
+         * @description The SubscriptionStatus on R4: a `Parameters` with the profile
+         *     `backport-subscription-status-r4`: `subscription` (valueReference), `topic`
+         *     (valueCanonical, absent with `empty` content), `status`, `type` (`handshake`,
+         *     `heartbeat`, `event-notification`, `query-status`, `query-event`),
+         *     `events-since-subscription-start` (valueString), one `notification-event` per event
+         *     (parts `event-number`, `timestamp`, and `focus` unless `empty`), and `error` when in
+         *     error.
+         */
+        FhirSubscriptionStatusParameters: {
+            /** @constant */
+            resourceType: "Parameters";
+            id?: string;
+            meta?: Record<string, never>;
+            parameter: {
+                name: string;
+            }[];
+        };
+        /** @description `$status`: a searchset Bundle of one SubscriptionStatus. */
+        FhirSubscriptionStatusSearchset: {
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+            /** @constant */
+            total: 1;
+            entry: {
+                fullUrl: string;
+                resource: components["schemas"]["FhirSubscriptionStatusParameters"];
+                search?: Record<string, never>;
+            }[];
+        };
+        /**
+         * @description A notification (profile `backport-subscription-notification-r4`) or an `$events`
+         *     answer: a `history` Bundle whose first entry is the SubscriptionStatus; with
+         *     `full-resource`, each event's focus follows as an entry (`request` PUT, `response`
+         *     200), as the subscription's owner could read it when the event was queued.
+         */
+        FhirSubscriptionNotification: {
+            /** @constant */
+            resourceType: "Bundle";
+            id?: string;
+            meta?: Record<string, never>;
+            /** @constant */
+            type: "history";
+            timestamp: string;
+            entry: {
+                fullUrl: string;
+                resource: {
+                    resourceType: string;
+                };
+                request: Record<string, never>;
+                response: Record<string, never>;
+            }[];
+        };
+        /** @description A SubscriptionTopic as an R4 `Basic` (code `SubscriptionTopic`, R5 cross-version extensions). */
+        FhirTopicBasic: {
+            /** @constant */
+            resourceType: "Basic";
+            id: string;
+            meta?: Record<string, never>;
+            code: Record<string, never>;
+            extension: components["schemas"]["FhirExtension"][];
+        };
+        /** @description A searchset Bundle of the SubscriptionTopics. */
+        FhirTopicSearchset: {
+            /** @constant */
+            resourceType: "Bundle";
+            /** @constant */
+            type: "searchset";
+            total: number;
+            entry?: {
+                fullUrl: string;
+                resource: components["schemas"]["FhirTopicBasic"];
+                search: Record<string, never>;
+            }[];
+        };
         /** @description FHIR R4 CapabilityStatement of the R4 view (the subset ofctx sends). */
         FhirCapabilityStatement: {
             /** @constant */
@@ -3293,11 +3679,11 @@ export interface components {
         };
         /**
          * @description Why a `disabled` subscription was disabled: `endpoint_gone` (its receiver answered
-         *     `410 Gone`) or `failing` (every attempt failed for `WEBHOOK_DISABLE_AFTER_HOURS`).
-         *     Null unless disabled.
+         *     `410 Gone`), `failing` (every attempt failed for `WEBHOOK_DISABLE_AFTER_HOURS`), or
+         *     `turned_off` (a FHIR Subscription its owner set to `off`). Null unless disabled.
          * @enum {string|null}
          */
-        WebhookDisabledReason: "endpoint_gone" | "failing" | null;
+        WebhookDisabledReason: "endpoint_gone" | "failing" | "turned_off" | null;
         /**
          * @description `pending`: queued (waiting for its next attempt, or being attempted). `delivered`:
          *     a 2xx answer. `failed`: the retry schedule ran out, or the receiver answered 410.
@@ -3808,6 +4194,16 @@ export interface components {
         };
         /** @description Bulk export is not configured on this server (PostgreSQL without `BULK_EXPORT_DIR`). */
         FhirUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/fhir+json": components["schemas"]["OperationOutcome"];
+            };
+        };
+        /** @description The organization already has its limit of active subscriptions (webhooks and FHIR Subscriptions together). */
+        FhirConflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
@@ -5286,6 +5682,377 @@ export interface operations {
                 };
             };
             400: components["responses"]["FhirBadRequest"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    searchFhirSubscription: {
+        parameters: {
+            query?: {
+                /** @description The IG's statuses, comma-separated. */
+                status?: string;
+                /** @description The endpoint, exactly. */
+                url?: string;
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset Bundle of Subscriptions. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSubscriptionSearchset"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    createFhirSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/fhir+json": components["schemas"]["FhirSubscription"];
+            };
+        };
+        responses: {
+            /** @description The Subscription as stored (status `requested` until the handshake is accepted). */
+            201: {
+                headers: {
+                    /** @description The Subscription's URL. */
+                    Location?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSubscription"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            409: components["responses"]["FhirConflict"];
+            415: components["responses"]["FhirUnsupportedMediaType"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    readFhirSubscription: {
+        parameters: {
+            query?: {
+                /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
+                _format?: components["parameters"]["FhirFormat"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Subscription. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSubscription"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    updateFhirSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/fhir+json": components["schemas"]["FhirSubscription"];
+            };
+        };
+        responses: {
+            /** @description The Subscription as updated. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSubscription"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            409: components["responses"]["FhirConflict"];
+            415: components["responses"]["FhirUnsupportedMediaType"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    deleteFhirSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An OperationOutcome saying it is deleted. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["OperationOutcome"];
+                };
+            };
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    fhirSubscriptionStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The status. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSubscriptionStatusSearchset"];
+                };
+            };
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    fhirSubscriptionEvents: {
+        parameters: {
+            query?: {
+                /** @description The first event number (inclusive). */
+                eventsSinceNumber?: string;
+                /** @description The last event number (inclusive). */
+                eventsUntilNumber?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The resource's logical id, a UUID. */
+                id: components["parameters"]["FhirId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirSubscriptionNotification"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    searchFhirBasic: {
+        parameters: {
+            query?: {
+                /** @description `SubscriptionTopic` (or `http://hl7.org/fhir/fhir-types|SubscriptionTopic`). */
+                code?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A searchset Bundle of the topics. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirTopicSearchset"];
+                };
+            };
+            400: components["responses"]["FhirBadRequest"];
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            500: components["responses"]["FhirInternalError"];
+        };
+    };
+    readFhirBasic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization id. Must be the organization bound to the credential.
+                 * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
+                 */
+                org_id: components["parameters"]["OrgId"];
+                /**
+                 * @description The facility id. Must be one of the facilities granted to the credential.
+                 * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
+                 */
+                facility_id: components["parameters"]["FacilityId"];
+                /** @description The topic's id (the last segment of its canonical, `resident-admitted`). */
+                topic_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The topic. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": components["schemas"]["FhirTopicBasic"];
+                };
+            };
+            401: components["responses"]["FhirUnauthorized"];
+            403: components["responses"]["FhirForbidden"];
+            404: components["responses"]["FhirNotFound"];
             500: components["responses"]["FhirInternalError"];
         };
     };

@@ -39,6 +39,12 @@ const TYPES = Object.keys(SMART_TYPE_SCOPES);
 const SMART_SCOPE = /^(system|patient|user)\/([^.?]*)\.([^?]*)(\?.*)?$/;
 const V2_PERMISSIONS = /^c?r?u?d?s?$/;
 
+/**
+ * Managing FHIR Subscriptions is webhooks.manage (create, read, update, delete and search
+ * together): asked whole, as `system/Subscription.cruds` (v2) or `system/Subscription.*` (v1).
+ */
+const SUBSCRIPTION_SCOPES: ReadonlySet<string> = new Set(['system/Subscription.cruds', 'system/Subscription.*']);
+
 /** True for anything written as a SMART scope (`<context>/<Type>.<permissions>`), valid or not. */
 export function isSmartScope(scope: string): boolean {
   return SMART_SCOPE.test(scope);
@@ -97,6 +103,9 @@ function typesOf(apiScope: string): string[] {
   return TYPES.filter((type) => SMART_TYPE_SCOPES[type] === apiScope);
 }
 
+/** A scope as read: an API scope, a SMART scope of a type, or a FHIR Subscription scope. */
+type ReadEntry = { scope: string; smart: SmartScope } | string | { subscription: string };
+
 export type ScopeGrant =
   | { ok: true; granted: string[]; stated: string; restrictions: GranularRestrictions | null }
   | { ok: false; problem: 'invalid' | 'exceeds'; reason: string };
@@ -112,9 +121,11 @@ export function grantOf(asked: readonly string[], held: readonly string[]): Scop
   const beyond: string[] = [];
   const granted: string[] = [];
   const stated: string[] = [];
-  const read: Array<{ scope: string; smart: SmartScope } | string> = [];
+  const read: ReadEntry[] = [];
   for (const scope of asked) {
     if (isScope(scope)) read.push(scope);
+    else if (SUBSCRIPTION_SCOPES.has(scope)) read.push({ subscription: scope });
+    else if (scope.startsWith('system/Subscription.')) refused.push(`${scope}: Subscriptions are managed whole (webhooks.manage); ask system/Subscription.cruds (or .* in SMART v1)`);
     else if (!isSmartScope(scope)) unknown.push(scope);
     else {
       const smart = readSmartScope(scope);
@@ -128,6 +139,7 @@ export function grantOf(asked: readonly string[], held: readonly string[]): Scop
   const named = new Set<string>();
   for (const entry of read) {
     if (typeof entry === 'string') typesOf(entry).forEach((type) => named.add(type));
+    else if ('subscription' in entry) continue;
     else if (entry.smart.type === '*') TYPES.forEach((type) => named.add(type));
     else if (!entry.smart.restriction) named.add(entry.smart.type);
   }
@@ -138,6 +150,13 @@ export function grantOf(asked: readonly string[], held: readonly string[]): Scop
       if (!held.includes(entry)) beyond.push(entry);
       granted.push(entry);
       stated.push(entry);
+      continue;
+    }
+    if ('subscription' in entry) {
+      // FHIR Subscriptions are managed as ofctx's webhooks are (webhooks/fhir/).
+      if (!held.includes('webhooks.manage')) beyond.push(entry.subscription);
+      granted.push('webhooks.manage');
+      stated.push(entry.subscription);
       continue;
     }
     const { scope, smart } = entry;
@@ -178,8 +197,8 @@ export function grantOf(asked: readonly string[], held: readonly string[]): Scop
 }
 
 /** True when `type` is restricted by a granular scope and named by no plain one. */
-function isRestricted(read: ReadonlyArray<{ scope: string; smart: SmartScope } | string>, type: string, named: ReadonlySet<string>): boolean {
-  return !named.has(type) && read.some((entry) => typeof entry !== 'string' && entry.smart.type === type && entry.smart.restriction !== undefined);
+function isRestricted(read: readonly ReadEntry[], type: string, named: ReadonlySet<string>): boolean {
+  return !named.has(type) && read.some((entry) => typeof entry !== 'string' && 'smart' in entry && entry.smart.type === type && entry.smart.restriction !== undefined);
 }
 
 /** The SMART scopes listed in the SMART configuration: each read form, per type and for all. */
@@ -192,5 +211,5 @@ export function supportedScopes(apiScopes: readonly string[]): string[] {
     'system/Condition.rs?category=http://terminology.hl7.org/CodeSystem/condition-category|encounter-diagnosis',
     'system/DiagnosticReport.rs?category=http://terminology.hl7.org/CodeSystem/v2-0074|LAB',
   ];
-  return [...['*', ...TYPES].flatMap((type) => ['rs', 'r', 's', 'read'].map((permission) => `system/${type}.${permission}`)), ...granular, ...apiScopes];
+  return [...['*', ...TYPES].flatMap((type) => ['rs', 'r', 's', 'read'].map((permission) => `system/${type}.${permission}`)), ...granular, ...(apiScopes.includes('webhooks.manage') ? SUBSCRIPTION_SCOPES : []), ...apiScopes];
 }

@@ -39,6 +39,11 @@ export interface ClaimedDelivery {
   /** The secret a rotation replaced, while its overlap may still last (secret-rotation.ts). */
   previousSigningSecretEncrypted: string | null;
   previousSecretExpiresAt: string | null;
+  /** `webhook`, or `fhir-rest-hook` (a FHIR Subscription: sent as it is, with its channel headers, not signed). */
+  kind: string;
+  channelHeadersEncrypted: string | null;
+  /** A FHIR Subscription's settings (its timeout), as JSON. */
+  fhirSettings: string | null;
 }
 
 export interface ClaimOptions {
@@ -57,6 +62,9 @@ interface CandidateRow {
   signing_secret_encrypted: string;
   previous_signing_secret_encrypted: string | null;
   previous_secret_expires_at: string | null;
+  kind: string;
+  channel_headers_encrypted: string | null;
+  fhir_settings: string | null;
 }
 
 interface ClaimedRow {
@@ -75,6 +83,7 @@ interface ClaimedRow {
 // claim follows the number of active subscriptions, not the length of the queue.
 const SQLITE_CANDIDATES = `
   SELECT s.id AS subscription_id, s.callback_url, s.signing_secret_encrypted, s.previous_signing_secret_encrypted, s.previous_secret_expires_at,
+    s.kind, s.channel_headers_encrypted, s.fhir_settings,
     (SELECT min(due_at) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = 'pending' AND d.due_at <= ?) AS oldest_pending,
     (SELECT min(due_at) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = 'sending' AND d.due_at <= ?) AS oldest_expired,
     (SELECT count(*) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = 'sending' AND d.due_at > ?) AS in_flight
@@ -129,7 +138,8 @@ function claimOnSqlite(session: SqliteSession, options: ClaimOptions, now: strin
 // the planner from inlining `c` and running each probe twice, for the filter and the sort.)
 const PG_LOCK_CANDIDATES = `
   SELECT s.id AS subscription_id, s.callback_url, s.signing_secret_encrypted,
-         s.previous_signing_secret_encrypted, s.previous_secret_expires_at
+         s.previous_signing_secret_encrypted, s.previous_secret_expires_at,
+         s.kind, s.channel_headers_encrypted, s.fhir_settings
   FROM webhook_subscriptions s
   CROSS JOIN LATERAL (
     SELECT least(
@@ -221,6 +231,9 @@ function claimedDelivery(row: ClaimedRow, subscription: CandidateRow, claimToken
     signingSecretEncrypted: subscription.signing_secret_encrypted,
     previousSigningSecretEncrypted: subscription.previous_signing_secret_encrypted ?? null,
     previousSecretExpiresAt: subscription.previous_secret_expires_at ?? null,
+    kind: subscription.kind ?? 'webhook',
+    channelHeadersEncrypted: subscription.channel_headers_encrypted ?? null,
+    fhirSettings: subscription.fhir_settings ?? null,
   };
 }
 

@@ -20,6 +20,8 @@ import { PinnedConnections } from './pinned-connections.js';
 import { signDelivery } from './delivery-signer.js';
 import { signingSecretsAt } from './secret-rotation.js';
 import { decideAfterAttempt } from './retry-policy.js';
+import { fhirChannelRequest } from './fhir/fhir-channel.js';
+import { FHIR_KIND } from './fhir/fhir-notifications.js';
 import type { SigningSecretCipher } from './signing-secret-crypto.js';
 import type { HostResolver } from './ssrf-guard.js';
 import type { SubscriptionHealth } from './subscription-health.js';
@@ -167,13 +169,14 @@ export class DeliveryWorker {
     const startedAt = Date.now();
     let result: AttemptResult;
     try {
-      const secrets = signingSecretsAt(cipher, claim, startedAt);
-      const signed = signDelivery({ body: claim.body, secrets, deliveryId: claim.id, eventType: claim.eventType, attempt: claim.attempt, at: startedAt });
+      // A FHIR Subscription's notification goes as it is, with its channel headers (fhir/fhir-channel.ts).
+      const fhir = claim.kind === FHIR_KIND ? fhirChannelRequest(cipher, claim, config.requestTimeoutMs) : undefined;
+      const signed = fhir ?? signDelivery({ body: claim.body, secrets: signingSecretsAt(cipher, claim, startedAt), deliveryId: claim.id, eventType: claim.eventType, attempt: claim.attempt, at: startedAt });
       result = await sendAttempt({
         url: claim.callbackUrl,
         body: signed.body,
         headers: signed.headers as unknown as Record<string, string>,
-        timeoutMs: config.requestTimeoutMs,
+        timeoutMs: fhir?.timeoutMs ?? config.requestTimeoutMs,
         allowPrivateTargets: config.allowPrivateTargets,
         resolve,
         signal,

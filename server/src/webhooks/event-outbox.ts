@@ -17,6 +17,7 @@ import { lockOrganizationWrites, lockOrganizationWritesWith } from '../ingest/in
 import type { SubscriptionRow } from './subscriptions.js';
 import { policyOfRow } from '../tenancy/access-policy.js';
 import { RecordFilter, type OrganizationFlags } from '../tenancy/record-visibility.js';
+import { eventNotification, FHIR_KIND, type FhirColumns } from './fhir/fhir-notifications.js';
 
 /**
  * The columns of a matching subscription the outbox uses (never its secrets), with its
@@ -25,8 +26,10 @@ import { RecordFilter, type OrganizationFlags } from '../tenancy/record-visibili
  * names its columns (db/transaction-statements.ts); with `s.*` it was parsed and planned
  * again at every message, a third of the database's CPU for it.
  */
-export type MatchedSubscription = Pick<SubscriptionRow, 'seq' | 'id' | 'org_id' | 'client_pk' | 'event_types'> & { purpose: string; payers: string | null; sensitive: number; org_restricted_records: unknown; org_consent_denials: unknown };
-const MATCHED_COLUMNS = ['s.seq', 's.id', 's.org_id', 's.client_pk', 's.event_types'];
+export type MatchedSubscription = Pick<SubscriptionRow, 'seq' | 'id' | 'org_id' | 'client_pk' | 'event_types'> &
+  FhirColumns & { purpose: string; payers: string | null; sensitive: number; org_restricted_records: unknown; org_consent_denials: unknown };
+// kind, facility_id, fhir_settings: a FHIR Subscription's (fhir/fhir-notifications.ts).
+const MATCHED_COLUMNS = ['s.seq', 's.id', 's.org_id', 's.client_pk', 's.event_types', 's.kind', 's.facility_id', 's.fhir_settings'];
 
 export interface EventInput {
   orgId: string;
@@ -180,7 +183,7 @@ async function visibleTo(trx: Knex.Transaction, subscription: MatchedSubscriptio
 
 type EventRow = { id: string; created_at: string };
 
-/** One delivery of an event to a subscription; its body serialized here, once. */
+/** One delivery of an event to a subscription; its body serialized here, once (a FHIR Subscription's: fhirDeliveryRow). */
 function deliveryRow(event: QueuedEvent, eventRow: EventRow, subscription: MatchedSubscription): Record<string, unknown> {
   const deliveryId = timeOrderedUuid();
   return {
@@ -212,6 +215,32 @@ function deliveryRow(event: QueuedEvent, eventRow: EventRow, subscription: Match
 }
 
 /**
+ * One notification of an event to a FHIR Subscription (its filters asked, its event number
+ * taken, its Bundle rendered in this transaction), or none when the subscription does not
+ * want this event.
+ */
+async function fhirDeliveryRow(trx: Knex.Transaction, event: QueuedEvent, eventRow: EventRow, subscription: MatchedSubscription, flags: OrganizationFlags): Promise<Record<string, unknown> | undefined> {
+  const notification = await eventNotification(trx, subscription, event, eventRow, new RecordFilter(policyOfRow(subscription), flags));
+  if (!notification) return undefined;
+  return {
+    id: notification.deliveryId,
+    event_id: eventRow.id,
+    subscription_id: subscription.id,
+    org_id: event.orgId,
+    event_type: event.type,
+    body: notification.body,
+    status: 'pending',
+    purpose: subscription.purpose,
+    attempts: 0,
+    series_start: 0,
+    due_at: eventRow.created_at,
+    created_at: eventRow.created_at,
+    notification_type: 'event-notification',
+    event_number: notification.eventNumber,
+  };
+}
+
+/**
  * The deliveries of events whose subscriptions are known and whose every visibility is
  * decided without reading; undefined when one must read the resident (after the writes).
  */
@@ -222,6 +251,8 @@ function deliveriesDecided(events: readonly QueuedEvent[], eventRows: readonly E
   for (const [index, event] of events.entries()) {
     let deliveries = 0;
     for (const subscription of listingType(known.rows, event.type)) {
+      // A FHIR Subscription's filters and event counter are read and written: not decided here.
+      if (subscription.kind === FHIR_KIND) return undefined;
       const visible = visibleWithoutReading(subscription, known.flags, event);
       if (visible === undefined) return undefined;
       if (!visible) continue;
@@ -302,10 +333,19 @@ export async function queueEvents(trx: Knex.Transaction, events: readonly Queued
     let deliveries = 0;
     for (const subscription of matched) {
       if (!(await visibleTo(trx, subscription, flagsOf.get(event.orgId)!, event, seen))) continue;
-      deliveryRows.push(deliveryRow(event, eventRows[index]!, subscription));
+      const row = subscription.kind === FHIR_KIND ? await fhirDeliveryRow(trx, event, eventRows[index]!, subscription, flagsOf.get(event.orgId)!) : deliveryRow(event, eventRows[index]!, subscription);
+      if (!row) continue;
+      deliveryRows.push(row);
       deliveries++;
     }
     emitted.push({ event_id: eventRows[index]!.id, deliveries });
+  }
+  // A FHIR notification carries two columns more; one insert takes rows of one shape.
+  if (deliveryRows.some((row) => row.notification_type !== undefined)) {
+    for (const row of deliveryRows) {
+      row.notification_type ??= null;
+      row.event_number ??= null;
+    }
   }
   for (let i = 0; i < deliveryRows.length; i += 50) {
     const rows = deliveryRows.slice(i, i + 50);

@@ -11,6 +11,8 @@ export const ENCRYPTED_COLUMNS: Array<{ table: string; column: string; aad: stri
   { table: 'webhook_subscriptions', column: 'signing_secret_encrypted', aad: 'id' },
   // Added by secret rotation (the overlap of an old and a new signing secret); absent before.
   { table: 'webhook_subscriptions', column: 'previous_signing_secret_encrypted', aad: 'id' },
+  // A FHIR Subscription's channel.header (fhir/fhir-subscription-store.ts): they may carry the receiver's credential.
+  { table: 'webhook_subscriptions', column: 'channel_headers_encrypted', aad: 'id' },
   // Clearinghouse passwords (eligibility/clearinghouse-connections.ts), under the same key.
   { table: 'clearinghouse_connections', column: 'password_encrypted', aad: 'id' },
 ];

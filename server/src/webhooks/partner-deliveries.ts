@@ -85,7 +85,8 @@ export async function listSubscriptionDeliveries(
   const filtered = (q: Knex.QueryBuilder) => (options.status ? q.whereIn('d.status', storedStatuses(options.status)) : q);
   const [rows, counted] = await Promise.all([
     filtered(deliveriesOf(db, subscriptionId)).orderBy('d.seq', 'desc').offset((options.page - 1) * options.pageSize).limit(options.pageSize).select(COLUMNS) as Promise<DeliveryRow[]>,
-    filtered(db('webhook_deliveries as d').where('d.subscription_id', subscriptionId)).count({ n: '*' }).first() as Promise<{ n: number | string } | undefined>,
+    // Events' deliveries only, as listed (a FHIR Subscription's handshakes and heartbeats belong to no event).
+    filtered(db('webhook_deliveries as d').where('d.subscription_id', subscriptionId).whereNotNull('d.event_id')).count({ n: '*' }).first() as Promise<{ n: number | string } | undefined>,
   ]);
   return { deliveries: await withAttempts(db, rows), total: Number(counted?.n ?? 0) };
 }
@@ -107,6 +108,7 @@ export async function recoverDeliveries(db: Knex, subscriptionId: string, since:
       .where({ subscription_id: subscriptionId })
       .whereIn('subscription_id', active)
       .whereIn('status', ['failed', 'cancelled'])
+      .whereNotNull('event_id')
       .andWhere('created_at', '>=', since)
       .update({ status: 'pending', due_at: nowIso(), series_start: trx.ref('attempts'), claim_token: null, completed_at: null });
     if (queued > 0) await notifyDeliveriesQueued(trx);

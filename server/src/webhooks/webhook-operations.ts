@@ -25,6 +25,7 @@ import {
   type SubscriptionRow,
 } from './subscriptions.js';
 import type { Webhooks } from './webhooks.js';
+import { FHIR_KIND } from './fhir/fhir-notifications.js';
 
 type WebhookRegistration = components['schemas']['WebhookRegistration'];
 type WebhookTestDelivery = components['schemas']['WebhookTestDelivery'];
@@ -32,8 +33,8 @@ type WebhookTestDelivery = components['schemas']['WebhookTestDelivery'];
 /** Registration does not wait longer than this for DNS. */
 const REGISTRATION_DNS_TIMEOUT_MS = 5000;
 
-function callbackRefused(reason: string): ApiError {
-  return new ApiError('callback_url_not_allowed', `The callback URL ${reason}.`, [{ field: 'body.callback_url', issue: reason }]);
+function callbackRefused(reason: string, field: string): ApiError {
+  return new ApiError('callback_url_not_allowed', `The callback URL ${reason}.`, [{ field, issue: reason }]);
 }
 
 /**
@@ -41,11 +42,11 @@ function callbackRefused(reason: string): ApiError {
  * WEBHOOK_ALLOW_PRIVATE_TARGETS (development) http and private hosts are accepted and
  * nothing is resolved. Deliveries check again at every attempt.
  */
-async function vetRegistration(webhooks: Webhooks, callbackUrl: string): Promise<void> {
+export async function vetRegistration(webhooks: Webhooks, callbackUrl: string, field = 'body.callback_url'): Promise<void> {
   const { allowPrivateTargets } = webhooks.config.webhooks;
   if (allowPrivateTargets) {
     const checked = checkCallbackUrl(callbackUrl, true);
-    if (!('ok' in checked)) throw callbackRefused(checked.reason);
+    if (!('ok' in checked)) throw callbackRefused(checked.reason, field);
     return;
   }
   const resolve = (host: string) =>
@@ -54,7 +55,7 @@ async function vetRegistration(webhooks: Webhooks, callbackUrl: string): Promise
       new Promise<never>((_, reject) => setTimeout(() => reject(Object.assign(new Error('DNS timeout'), { code: 'ETIMEOUT' })), REGISTRATION_DNS_TIMEOUT_MS).unref()),
     ]);
   const verdict = await vetCallbackTarget(callbackUrl, { allowPrivateTargets, resolve });
-  if (!verdict.allowed) throw callbackRefused(verdict.reason);
+  if (!verdict.allowed) throw callbackRefused(verdict.reason, field);
 }
 
 function checkEventTypes(eventTypes: unknown): EventType[] {
@@ -68,8 +69,9 @@ function checkEventTypes(eventTypes: unknown): EventType[] {
   return eventTypes as EventType[];
 }
 
+/** A FHIR Subscription is managed on the R4 view (fhir/fhir-subscription-operations.ts); here only its deliveries. */
 function foundOrNotFound(row: SubscriptionRow | undefined): SubscriptionRow {
-  if (!row) throw new ApiError('not_found', 'No such webhook subscription in this organization.');
+  if (!row || (row as { kind?: string }).kind === FHIR_KIND) throw new ApiError('not_found', 'No such webhook subscription in this organization.');
   return row;
 }
 
@@ -101,7 +103,7 @@ const registerWebhook: OperationHandler = async ({ app, principal, params, body 
 };
 
 const listWebhooks: OperationHandler = async ({ app, params, query }) => {
-  const { rows, page } = await fetchPage<SubscriptionRow>(app.db, 'webhook_subscriptions', { org_id: params.org_id! }, query);
+  const { rows, page } = await fetchPage<SubscriptionRow>(app.db, 'webhook_subscriptions', { org_id: params.org_id!, kind: 'webhook' }, query);
   return { body: list(rows.map(toSubscription), page), audit: { resourceIds: rows.map((r) => r.id) } };
 };
 

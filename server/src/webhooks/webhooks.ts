@@ -12,6 +12,7 @@ import { loadSigningSecretCipher, type SigningSecretCipher } from './signing-sec
 import { systemResolver, type HostResolver } from './ssrf-guard.js';
 import type { DeliveryMetrics } from './delivery-worker.js';
 import { disableFailingSubscriptions, SubscriptionHealth, sweepIntervalMs } from './subscription-health.js';
+import { HEARTBEAT_SWEEP_MS, queueHeartbeats } from './fhir/heartbeats.js';
 
 export interface WebhooksOptions {
   /** Replaces DNS resolution of callback hosts (tests simulate DNS with it). */
@@ -29,6 +30,8 @@ export class Webhooks {
   private health: SubscriptionHealth | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private heartbeats: Promise<void> | undefined;
 
   private constructor(
     private readonly db: Knex,
@@ -80,6 +83,7 @@ export class Webhooks {
     }
     worker.start();
     this.scheduleSweep();
+    this.scheduleHeartbeats();
     this.logger.info({ worker_id: worker.id, concurrency: this.config.webhooks.concurrency }, 'webhook delivery worker started');
   }
 
@@ -87,6 +91,9 @@ export class Webhooks {
   async stop(): Promise<void> {
     clearTimeout(this.sweepTimer);
     this.sweepTimer = undefined;
+    clearTimeout(this.heartbeatTimer);
+    this.heartbeatTimer = undefined;
+    await this.heartbeats;
     this.stopWaking?.();
     await this.listener?.stop();
     await this.worker?.stop();
@@ -102,6 +109,22 @@ export class Webhooks {
       this.logger.warn({ subscription_id: id, disable_after_hours: this.config.webhooks.disableAfterHours }, 'webhook subscription disabled: every attempt failed for the whole window');
     }
     return disabled;
+  }
+
+  /** FHIR Subscriptions' heartbeats (fhir/heartbeats.ts), looked for every HEARTBEAT_SWEEP_MS. */
+  private scheduleHeartbeats(): void {
+    this.heartbeatTimer = setTimeout(() => {
+      this.heartbeats = queueHeartbeats(this.db)
+        .then((queued) => {
+          if (queued.length > 0) this.worker?.wake();
+        })
+        .catch((error: Error) => this.logger.warn({ err: error.message }, 'FHIR subscription heartbeats could not be queued; retrying at the next sweep'))
+        .finally(() => {
+          this.heartbeats = undefined;
+          if (this.heartbeatTimer !== undefined) this.scheduleHeartbeats();
+        });
+    }, HEARTBEAT_SWEEP_MS);
+    this.heartbeatTimer.unref();
   }
 
   private scheduleSweep(): void {

@@ -200,6 +200,20 @@ describe('SMART system scopes', () => {
     });
   });
 
+  it('grants webhooks.manage for system/Subscription.cruds and system/Subscription.* (managing FHIR Subscriptions), and refuses a part of it', () => {
+    const held = ['clinical.read', 'webhooks.manage'];
+    expect(grantOf(['system/Subscription.cruds'], held)).to.deep.equal({ ok: true, granted: ['webhooks.manage'], stated: 'system/Subscription.cruds', restrictions: null });
+    const mixed = grantOf(['system/Subscription.*', 'system/Observation.rs'], held) as { ok: true; granted: string[]; stated: string };
+    expect(mixed.granted).to.include.members(['webhooks.manage', 'clinical.read:read', 'clinical.read:search']);
+    expect(mixed.stated.split(' ').slice(0, 2)).to.deep.equal(['system/Subscription.*', 'system/Observation.rs']);
+    const partial = grantOf(['system/Subscription.rs'], held);
+    expect(partial.ok).to.equal(false);
+    expect((partial as { reason: string }).reason).to.contain('ask system/Subscription.cruds');
+    expect(grantOf(['system/Subscription.cruds'], ['clinical.read'])).to.deep.include({ ok: false, problem: 'exceeds' });
+    expect(supportedScopes(['clinical.read', 'webhooks.manage'])).to.include.members(['system/Subscription.cruds', 'system/Subscription.*']);
+    expect(supportedScopes(['clinical.read'])).not.to.include('system/Subscription.cruds');
+  });
+
   it('lists each read form per type and for all types, then the API scopes', () => {
     const supported = supportedScopes(['clinical.read']);
     expect(supported).to.include.members(['system/*.rs', 'system/*.read', 'system/*.r', 'system/*.s', 'system/Observation.rs', 'system/Patient.read', 'clinical.read']);

@@ -70,6 +70,16 @@ describe('HEAD on every GET operation', function () {
     for (const [i, table] of ['conditions', 'service_requests', 'medication_requests', 'diagnostic_reports'].entries()) ids[table] = (written.outcomes[i] as { id: string }).id;
     const registered = await call(service.baseUrl, 'POST', `/api/v1/ofctx/${t.orgA}/webhooks`, { token: t.fullToken, json: { callback_url: 'http://127.0.0.1:9/hooks', event_types: ['resident.admitted'] } });
     ids.subscription = registered.body.data.id;
+    const fhirSubscription = {
+      resourceType: 'Subscription',
+      status: 'requested',
+      reason: 'HEAD checks',
+      criteria: 'https://ofctx.dev/fhir/SubscriptionTopic/resident-admitted',
+      channel: { type: 'rest-hook', endpoint: 'http://127.0.0.1:9/fhir-hooks', payload: 'application/fhir+json' },
+    };
+    const created = await call(service.baseUrl, 'POST', `/api/v1/fhir/R4/${t.orgA}/${t.a1}/Subscription`, { token: t.fullToken, headers: { 'content-type': 'application/fhir+json' }, rawBody: JSON.stringify(fhirSubscription) });
+    ids.fhirSubscription = created.body.id;
+    ids.topic = 'resident-admitted';
     ids.event = (await service.running.webhooks.emitEvent({ orgId: t.orgA, facilityId: t.a1, type: 'resident.admitted', residentId: ids.residents! })).event_id;
     // A 271's CoverageEligibilityResponse, and a completed $export with its file.
     await applyEligibility(db, interchange271([{ trace: ids.coverage!, memberId: 'M', eligibility: ['1'] }]), { orgId: t.orgA, facilityId: t.a1, actor: 'test' });
@@ -83,7 +93,7 @@ describe('HEAD on every GET operation', function () {
   /** A path of the operation naming real records of the granted tenant. */
   function concrete(template: string): string {
     const resourceOf = (segment: string) =>
-      ({ Patient: 'residents', residents: 'residents', coverage: 'coverage', Coverage: 'coverage', Observation: 'observations', AllergyIntolerance: 'allergies', CoverageEligibilityResponse: 'eligibility', Condition: 'conditions', ServiceRequest: 'service_requests', MedicationRequest: 'medication_requests', DiagnosticReport: 'diagnostic_reports', webhooks: 'subscription' })[segment];
+      ({ Patient: 'residents', residents: 'residents', coverage: 'coverage', Coverage: 'coverage', Observation: 'observations', AllergyIntolerance: 'allergies', CoverageEligibilityResponse: 'eligibility', Condition: 'conditions', ServiceRequest: 'service_requests', MedicationRequest: 'medication_requests', DiagnosticReport: 'diagnostic_reports', webhooks: 'subscription', Subscription: 'fhirSubscription', Basic: 'topic' })[segment];
     const parts = template.split('/');
     return parts
       .map((part, i) => {

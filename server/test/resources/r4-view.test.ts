@@ -72,8 +72,10 @@ describe('the FHIR R4 view', function () {
     expect(response.status).to.equal(200);
     const statement = response.body;
     expect(statement).to.include({ resourceType: 'CapabilityStatement', fhirVersion: '4.0.1', kind: 'instance' });
-    const resources = statement.rest[0].resource as Array<{ type: string; interaction: Array<{ code: string }>; searchParam: Array<{ name: string }> }>;
-    expect(resources.map((r) => r.type)).to.deep.equal(['Patient', 'Coverage', 'Observation', 'AllergyIntolerance', 'Condition', 'ServiceRequest', 'MedicationRequest', 'CoverageEligibilityResponse', 'DiagnosticReport']);
+    const all = statement.rest[0].resource as Array<{ type: string; interaction: Array<{ code: string }>; searchParam: Array<{ name: string }> }>;
+    // The records (read-only), then the FHIR Subscriptions and their topics (test/e2e/fhir-subscriptions.test.ts).
+    expect(all.map((r) => r.type)).to.deep.equal(['Patient', 'Coverage', 'Observation', 'AllergyIntolerance', 'Condition', 'ServiceRequest', 'MedicationRequest', 'CoverageEligibilityResponse', 'DiagnosticReport', 'Subscription', 'Basic']);
+    const resources = all.slice(0, -2);
     for (const resource of resources) {
       expect(resource.interaction.map((i) => i.code)).to.deep.equal(['read', 'search-type']);
       // The contract's search operation takes exactly the announced parameters (plus paging).
