@@ -107,7 +107,7 @@ async function storeSize(db: Knex): Promise<{ messages: number; bytes: number; b
   const content = Number((await db('inbound_messages').sum({ n: db.raw('length(content_encrypted)') }).first())!.n ?? 0);
   let bytes: number;
   if (isPostgres(db)) bytes = Number(rawRows<{ bytes: string }>(await db.raw(`SELECT pg_total_relation_size('inbound_messages') AS bytes`))[0]!.bytes);
-  else bytes = Number(rawRows<{ bytes: number }>(await db.raw(`SELECT sum(pgsize) AS bytes FROM dbstat WHERE name = 'inbound_messages' OR name LIKE 'inbound_messages\_%' ESCAPE '\' OR name LIKE 'sqlite_autoindex_inbound_messages%'`))[0]!.bytes);
+  else bytes = Number(rawRows<{ bytes: number }>(await db.raw(`SELECT sum(pgsize) AS bytes FROM dbstat WHERE name LIKE 'inbound_messages%' OR name LIKE 'sqlite_autoindex_inbound_messages%'`))[0]!.bytes);
   return { messages, bytes, bytesPerMessage: bytes / Math.max(messages, 1), contentBytesPerMessage: content / Math.max(messages, 1) };
 }
 
