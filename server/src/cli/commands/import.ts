@@ -3,7 +3,7 @@
 // detected from the content (cli/import/formats.ts). A progress bar on a terminal; with
 // --json one summary object.
 import { createReadStream, statSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { findOrganization } from '../../organizations/organizations.js';
 import { warmFhirValidator } from '../../ingest/fhir-validator.js';
 import { uuidOption, UsageError, type Command } from '../command.js';
@@ -14,7 +14,7 @@ import { ContentCapture } from '../../messages/content-capture.js';
 import { MessageStore } from '../../messages/message-store.js';
 import type { MessageFormat, ReceivedMessage } from '../../messages/message-types.js';
 import { writtenRecords } from '../../messages/written-records.js';
-import { loadSigningSecretCipher } from '../../webhooks/signing-secret-crypto.js';
+import { loadSigningSecretCipher, SigningSecretCipher } from '../../webhooks/signing-secret-crypto.js';
 import { x12Envelope } from '../../x12/x12-message.js';
 import { X12Error } from '../../x12/x12-error.js';
 import { bundleControlId } from '../../ingest/fhir-bundle-message.js';
@@ -92,10 +92,20 @@ export const importCommand: Command = {
     const bar = await progressBar(cli.interactive, total);
     const runId = `ops-import-${randomUUID()}`;
     // The import is an inbound message like any other (road import): stored with its outcome.
-    const { cipher } = loadSigningSecretCipher(cli.config.databaseUrl, cli.config.webhooks.encryptionKey, cli.config.webhooks.previousEncryptionKey);
+    // Without the data key (PostgreSQL without WEBHOOK_ENCRYPTION_KEY) the import still runs, and
+    // is stored with its outcome but not its content (which cannot be encrypted).
+    let keyed = true;
+    let cipher: SigningSecretCipher;
+    try {
+      cipher = loadSigningSecretCipher(cli.config.databaseUrl, cli.config.webhooks.encryptionKey, cli.config.webhooks.previousEncryptionKey).cipher;
+    } catch {
+      keyed = false;
+      cipher = new SigningSecretCipher(randomBytes(32));
+      cli.progress('note: no WEBHOOK_ENCRYPTION_KEY: the message store keeps this import without its content\n');
+    }
     const store = new MessageStore(db, cipher);
     const received = (): ReceivedMessage => {
-      const content = capture.content();
+      const content = keyed ? capture.content() : null;
       const envelope = importer.format === 'x12-271' && content !== null ? x12Envelope(content) : { sender: null, controlNumber: null };
       let controlId = envelope.controlNumber;
       if (importer.format === 'fhir-bundle' && content !== null) {
