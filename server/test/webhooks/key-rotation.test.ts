@@ -42,8 +42,8 @@ describe('encryption key rotation', function () {
       expect(() => rotating.decrypt(underOld, randomUUID())).to.throw();
     });
 
-    it('covers every encrypted column, including the secret-rotation overlap column and FHIR Subscriptions\' channel headers', () => {
-      expect(ENCRYPTED_COLUMNS.map((c) => `${c.table}.${c.column}`)).to.deep.equal(['webhook_subscriptions.signing_secret_encrypted', 'webhook_subscriptions.previous_signing_secret_encrypted', 'webhook_subscriptions.channel_headers_encrypted', 'clearinghouse_connections.password_encrypted']);
+    it('covers every encrypted column: the secret-rotation overlap column, FHIR Subscriptions\' channel headers, clearinghouse passwords, stored messages', () => {
+      expect(ENCRYPTED_COLUMNS.map((c) => `${c.table}.${c.column}`)).to.deep.equal(['webhook_subscriptions.signing_secret_encrypted', 'webhook_subscriptions.previous_signing_secret_encrypted', 'webhook_subscriptions.channel_headers_encrypted', 'clearinghouse_connections.password_encrypted', 'inbound_messages.content_encrypted']);
     });
   });
 

@@ -32,6 +32,7 @@ import * as auditTexts from './031_audit_texts.js';
 import * as coverageDetails from './032_coverage_details.js';
 import * as eligibilityChecks from './033_eligibility_checks.js';
 import * as diagnosticReports from './035_diagnostic_reports.js';
+import * as inboundMessages from './036_inbound_messages.js';
 import * as fhirSubscriptions from './037_fhir_subscriptions.js';
 import * as clientQuotas from './038_client_quotas.js';
 import * as granularScopes from './041_granular_scopes.js';
@@ -74,6 +75,7 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['032_coverage_details', coverageDetails],
   ['033_eligibility_checks', eligibilityChecks],
   ['035_diagnostic_reports', diagnosticReports],
+  ['036_inbound_messages', inboundMessages],
   ['037_fhir_subscriptions', fhirSubscriptions],
   ['038_client_quotas', clientQuotas],
   ['041_granular_scopes', granularScopes],
