@@ -56,6 +56,7 @@ export class MllpListener {
   private readonly refusalLog = new Map<string, { at: number; suppressed: number }>();
   /** MLLP_SOURCE_FACILITIES: the facility code a source is bound to, if exactly one. */
   private boundFacility: SourceFacilities = () => undefined;
+  private admission: MllpAdmission | undefined;
 
   private constructor(
     readonly server: net.Server,
@@ -65,6 +66,11 @@ export class MllpListener {
 
   get port(): number {
     return (this.server.address() as AddressInfo).port;
+  }
+
+  /** The connections open on this listener now, by source address. */
+  openConnections(): Array<{ source: string; open: number }> {
+    return this.admission?.openBySource() ?? [];
   }
 
   static async start(config: MllpConfig, db: Knex, logger: Logger, metrics?: ServiceMetrics): Promise<MllpListener> {
@@ -84,6 +90,7 @@ export class MllpListener {
       : net.createServer();
     const listener = new MllpListener(server, logger, metrics);
     listener.boundFacility = sourceFacilities(config.sourceFacilities);
+    listener.admission = admission;
     // Every TCP connection is admitted (or refused) before a byte is read, TLS or not; with TLS
     // the first-byte timer also bounds the handshake.
     server.on('connection', (socket: Socket) => {
