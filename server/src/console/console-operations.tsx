@@ -38,8 +38,13 @@ const consoleOverview: ConsoleHandler = async ({ app, session }) => {
   };
 };
 
+/** A query parameter a form sent empty (its "any") is no filter. */
+function given(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
 const consoleDeliveries: ConsoleHandler = async ({ app, session, query }) => {
-  const filter = { status: query.status as DeliveryStatus | undefined, subscription: query.subscription as string | undefined };
+  const filter = { status: given(query.status) as DeliveryStatus | undefined, subscription: given(query.subscription) };
   const [subscriptions, deliveries] = await Promise.all([
     subscriptionFigures(app.db, session.orgId),
     listDeliveries(app.db, { orgId: session.orgId, status: filter.status, subscriptionId: filter.subscription, limit: DELIVERIES_SHOWN }),
@@ -122,9 +127,9 @@ const consoleClients: ConsoleHandler = async ({ app, session }) => {
 };
 
 const consoleDisclosures: ConsoleHandler = async ({ app, session, query }) => {
-  const resident = query.resident as string | undefined;
-  const from = query.from as string | undefined;
-  const to = query.to as string | undefined;
+  const resident = given(query.resident);
+  const from = given(query.from);
+  const to = given(query.to);
   const disclosures =
     resident === undefined
       ? undefined

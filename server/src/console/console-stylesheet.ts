@@ -1,6 +1,6 @@
 // The console's own rules, beside Pico CSS; served at /console/assets/console.css. Colours keep a
 // contrast of at least 4.5:1 (WCAG AA) on their backgrounds.
-export const CONSOLE_STYLESHEET = `main.container { max-width: 80rem; }
+export const CONSOLE_STYLESHEET = `main.container, header.container { max-width: 72rem; padding-left: 1rem; padding-right: 1rem; }
 main.narrow { max-width: 40rem; padding-top: 4rem; }
 .skip { position: absolute; left: -10000px; }
 .skip:focus { left: 1rem; top: 1rem; z-index: 10; background: #fff; padding: 0.5rem; }

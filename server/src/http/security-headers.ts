@@ -2,7 +2,9 @@
 // clients must not sniff their type. (The token endpoint sets no-store itself, per RFC 6749.)
 // The operators' console is HTML for a browser: its pages, errors included, also get a
 // Content-Security-Policy that allows no script at all, no frame, no other origin, and
-// stylesheets from this service only; no referrer (its URLs name residents and messages).
+// stylesheets from this service only; no referrer to another origin (its URLs name residents
+// and messages; same-origin, not no-referrer: with no-referrer a browser sends `Origin: null`
+// on the forms' POSTs, and the origin check needs the real one).
 import type { Context } from 'koa';
 import { isConsolePath } from './error-format.js';
 
@@ -16,7 +18,7 @@ export function setSecurityHeaders(ctx: Context): void {
   else if (isConsolePath(ctx.path)) {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Content-Security-Policy', CONSOLE_CONTENT_SECURITY_POLICY);
-    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('Referrer-Policy', 'same-origin');
     res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
     res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');

@@ -4665,9 +4665,9 @@ export interface operations {
     consoleDeliveries: {
         parameters: {
             query?: {
-                /** @description Only deliveries in this state. */
-                status?: "pending" | "sending" | "delivered" | "failed" | "cancelled";
-                /** @description Only the deliveries of this subscription. */
+                /** @description Only deliveries in this state; empty (the form's "any"), every state. */
+                status?: "" | "pending" | "sending" | "delivered" | "failed" | "cancelled";
+                /** @description Only the deliveries of this subscription; empty (the form's "any"), every subscription. */
                 subscription?: string;
             };
             header?: never;
@@ -4787,9 +4787,9 @@ export interface operations {
             query?: {
                 /** @description The resident (Patient id). */
                 resident?: string;
-                /** @description From this day (UTC), inclusive. */
+                /** @description From this day (UTC), inclusive; empty, unbounded. */
                 from?: string;
-                /** @description To this day (UTC), inclusive. */
+                /** @description To this day (UTC), inclusive; empty, unbounded. */
                 to?: string;
             };
             header?: never;

@@ -15,7 +15,7 @@ export function DisclosuresContent({ query, disclosures }: { query: DisclosuresQ
       <form method="get" action="/console/disclosures" class="filters" role="search" aria-label="Find a resident's disclosures">
         <label>
           Resident id
-          <input name="resident" value={query.resident ?? ''} required pattern="[0-9a-fA-F-]{36}" placeholder="Patient id (UUID)" />
+          <input name="resident" value={query.resident ?? ''} required pattern="[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}" placeholder="Patient id (UUID)" />
         </label>
         <label>
           From (UTC day)

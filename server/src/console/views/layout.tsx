@@ -34,6 +34,8 @@ function Document({ title, children }: { title: string; children: ComponentChild
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light" />
+        {/* No icon: the browser would otherwise ask /favicon.ico, outside the console. */}
+        <link rel="icon" href="data:," />
         <title>{`${title} · ofctx console`}</title>
         <link rel="stylesheet" href="/console/assets/pico.css" />
         <link rel="stylesheet" href="/console/assets/console.css" />
