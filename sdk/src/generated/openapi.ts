@@ -248,6 +248,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Console: message browser
+         * @description Every inbound message of the session's organization (HL7 v2 over MLLP, FHIR Bundle and
+         *     NDJSON, X12 271), newest first, with the filters of `ops messages list`: facility,
+         *     status (its current one, after reprocesses), type (`ADT^A01`, or `ADT` for every ADT
+         *     event), received since, resident. Metadata and the reason of a refusal only; a message's
+         *     content is on its own page. Messages that no organization could be told for (several
+         *     organizations, an unknown facility code, a source bound to none) are not in any
+         *     organization's console: `ops messages list --unattributed`. Refused ones can be
+         *     selected and reprocessed.
+         */
+        get: operations["consoleMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/messages/{message_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Console: one message
+         * @description One message of the session's organization with the answer it got (ACK code and ERR
+         *     segments, or HTTP status and issues), the records it changed, every reprocess outcome,
+         *     and reprocess when it stands refused. Its content (HL7 segments as fields, X12
+         *     segments, or the FHIR text) only with `content=shown`: it holds patient data, and
+         *     showing it is audited apart.
+         */
+        get: operations["consoleMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/messages/reprocess": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Console: reprocess messages
+         * @description Runs the selected messages through their road again, one after another, as `ops messages reprocess` does (after the operator registered a facility code with `ops facility update --hl7-code`, say); each is applied once however often it is reprocessed or re-sent meanwhile. The page it came from shows what each one did.
+         */
+        post: operations["consoleReprocessMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/deliveries": {
         parameters: {
             query?: never;
@@ -2513,6 +2584,15 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description The messages to reprocess (one `message_id` field per message), and the console page to go back to. */
+        ConsoleReprocessForm: {
+            /** @description The CSRF token every console form carries. */
+            csrf_token: string;
+            /** @description One message id, or several (a selection). */
+            message_id: string | string[];
+            /** @description The console page the form was on (a path under /console/messages); the message browser otherwise. */
+            back?: string;
+        };
         /** @description The sign-in page's form. */
         ConsoleSignInForm: {
             /** @description The one-time link's token. */
@@ -4660,6 +4740,74 @@ export interface operations {
                 };
             };
             400: components["responses"]["ConsoleBadRequest"];
+        };
+    };
+    consoleMessages: {
+        parameters: {
+            query?: {
+                /** @description Only messages applied to (or meant for) this facility; empty, every facility. */
+                facility?: string;
+                /** @description Only messages whose current status is this; empty, every status. */
+                status?: "" | "applied" | "applied_with_warnings" | "refused" | "duplicate";
+                /** @description `ADT^A01` (that event), `ADT` (every ADT event), `Bundle`, `NDJSON`, `271`; empty, every type. */
+                type?: string;
+                /** @description Received at or after this time (UTC; a `datetime-local` value as a browser sends it, or RFC 3339); empty, any time. */
+                since?: string;
+                /** @description Only messages about this resident; empty, every resident. */
+                resident?: string;
+                /** @description The next (older) page, as the previous page's link gives it. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ConsolePage"];
+            400: components["responses"]["ConsoleBadRequest"];
+            401: components["responses"]["ConsoleSignInRequired"];
+        };
+    };
+    consoleMessage: {
+        parameters: {
+            query?: {
+                /** @description `shown`: the message's content too. */
+                content?: "shown";
+            };
+            header?: never;
+            path: {
+                /** @description A message of the session's organization. */
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ConsolePage"];
+            400: components["responses"]["ConsoleBadRequest"];
+            401: components["responses"]["ConsoleSignInRequired"];
+            404: components["responses"]["ConsoleNotFound"];
+        };
+    };
+    consoleReprocessMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsoleReprocessForm"];
+            };
+        };
+        responses: {
+            303: components["responses"]["ConsoleSeeOther"];
+            400: components["responses"]["ConsoleBadRequest"];
+            401: components["responses"]["ConsoleSignInRequired"];
+            403: components["responses"]["ConsoleForbidden"];
+            404: components["responses"]["ConsoleNotFound"];
         };
     };
     consoleDeliveries: {

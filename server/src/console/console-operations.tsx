@@ -14,9 +14,10 @@ import { listClients } from '../auth/clients.js';
 import { listFacilities } from '../organizations/organizations.js';
 import { disclosuresOfResident } from '../audit/disclosures.js';
 import { consoleOperations, type ConsoleHandler } from './console-requests.js';
-import { eligibilityFigures, runningExports, subscriptionFigures } from './console-overview.js';
+import { eligibilityFigures, feedFigures, runningExports, subscriptionFigures } from './console-overview.js';
 import { CONSOLE_STYLESHEET } from './console-stylesheet.js';
 import { consoleSignOut, signInOperations } from './console-sign-in.js';
+import { consoleMessageHandlers } from './console-message-operations.js';
 import { csrfTokenOf } from './console-csrf.js';
 import { OverviewContent } from './views/overview-page.js';
 import { DeliveriesContent, DeliveryContent } from './views/deliveries-page.js';
@@ -30,10 +31,19 @@ let pico: string | undefined;
 export const DELIVERIES_SHOWN = 200;
 
 const consoleOverview: ConsoleHandler = async ({ app, session }) => {
-  const [subscriptions, exports, eligibility] = await Promise.all([subscriptionFigures(app.db, session.orgId), runningExports(app.db, session.orgId), eligibilityFigures(app.db, session.orgId)]);
-  const figures = { subscriptions, exports, eligibility, connections: app.mllpConnections?.() };
+  const [subscriptions, exports, eligibility, feedRows] = await Promise.all([
+    subscriptionFigures(app.db, session.orgId),
+    runningExports(app.db, session.orgId),
+    eligibilityFigures(app.db, session.orgId),
+    feedFigures(app.db, session.orgId),
+  ]);
+  const connections = app.mllpConnections?.();
+  const openBySource = new Map((connections ?? []).map((c) => [c.source, c.open]));
+  // An MLLP feed's open connections on this instance: its peer's, matched by address.
+  const feeds = feedRows.map((f) => ({ ...f, openConnections: f.road === 'mllp' && f.peer !== null ? (openBySource.get(f.peer) ?? 0) : null }));
+  const figures = { subscriptions, exports, eligibility, connections };
   return {
-    page: { title: 'Overview', nav: 'overview', content: <OverviewContent figures={figures} feeds={undefined} /> },
+    page: { title: 'Overview', nav: 'overview', content: <OverviewContent figures={figures} feeds={feeds} /> },
     resourceIds: [...subscriptions.map((s) => s.id), ...exports.map((e) => e.id)],
   };
 };
@@ -158,7 +168,7 @@ const consoleAsset: PublicOperationHandler = async ({ params }) => {
 };
 
 export const consoleOperationHandlers: Record<string, PublicOperationHandler> = {
-  ...consoleOperations({ consoleOverview, consoleDeliveries, consoleDelivery, consoleRedeliver, consoleRecoverDeliveries, consoleEnableSubscription, consoleClients, consoleDisclosures, consoleSignOut }),
+  ...consoleOperations({ consoleOverview, consoleDeliveries, consoleDelivery, consoleRedeliver, consoleRecoverDeliveries, consoleEnableSubscription, consoleClients, consoleDisclosures, consoleSignOut, ...consoleMessageHandlers }),
   ...signInOperations,
   consoleAsset,
 };

@@ -77,3 +77,44 @@ export async function eligibilityFigures(db: Knex, orgId: string, now = Date.now
   ]);
   return { queued: Number(queued?.n ?? 0), lastDay: lastDay.map((r) => ({ outcome: r.outcome, count: Number(r.n) })) };
 }
+
+export interface FeedRow {
+  road: string;
+  source: string;
+  peer: string | null;
+  messagesLastHour: number;
+  refusedLastHour: number;
+  refusedLastDay: number;
+  lastMessageAt: string;
+}
+
+/**
+ * The organization's feeds: every source (MLLP peer address, ingest credential) that sent in
+ * the last 24 hours, by road, from the message store's rows (inbound_messages, through its
+ * (org_id, received_at) index). A reprocess is no message received: its rows are left out.
+ */
+export async function feedFigures(db: Knex, orgId: string, now = Date.now()): Promise<FeedRow[]> {
+  const hourAgo = nowIso(now - 3_600_000);
+  const rows = (await db('inbound_messages')
+    .where('org_id', orgId)
+    .andWhere('received_at', '>=', nowIso(now - 86_400_000))
+    .whereNull('reprocess_of')
+    .groupBy('road', 'source_peer', 'source_client_id')
+    .select('road', 'source_peer', 'source_client_id')
+    .select(
+      db.raw('sum(case when received_at >= ? then 1 else 0 end) as last_hour', [hourAgo]),
+      db.raw("sum(case when received_at >= ? and status = 'refused' then 1 else 0 end) as refused_last_hour", [hourAgo]),
+      db.raw("sum(case when status = 'refused' then 1 else 0 end) as refused_last_day"),
+      db.raw('max(received_at) as last_at'),
+    )
+    .orderBy('road')) as Array<Record<string, unknown>>;
+  return rows.map((r) => ({
+    road: r.road as string,
+    source: (r.source_peer as string | null) ?? (r.source_client_id as string | null) ?? 'ops import',
+    peer: (r.source_peer as string | null) ?? null,
+    messagesLastHour: Number(r.last_hour ?? 0),
+    refusedLastHour: Number(r.refused_last_hour ?? 0),
+    refusedLastDay: Number(r.refused_last_day ?? 0),
+    lastMessageAt: r.last_at as string,
+  }));
+}

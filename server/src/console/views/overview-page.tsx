@@ -15,14 +15,12 @@ export interface FeedFigures {
   openConnections: number | null;
 }
 
-export function OverviewContent({ figures, feeds }: { figures: OverviewFigures; feeds: FeedFigures[] | undefined }): VNode {
+export function OverviewContent({ figures, feeds }: { figures: OverviewFigures; feeds: FeedFigures[] }): VNode {
   return (
     <>
       <section aria-labelledby="feeds">
         <h2 id="feeds">Feeds</h2>
-        {feeds === undefined ? (
-          <p>The message store is not available on this build: feeds are shown once it is.</p>
-        ) : feeds.length === 0 ? (
+        {feeds.length === 0 ? (
           <p>No message received in the last 24 hours.</p>
         ) : (
           <table>
