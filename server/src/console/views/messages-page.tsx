@@ -89,7 +89,7 @@ export function MessagesContent(props: { messages: MessageSummary[]; next: strin
                 <th scope="col">Source</th>
                 <th scope="col">Facility</th>
                 <th scope="col">Status</th>
-                <th scope="col">Answer</th>
+                <th scope="col">Answer sent</th>
               </tr>
             </thead>
             <tbody>
