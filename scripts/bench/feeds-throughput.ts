@@ -20,7 +20,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
-import { openDatabase } from '../../server/src/db/database.js';
+import { isPostgres, openDatabase, rawRows } from '../../server/src/db/database.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
 import { createFacility, createOrganization, setFacilityHl7Code } from '../../server/src/organizations/organizations.js';
 import { createClient } from '../../server/src/auth/clients.js';
@@ -52,7 +52,7 @@ const DEFAULT_WARMUP = 2000;
 
 export interface FeedsRun {
   database: string;
-  adt: { messages: number; /** Messages sent before the measurement (absent before 2026-11-26: 100). */ warmup?: number; seconds: number; messagesPerSecond: number; windowed: { window: number; seconds: number; messagesPerSecond: number }; events: number; baselinePerSecond: number };
+  adt: { messages: number; /** Messages sent before the measurement (absent before 2026-11-26: 100). */ warmup?: number; /** The message store (issue 42) after the one-at-a-time stream: rows and their bytes on disk, table and indexes (absent before it existed). */ store?: { messages: number; bytes: number; bytesPerMessage: number; contentBytesPerMessage: number }; seconds: number; messagesPerSecond: number; windowed: { window: number; seconds: number; messagesPerSecond: number }; events: number; baselinePerSecond: number };
   x12: { loops: number; seconds: number; loopsPerSecond: number; updated: number; events: number; baselinePerSecond: number };
   /** Absent in figures stored before it was measured. */
   oru?: { messages: number; observationsEach: number; seconds: number; messagesPerSecond: number; answered: Record<string, number>; observationsWritten: number; baselinePerSecond: number };
@@ -101,6 +101,16 @@ async function plainObservations(db: Knex, orgId: string, facilityId: string, me
   return (performance.now() - started) / 1000;
 }
 
+/** The message store's size: its rows, and their bytes on disk (table and indexes; SQLite by dbstat pages, PostgreSQL by relation size). */
+async function storeSize(db: Knex): Promise<{ messages: number; bytes: number; bytesPerMessage: number; contentBytesPerMessage: number }> {
+  const messages = Number((await db('inbound_messages').count({ n: '*' }).first())!.n);
+  const content = Number((await db('inbound_messages').sum({ n: db.raw('length(content_encrypted)') }).first())!.n ?? 0);
+  let bytes: number;
+  if (isPostgres(db)) bytes = Number(rawRows<{ bytes: string }>(await db.raw(`SELECT pg_total_relation_size('inbound_messages') AS bytes`))[0]!.bytes);
+  else bytes = Number(rawRows<{ bytes: number }>(await db.raw(`SELECT sum(pgsize) AS bytes FROM dbstat WHERE name = 'inbound_messages' OR name LIKE 'inbound_messages\_%' ESCAPE '\' OR name LIKE 'sqlite_autoindex_inbound_messages%'`))[0]!.bytes);
+  return { messages, bytes, bytesPerMessage: bytes / Math.max(messages, 1), contentBytesPerMessage: content / Math.max(messages, 1) };
+}
+
 async function seedCoverages(db: Knex, orgId: string, facilityId: string, n: number, prefix: string): Promise<string[]> {
   const ids: string[] = [];
   for (let start = 0; start < n; start += 250) {
@@ -147,6 +157,7 @@ async function measureOn(label: string, url: string, baselineUrl: string, settin
     const adtStarted = performance.now();
     for (let i = 0; i < adtCount; i++) await send(i);
     const adtSeconds = (performance.now() - adtStarted) / 1000;
+    const store = await storeSize(db);
     // The same over the same connection with up to WINDOW messages unacknowledged (the
     // listener applies what queued up together, each message still on its own).
     settings.log(`  ${label}: ${adtCount} ADT^A01 over one MLLP connection, ${WINDOW} in flight`);
@@ -214,10 +225,11 @@ async function measureOn(label: string, url: string, baselineUrl: string, settin
     }
     const run: FeedsRun = {
       database: label,
-      adt: { messages: adtCount, warmup, seconds: adtSeconds, messagesPerSecond: adtCount / adtSeconds, windowed: { window: WINDOW, seconds: windowSeconds, messagesPerSecond: adtCount / windowSeconds }, events: adtEvents, baselinePerSecond: adtCount / admissionsSeconds },
+      adt: { messages: adtCount, warmup, store, seconds: adtSeconds, messagesPerSecond: adtCount / adtSeconds, windowed: { window: WINDOW, seconds: windowSeconds, messagesPerSecond: adtCount / windowSeconds }, events: adtEvents, baselinePerSecond: adtCount / admissionsSeconds },
       x12: { loops: coverageIds.length, seconds: x12Seconds, loopsPerSecond: coverageIds.length / x12Seconds, updated: body.data.updated, events: body.data.events, baselinePerSecond: coverageIds.length / updatesSeconds },
       oru: { messages: oruCount, observationsEach: ORU_OBSERVATIONS, seconds: oruSeconds, messagesPerSecond: oruCount / oruSeconds, answered, observationsWritten, baselinePerSecond: oruCount / observationsSeconds },
     };
+    settings.log(`    message store: ${store.messages} messages, ${store.bytesPerMessage.toFixed(0)} bytes each on disk (table and indexes), ${store.contentBytesPerMessage.toFixed(0)} of them the encrypted content`);
     settings.log(`    ADT ${run.adt.messagesPerSecond.toFixed(0)} messages/s one at a time, ${run.adt.windowed.messagesPerSecond.toFixed(0)}/s with ${WINDOW} in flight (plain one-resident transactions ${run.adt.baselinePerSecond.toFixed(0)}/s); 271 ${run.x12.loopsPerSecond.toFixed(0)} loops/s (plain UPDATEs ${run.x12.baselinePerSecond.toFixed(0)}/s); ORU^R01 ${run.oru!.messagesPerSecond.toFixed(0)} messages/s one at a time, answered ${JSON.stringify(answered)}, ${observationsWritten} observations written (plain ${ORU_OBSERVATIONS}-observation transactions ${run.oru!.baselinePerSecond.toFixed(0)}/s)`);
     return run;
   } finally {

@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { createFacility, createOrganization, setFacilityHl7Code } from '../../server/src/organizations/organizations.js';
 import { figures } from './support/figures.js';
 import { suiteService } from './support/suite.js';
-import { changedCounts, orgRowCounts } from './support/org-row-counts.js';
+import { changedCounts, orgRowCounts, storedMessages } from './support/org-row-counts.js';
 import type { TestService } from '../support/service.js';
 import { adtMessage } from '../support/adt-messages.js';
 import { adtRecordMessage, labObservations, ormMessage, oruMessage, type ObservationOptions } from '../support/hl7-clinical-messages.js';
@@ -167,6 +167,7 @@ describe('feeds reliability: generated ORU, ORM and whole-record ADT messages ov
       const controlId = `CLIN-${SEED}-${n}`;
       const { text, why } = build(shape, controlId, `CLIN-${SEED}-${n}`);
       const before = await orgRowCounts(db, org);
+      const storedBefore = await storedMessages(db, 'mllp');
       const ack = await send(text, why);
       figures.feeds.clinical++;
       const context = `${why}: ${JSON.stringify(ack)}`;
@@ -174,6 +175,12 @@ describe('feeds reliability: generated ORU, ORM and whole-record ADT messages ov
       expect(ack.code, context).to.be.oneOf(['AA', 'AE', 'AR']);
       expect(ack.controlId, context).to.equal(controlId);
       if (ack.code !== 'AA') expect(ack.err, context).to.match(/^ERR\|/);
+      // Stored once, with its outcome (issue 42): refused for AE/AR, applied for AA.
+      const stored = changedCounts(storedBefore, await storedMessages(db, 'mllp'));
+      const expectedStatuses = ack.code === 'AA' ? ['applied', 'applied_with_warnings'] : ['refused'];
+      const storedOk = Object.keys(stored).length === 1 && expectedStatuses.includes(Object.keys(stored)[0]!) && Object.values(stored)[0]![1] === Object.values(stored)[0]![0] + 1;
+      if (!storedOk) figures.feeds.lost = (figures.feeds.lost ?? 0) + 1;
+      expect(storedOk, `${context}: stored ${JSON.stringify(stored)}`).to.equal(true);
       const changed = changedCounts(before, await orgRowCounts(db, org));
       if (ack.code === 'AA') {
         expect(changed.hl7_applied_messages, `${context}: an applied message records its control id`).to.deep.equal([before.hl7_applied_messages, before.hl7_applied_messages! + 1]);

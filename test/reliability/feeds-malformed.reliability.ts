@@ -84,6 +84,11 @@ describe('feeds reliability: generated malformed HL7 v2 over MLLP and X12 271', 
     coverageId = (seeded.outcomes[1] as { id: string }).id;
   });
 
+  /** The message store's rows of a road (not the reprocess outcomes), by status. */
+  const storedByStatus = async (road: string) =>
+    Object.fromEntries(((await service.running.app.db('inbound_messages').where({ road }).whereNull('reprocess_of').groupBy('status').select('status').count({ n: '*' })) as Array<{ status: string; n: number | string }>).map((r) => [r.status, Number(r.n)]));
+  const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+
   const residentExists = async (mrn: string) => (await service.running.app.db('resource_identifiers').where({ org_id: org, resource_type: 'Patient', system: MRN_SYSTEM, value: mrn }).first()) !== undefined;
 
   it(`${HL7_MESSAGES} malformed ADT messages over MLLP: each answered as it must be, none written, the good ones around them applied`, async () => {
@@ -91,6 +96,9 @@ describe('feeds reliability: generated malformed HL7 v2 over MLLP and X12 271', 
     const sampleArb = fc.record({ breaker: fc.nat(HL7_BREAKERS.length - 1), event: fc.constantFrom('A01', 'A02', 'A03', 'A04', 'A08'), framing: fc.nat(19), goodAfter: fc.boolean() });
     const samples = fc.sample(sampleArb, { seed: SEED, numRuns: HL7_MESSAGES });
     let client: MllpTestClient = await mllpClient(port);
+    // Every frame answered is stored with its outcome (issue 42): refused for each AE/AR, 0 lost.
+    const storedBefore = await storedByStatus('mllp');
+    const answered = { all: 0, refused: 0 };
     const batch: Array<{ bytes: Buffer; expect: Expect; controlId: string; mrn: string; good: boolean; why: string }> = [];
     const flush = async () => {
       if (batch.length === 0) return;
@@ -104,6 +112,8 @@ describe('feeds reliability: generated malformed HL7 v2 over MLLP and X12 271', 
       }
       for (const [i, sent] of batch.entries()) {
         const ack = acks[i]!;
+        answered.all++;
+        if (ack.code !== 'AA') answered.refused++;
         const context = `${sent.why}: ${JSON.stringify(ack)}`;
         if (sent.expect === 'not-AA') expect(ack.code, context).to.be.oneOf(['AE', 'AR']);
         else if (sent.expect === 'AA with a warning') {
@@ -157,6 +167,12 @@ describe('feeds reliability: generated malformed HL7 v2 over MLLP and X12 271', 
     const last = await mllpClient(port);
     expect(msa(await last.send(adtMessage({ event: 'A01', controlId: `CTL-${SEED}-last`, mrn: `REL-${SEED}-last`, facility: 'REL-HOME' }))).code).to.equal('AA');
     last.close();
+    answered.all++;
+    const storedAfter = await storedByStatus('mllp');
+    const lost = answered.all - (total(storedAfter) - total(storedBefore));
+    figures.feeds.lost = (figures.feeds.lost ?? 0) + lost;
+    expect(lost, 'frames answered but not in the message store').to.equal(0);
+    expect((storedAfter.refused ?? 0) - (storedBefore.refused ?? 0), 'AE/AR answers stored as refused').to.equal(answered.refused);
   });
 
   it(`${X12_BODIES} malformed 271 interchanges: each refused with invalid_x12 naming where, the Coverage untouched`, async () => {
@@ -195,6 +211,7 @@ describe('feeds reliability: generated malformed HL7 v2 over MLLP and X12 271', 
       ['binary', (t) => Buffer.from(Buffer.from(t).map((b, i) => (i % 7 === 3 ? 0xfe : b))).toString('latin1')],
     ];
     const coverageNow = async () => db('coverage').where({ id: coverageId }).first('version_id', 'status', 'payor_name', 'period_start');
+    const storedBefore = await storedByStatus('x12');
     const before = await coverageNow();
     const eventsBefore = await db('webhook_events').where({ org_id: org, event_type: 'coverage.updated' }).count({ n: '*' }).first();
     const samples = fc.sample(fc.tuple(fc.nat(X12_BREAKERS.length - 1), fc.nat(X12_BREAKERS.length - 1), fc.boolean()), { seed: SEED + 1, numRuns: X12_BODIES });
@@ -213,6 +230,10 @@ describe('feeds reliability: generated malformed HL7 v2 over MLLP and X12 271', 
       expect(after, why).to.deep.equal(before);
     }
     expect(await db('webhook_events').where({ org_id: org, event_type: 'coverage.updated' }).count({ n: '*' }).first()).to.deep.equal(eventsBefore);
+    // Each refused interchange is in the message store, refused, with its answer: 0 lost.
+    const storedAfter = await storedByStatus('x12');
+    expect((storedAfter.refused ?? 0) - (storedBefore.refused ?? 0), 'refused 271s stored').to.equal(samples.length);
+    expect(total(storedAfter) - total(storedBefore)).to.equal(samples.length);
     // The well-formed interchange is applied: the Coverage was reachable all along.
     const { res } = await checkedSend(service, { method: 'POST', target: `/api/v1/ingest/${org}/${facility}/x12`, headers: { ...bearer(token), 'content-type': 'application/edi-x12' }, body: good() });
     expect(res.status).to.equal(200);

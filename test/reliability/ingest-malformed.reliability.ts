@@ -147,10 +147,25 @@ describe('ingest reliability: generated malformed Bundles and NDJSON', function 
     w = await buildWorld(await suiteService());
   });
 
+  const stored = async (road: string) => Number(((await w.service.running.app.db('inbound_messages').where({ road, org_id: w.org }).count({ n: '*' }).first()) as { n: number | string }).n);
+
   const post = async (contentType: string, body: string) => {
+    const road = contentType.includes('ndjson') ? 'ndjson' : 'fhir';
+    const before = await stored(road);
     const { res, failures } = await checkedSend(w.service, { method: 'POST', target: ingestPath(w.org, w.facility), headers: { ...bearer(w.token), 'content-type': contentType }, body });
     if (res.status >= 500) figures.ingest.responses5xx++;
     expect(failures, body.slice(0, 300)).to.deep.equal([]);
+    // Every body answered is in the message store once, with its answer (issue 42); one over
+    // INGEST_MAX_BUNDLE_BYTES (413) is not read, so not stored.
+    const added = (await stored(road)) - before;
+    const expected = res.status === 413 ? 0 : 1;
+    if (added !== expected) figures.lost = (figures.lost ?? 0) + 1;
+    expect(added, `stored for a ${res.status} answer`).to.equal(expected);
+    if (expected) {
+      const row = await w.service.running.app.db('inbound_messages').where({ road, org_id: w.org }).orderBy('seq', 'desc').first('answer_code', 'status');
+      expect(row.answer_code).to.equal(String(res.status));
+      expect(row.status === 'refused').to.equal(res.status >= 400);
+    }
     return res;
   };
 

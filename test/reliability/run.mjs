@@ -86,7 +86,7 @@ console.log(
 );
 console.log(
   `feeds reliability: malformed HL7 ADT messages ${sum((f) => f.feeds?.hl7 ?? 0)}, generated ORU/ORM/whole-record ADT ${sum((f) => f.feeds?.clinical ?? 0)}, malformed X12 interchanges ${sum((f) => f.feeds?.x12 ?? 0)}, ` +
-    `unanswered ${sum((f) => f.feeds?.unanswered ?? 0)}, partial writes ${sum((f) => f.feeds?.partialWrites ?? 0)}, abrupt disconnects survived ${sum((f) => f.feeds?.disconnects ?? 0)}`,
+    `unanswered ${sum((f) => f.feeds?.unanswered ?? 0)}, partial writes ${sum((f) => f.feeds?.partialWrites ?? 0)}, abrupt disconnects survived ${sum((f) => f.feeds?.disconnects ?? 0)}, lost from the message store ${sum((f) => (f.feeds?.lost ?? 0) + (f.lost ?? 0))}`,
 );
 const wh = (pick) => results.reduce((total, r) => total + (r.webhooks ? pick(r.webhooks) : 0), 0);
 const faults = (w) => Object.values(w.faults ?? {}).reduce((a, b) => a + b, 0);

@@ -21,6 +21,8 @@ import type { Logger } from '../logging/logger.js';
 import { applyHl7Texts } from './message-applier.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { MessageStore } from '../messages/message-store.js';
+import { attributedOrganization } from '../messages/message-attribution.js';
+import { answerOfAck, receivedHl7 } from './hl7-received.js';
 import { nakWithoutMessage } from './hl7-ack.js';
 import { Hl7Failure } from './hl7-failure.js';
 import { FramedSocket, type FrameProblem } from './mllp-frames.js';
@@ -174,7 +176,8 @@ export class MllpListener {
       this.awaitingFirstByte.get(firstByte)?.();
       this.awaitingFirstByte.delete(firstByte);
     });
-    const boundFacilityCode = this.boundFacility(sourceAddress(socket.remoteAddress));
+    const peer = sourceAddress(socket.remoteAddress);
+    const boundFacilityCode = this.boundFacility(peer);
     socket.setNoDelay(true);
     // A sender that stops mid-message (or sits idle) gives its connection back after this long.
     socket.setTimeout(config.idleTimeoutMs, () => socket.destroy());
@@ -184,7 +187,7 @@ export class MllpListener {
     // Frames waiting for their answer, in arrival order: a message's text, or a NAK already
     // decided (broken framing, oversize). Drained by one loop per connection, so answers go
     // out in order; what queued up while a message was applied is applied together.
-    const pending: Array<{ text: string } | { ack: Hl7Message }> = [];
+    const pending: Array<{ text: string } | { ack: Hl7Message; problem: FrameProblem }> = [];
     let draining = false;
     let connection: Hl7Connection;
     const drain = async () => {
@@ -193,7 +196,7 @@ export class MllpListener {
         let texts: string[] = [];
         const flushTexts = async () => {
           if (texts.length === 0) return;
-          const outcomes = await applyHl7Texts(db, texts, (error) => this.logger.error({ err: error.message }, 'HL7 message could not be applied'), { boundFacilityCode, store: this.store, peer: sourceAddress(socket.remoteAddress) });
+          const outcomes = await applyHl7Texts(db, texts, (error) => this.logger.error({ err: error.message }, 'HL7 message could not be applied'), { boundFacilityCode, store: this.store, peer });
           texts = [];
           for (const outcome of outcomes) {
             this.metrics?.ingest.inc({ source: 'hl7v2', outcome: outcome.result });
@@ -206,12 +209,13 @@ export class MllpListener {
             continue;
           }
           await flushTexts();
+          await this.storeProblem(db, item.problem, item.ack, peer, boundFacilityCode);
           if (!framed.closed) connection.send(item.ack);
         }
         await flushTexts();
       }
     };
-    const enqueue = (item: { text: string } | { ack: Hl7Message }) => {
+    const enqueue = (item: { text: string } | { ack: Hl7Message; problem: FrameProblem }) => {
       pending.push(item);
       if (draining) return;
       draining = true;
@@ -221,7 +225,7 @@ export class MllpListener {
           draining = false;
         });
     };
-    const framed = new FramedSocket(socket, config.maxMessageBytes, (problem) => enqueue({ ack: problemNak(problem, config.maxMessageBytes) }));
+    const framed = new FramedSocket(socket, config.maxMessageBytes, (problem) => enqueue({ ack: problemNak(problem, config.maxMessageBytes), problem }));
     connection = new Hl7Connection(framed as unknown as Socket, 'utf-8');
     // Every frame is answered: a message @medplum/core could parse, or (not starting with MSH)
     // the frame's text, which applyHl7Texts NAKs naming why.
@@ -243,6 +247,23 @@ export class MllpListener {
       delivered = undefined;
       enqueue({ text });
     });
+  }
+
+  /**
+   * A frame answered without being read as a message (broken framing, over MLLP_MAX_MESSAGE_BYTES)
+   * is stored too, refused: what was kept of it (the whole frame, or the head of one too large,
+   * with its full size), so the operator sees what the sender sent and was told.
+   */
+  private async storeProblem(db: Knex, problem: FrameProblem, ack: Hl7Message, peer: string, boundFacilityCode: string | undefined): Promise<void> {
+    if (!this.store) return;
+    try {
+      const text = problem.head.toString('utf8').replace(/^\x0b/, '').replace(/\x1c\r?$/, '');
+      const received = { ...receivedHl7(text, { peer }), ...(problem.kind === 'oversize' ? { sizeBytes: problem.bytes } : {}) };
+      const answer = answerOfAck(ack);
+      await this.store.store({ ...received, orgId: await attributedOrganization(db, boundFacilityCode) }, { status: 'refused', answer, records: [] });
+    } catch (error) {
+      this.logger.error({ err: (error as Error).message }, 'a refused MLLP frame could not be stored');
+    }
   }
 
   async close(): Promise<void> {

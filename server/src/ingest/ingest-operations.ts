@@ -10,6 +10,8 @@ import type { OperationHandler, OperationRequest, OperationResult } from '../htt
 import type { InboundMessageRow } from '../messages/message-store.js';
 import type { ReceivedMessage } from '../messages/message-types.js';
 import { applyBundleText, bundleControlId } from './fhir-bundle-message.js';
+import { ContentCapture } from '../messages/content-capture.js';
+import { writtenRecords } from '../messages/written-records.js';
 import { importNdjson } from './fhir-ndjson.js';
 import { FHIR_JSON } from './operation-outcome.js';
 
@@ -52,13 +54,26 @@ async function ingestBundle(request: OperationRequest): Promise<OperationResult>
   return { status: 200, headers: fhirJson, body: answer.body, audit: { resourceIds: ids } };
 }
 
+/**
+ * An NDJSON stream is one inbound message too, stored once answered, with what it wrote (read
+ * back by request id: it commits chunk by chunk) and its content up to INGEST_MAX_BUNDLE_BYTES.
+ */
 async function ingestNdjson(request: OperationRequest): Promise<OperationResult> {
   const { app, params, principal } = request;
+  const capture = new ContentCapture(app.config.ingestMaxBundleBytes);
   const summary = await importNdjson(
     app.db,
-    request.koa.req as AsyncIterable<Buffer>,
+    capture.through(request.koa.req as AsyncIterable<Buffer>),
     { orgId: params.org_id!, facilityId: params.facility_id!, actor: principal.clientId, emitEvents: true },
     { requestId: request.requestId },
+  );
+  await app.messages.store(
+    { road: 'ndjson', format: 'fhir-ndjson', orgId: params.org_id!, facilityId: params.facility_id!, source: { client_id: principal.clientId, peer: null, sending_application: null, sending_facility: null }, messageType: 'NDJSON', controlId: null, content: capture.content(), sizeBytes: capture.bytes },
+    {
+      status: summary.rejected_count > 0 ? 'applied_with_warnings' : 'applied',
+      answer: { code: '200', errors: summary.rejected.map((r) => ({ severity: 'error' as const, code: r.code, where: `line ${r.line}`, text: r.issue })), body: summary },
+      records: await writtenRecords(app.db, params.org_id!, request.requestId),
+    },
   );
   app.metrics.ingest.record('fhir', { created: summary.created, updated: summary.updated, unchanged: summary.unchanged, rejected: summary.rejected_count });
   // The written ids are in the ingest audit trail (ingest_writes, by request id), not here:

@@ -66,10 +66,12 @@ function resultOf(messageId: string, row: InboundMessageRow | undefined, outcome
 
 const duplicateOutcome = (why: string): MessageOutcome => ({ status: 'duplicate', answer: { code: 'duplicate', errors: [{ severity: 'warning', code: 'already_applied', text: why }] }, records: [] });
 
-/** The original's current status after an outcome: a refusal again leaves it refused; anything else is where it now stands. */
-async function moveOn(db: Knex, original: OriginalRow, row: InboundMessageRow, onlyIfRefused = false): Promise<number> {
-  let q = db('inbound_messages').where('id', original.id);
-  if (onlyIfRefused) q = q.where('current_status', 'refused');
+/**
+ * The original's current status after an outcome, while it is refused (an outcome of a message
+ * applied already changes nothing of it); returns 0 when it is no longer refused.
+ */
+async function moveOn(db: Knex, original: OriginalRow, row: InboundMessageRow): Promise<number> {
+  const q = db('inbound_messages').where('id', original.id).where('current_status', 'refused');
   // A message no organization could be told for, applied now to a facility: it is that organization's.
   const found = original.org_id === null && row.org_id !== null ? { org_id: row.org_id, facility_id: row.facility_id } : {};
   return q.update({ current_status: row.status, last_outcome_id: row.id, ...found });
@@ -133,7 +135,7 @@ async function runAgain(deps: ReprocessDeps, original: OriginalRow, viewer: Mess
         const answer = await applyBundleText(db, content, target, requestId, async (trx, outcome) => {
           row = store.outcomeRow(original, outcome, by);
           await store.insert(trx, [row]);
-          if ((await moveOn(trx, original, row, true)) === 0) throw new AppliedMeanwhile();
+          if ((await moveOn(trx, original, row)) === 0) throw new AppliedMeanwhile();
         });
         if (row) {
           store.counted([row]);

@@ -67,8 +67,8 @@ export interface ReceivedMessage {
   /** ADT^A01, ORU^R01, Bundle, NDJSON, 271. */
   messageType: string;
   controlId: string | null;
-  /** The content as received (PHI). */
-  content: string;
+  /** The content as received (PHI); null when not kept (a stream over INGEST_MAX_BUNDLE_BYTES). */
+  content: string | null;
   /** Bytes received (the content's UTF-8 length unless given). */
   sizeBytes?: number;
   receivedAt?: string;

@@ -43,7 +43,7 @@ describe('encryption key rotation', function () {
     });
 
     it('covers every encrypted column, including the secret-rotation overlap column when it exists', () => {
-      expect(ENCRYPTED_COLUMNS.map((c) => `${c.table}.${c.column}`)).to.deep.equal(['webhook_subscriptions.signing_secret_encrypted', 'webhook_subscriptions.previous_signing_secret_encrypted', 'clearinghouse_connections.password_encrypted']);
+      expect(ENCRYPTED_COLUMNS.map((c) => `${c.table}.${c.column}`)).to.deep.equal(['webhook_subscriptions.signing_secret_encrypted', 'webhook_subscriptions.previous_signing_secret_encrypted', 'clearinghouse_connections.password_encrypted', 'inbound_messages.content_encrypted']);
     });
   });
 

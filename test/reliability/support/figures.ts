@@ -15,7 +15,9 @@ export interface Figures {
   metrics: { scrapes: number; failures: number };
   ingest: { bundles: number; lines: number; responses5xx: number; partialWrites: number };
   /** HL7 v2 over MLLP (ADT; clinical: ORU, ORM, whole-record ADT) and X12 271: malformed messages sent, answers missing, partial writes. */
-  feeds: { hl7: number; clinical: number; x12: number; unanswered: number; partialWrites: number; disconnects: number };
+  feeds: { hl7: number; clinical: number; x12: number; unanswered: number; partialWrites: number; disconnects: number; lost?: number };
+  /** Messages answered but missing from the message store (issue 42). */
+  lost?: number;
 }
 
 export const figures: Figures = {
@@ -39,7 +41,7 @@ export function summaryLine(f: Figures): string {
     `secrets searched ${f.secrets.searched} in ${f.secrets.places} places (found ${f.secrets.found})`,
     `metrics scrapes ${f.metrics.scrapes} (${f.metrics.failures} bad)`,
     `malformed ingest: ${f.ingest.bundles} Bundles + ${f.ingest.lines} NDJSON lines (${f.ingest.responses5xx} 5xx, ${f.ingest.partialWrites} partial writes)`,
-    `malformed feeds: ${f.feeds.hl7} HL7 ADT + ${f.feeds.clinical} HL7 ORU/ORM/whole-record ADT + ${f.feeds.x12} X12 (${f.feeds.unanswered} unanswered, ${f.feeds.partialWrites} partial writes, ${f.feeds.disconnects} abrupt disconnects survived)`,
+    `malformed feeds: ${f.feeds.hl7} HL7 ADT + ${f.feeds.clinical} HL7 ORU/ORM/whole-record ADT + ${f.feeds.x12} X12 (${f.feeds.unanswered} unanswered, ${f.feeds.partialWrites} partial writes, ${f.feeds.disconnects} abrupt disconnects survived, ${(f.feeds.lost ?? 0) + (f.lost ?? 0)} not in the message store)`,
     `requests in all ${f.requests}`,
     `5xx found ${f.responses5xx}`,
   ].join(', ');

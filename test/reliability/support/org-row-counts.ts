@@ -1,6 +1,8 @@
 // Rows of one organization in every table that has an org_id column, read from the live
 // schema (so tables added later are counted too): the partial-write check of messages that
-// write several resource types. A refused message must leave every count as it was.
+// write several resource types. A refused message must leave every count as it was. The
+// message store (inbound_messages) is left out: it keeps every message, refused ones too, and
+// is checked on its own (storedMessages).
 import type { Knex } from 'knex';
 import { isPostgres, rawRows } from '../../../server/src/db/database.js';
 
@@ -8,7 +10,13 @@ async function orgTables(db: Knex): Promise<string[]> {
   const rows = isPostgres(db)
     ? rawRows<{ name: string }>(await db.raw(`SELECT table_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'org_id' ORDER BY 1`))
     : rawRows<{ name: string }>(await db.raw(`SELECT m.name AS name FROM sqlite_master m JOIN pragma_table_info(m.name) c WHERE m.type = 'table' AND c.name = 'org_id' ORDER BY 1`));
-  return rows.map((r) => r.name);
+  return rows.map((r) => r.name).filter((name) => name !== 'inbound_messages');
+}
+
+/** The message store's messages of a road (not reprocess outcomes), by status. */
+export async function storedMessages(db: Knex, road: string): Promise<RowCounts> {
+  const rows = (await db('inbound_messages').where({ road }).whereNull('reprocess_of').groupBy('status').select('status').count({ n: '*' })) as Array<{ status: string; n: number | string }>;
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }
 
 export type RowCounts = Record<string, number>;

@@ -10,6 +10,14 @@ import { uuidOption, UsageError, type Command } from '../command.js';
 import { detectFormat, IMPORTERS } from '../import/formats.js';
 import { ImportRefused, type ImportSummary } from '../import/importer.js';
 import { analyzeAfterBulkLoad } from '../../db/statistics-after-bulk-load.js';
+import { ContentCapture } from '../../messages/content-capture.js';
+import { MessageStore } from '../../messages/message-store.js';
+import type { MessageFormat, ReceivedMessage } from '../../messages/message-types.js';
+import { writtenRecords } from '../../messages/written-records.js';
+import { loadSigningSecretCipher } from '../../webhooks/signing-secret-crypto.js';
+import { x12Envelope } from '../../x12/x12-message.js';
+import { X12Error } from '../../x12/x12-error.js';
+import { bundleControlId } from '../../ingest/fhir-bundle-message.js';
 
 const HEAD_BYTES = 64 * 1024;
 
@@ -68,7 +76,8 @@ export const importCommand: Command = {
     const db = await cli.db();
     if (!(await findOrganization(db, orgId))) throw new UsageError(`no organization ${orgId}`);
     if (!(await db('facilities').where({ id: facilityId, org_id: orgId }).first())) throw new UsageError(`no facility ${facilityId} in organization ${orgId}`);
-    const input = (file === '-' ? process.stdin : createReadStream(file)) as AsyncIterable<Buffer>;
+    const capture = new ContentCapture(cli.config.ingestMaxBundleBytes);
+    const input = capture.through((file === '-' ? process.stdin : createReadStream(file)) as AsyncIterable<Buffer>);
     let bytes = 0;
     const counted = (async function* () {
       for await (const chunk of input) {
@@ -81,11 +90,38 @@ export const importCommand: Command = {
     if (!importer) throw new UsageError(`cannot tell the format of ${file === '-' ? 'stdin' : file}; expected one of ${IMPORTERS.map((i) => i.format).join(', ')}`);
     await warmFhirValidator();
     const bar = await progressBar(cli.interactive, total);
+    const runId = `ops-import-${randomUUID()}`;
+    // The import is an inbound message like any other (road import): stored with its outcome.
+    const { cipher } = loadSigningSecretCipher(cli.config.databaseUrl, cli.config.webhooks.encryptionKey, cli.config.webhooks.previousEncryptionKey);
+    const store = new MessageStore(db, cipher);
+    const received = (): ReceivedMessage => {
+      const content = capture.content();
+      const envelope = importer.format === 'x12-271' && content !== null ? x12Envelope(content) : { sender: null, controlNumber: null };
+      let controlId = envelope.controlNumber;
+      if (importer.format === 'fhir-bundle' && content !== null) {
+        try {
+          controlId = bundleControlId(JSON.parse(content));
+        } catch {
+          // not JSON: refused by the importer
+        }
+      }
+      return { road: 'import', format: importer.format as MessageFormat, orgId, facilityId, source: { client_id: 'ops-cli', peer: null, sending_application: envelope.sender, sending_facility: null }, messageType: { 'fhir-bundle': 'Bundle', 'fhir-ndjson': 'NDJSON', 'x12-271': '271' }[importer.format] ?? importer.format, controlId, content, sizeBytes: capture.bytes };
+    };
     try {
-      const summary = await importer.run(stream, { db, orgId, facilityId, actor: 'ops-cli', runId: `ops-import-${randomUUID()}` }, (resources) => bar.update(bytes, resources));
+      const summary = await importer.run(stream, { db, orgId, facilityId, actor: 'ops-cli', runId }, (resources) => bar.update(bytes, resources));
       await analyzeAfterBulkLoad(db);
+      await store.store(received(), {
+        status: summary.rejected_count > 0 ? 'applied_with_warnings' : 'applied',
+        answer: { code: 'imported', errors: summary.rejected.map((r) => ({ severity: 'error' as const, code: 'rejected', where: r.at, text: r.issue })) },
+        records: await writtenRecords(db, orgId, runId),
+      });
       return summary;
     } catch (error) {
+      if (error instanceof ImportRefused || error instanceof X12Error) {
+        // Drain what is left, so the stored content is the whole file.
+        for await (const _chunk of stream) void _chunk;
+        await store.store(received(), { status: 'refused', answer: { code: 'refused', errors: [{ severity: 'error', code: 'refused', text: error.message }] }, records: [] });
+      }
       if (error instanceof ImportRefused) throw new Error(error.message);
       throw error;
     } finally {
