@@ -35,4 +35,6 @@ export interface AppContext {
   accepting: boolean;
   /** The requests being handled: stopping waits for them before the database closes. */
   inFlight: InFlightRequests;
+  /** The MLLP connections open on this instance by source address (none without a listener). */
+  mllpConnections?: () => Array<{ source: string; open: number }>;
 }

@@ -10,6 +10,7 @@ import { accessLog } from './http/access-log.js';
 import { dispatch } from './http/dispatch.js';
 import { requestMetrics } from './metrics/request-metrics.js';
 import { tokenRateLimit } from './auth/token-rate-limit.js';
+import { consoleErrorPage } from './console/console-error-page.js';
 
 export function createKoaApp(app: AppContext, api: OpenAPIBackend): Koa {
   const koa = new Koa({ proxy: app.config.trustProxy });
@@ -18,7 +19,7 @@ export function createKoaApp(app: AppContext, api: OpenAPIBackend): Koa {
     requestFrame({
       inFlight: app.inFlight,
       tokenRateLimit: tokenRateLimit(app.tokenRateLimiter),
-      answerError: errorAnswer(app.logger),
+      answerError: errorAnswer(app.logger, consoleErrorPage),
       countRequest: requestMetrics(app.metrics),
       logRequest: accessLog(app.logger),
     }),

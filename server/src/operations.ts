@@ -15,8 +15,11 @@ import { ingestOperations } from './ingest/ingest-operations.js';
 import { getFhirCapabilityStatement, r4Operations } from './resources/r4/r4-operations.js';
 import { x12Operations } from './x12/x12-operations.js';
 import { bulkExportOperations } from './bulk/export-operations.js';
+import { consoleOperationHandlers } from './console/console-operations.js';
+import { consoleSessionOf } from './console/console-requests.js';
 
 export const operations: OperationRegistry = {
-  public: { ...healthOperations, ...apiReferenceOperations, ...metricsOperations, ...smartConfigurationOperations, createToken, getFhirCapabilityStatement },
+  public: { ...healthOperations, ...apiReferenceOperations, ...metricsOperations, ...smartConfigurationOperations, createToken, getFhirCapabilityStatement, ...consoleOperationHandlers },
   secured: { ...resourceOperations, ...webhookOperations, ...deliveryOperations, ...eventOperations, ...ingestOperations, ...r4Operations, ...fhirSubscriptionOperations, ...x12Operations, ...bulkExportOperations },
+  consoleSession: consoleSessionOf,
 };

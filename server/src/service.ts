@@ -170,6 +170,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
   let mllp: MllpListener | undefined;
   try {
     mllp = config.mllp ? await MllpListener.start(config.mllp, db, logger, metrics, app.messages) : undefined;
+    if (mllp) app.mllpConnections = () => mllp!.openConnections();
   } catch (error) {
     // The MLLP port is taken or a TLS file is unreadable: nothing is left running.
     clearInterval(housekeeping);

@@ -16,6 +16,8 @@ let envelopeValidator: ((body: unknown) => boolean) & { errors?: unknown } | und
 let outcomeValidator: ((body: unknown) => boolean) & { errors?: unknown } | undefined;
 /** Requests under the FHIR R4 base that match no operation are answered as OperationOutcome. */
 const FHIR_BASE_PREFIX = '/api/v1/fhir/R4/';
+/** ...and those under the operators' console as an HTML page. */
+const CONSOLE_PREFIX = '/console';
 let documentAjv: Ajv2020 | undefined;
 
 async function contract(): Promise<OpenAPIBackend> {
@@ -53,6 +55,10 @@ export async function assertMatchesContract(
   const where = `${method.toUpperCase()} ${path} -> ${status}`;
   const operation = await operationOf(method, path);
   if (!operation) {
+    if (path === CONSOLE_PREFIX || path.startsWith(`${CONSOLE_PREFIX}/`)) {
+      if (typeof body !== 'string' || !(headers.get('content-type') ?? '').startsWith('text/html')) throw new ContractViolation(`${where}: not an operation of the contract, and the answer is not an HTML page`);
+      return;
+    }
     if (path.startsWith(FHIR_BASE_PREFIX)) {
       if (!outcomeValidator!(body)) throw new ContractViolation(`${where}: not an operation of the contract, and the body is not an OperationOutcome: ${JSON.stringify(outcomeValidator!.errors)}`);
       return;

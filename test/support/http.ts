@@ -13,6 +13,8 @@ export interface RequestOptions {
   form?: Record<string, string>;
   headers?: Record<string, string>;
   rawBody?: string;
+  /** 'manual': a 3xx is returned as it is (the console's forms answer 303). */
+  redirect?: 'manual';
 }
 
 export async function call<T = any>(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {
@@ -27,7 +29,7 @@ export async function call<T = any>(baseUrl: string, method: string, path: strin
     headers['content-type'] ??= 'application/x-www-form-urlencoded';
     body = new URLSearchParams(options.form).toString();
   }
-  const response = await fetch(baseUrl + path, { method, headers, body });
+  const response = await fetch(baseUrl + path, { method, headers, body, ...(options.redirect ? { redirect: options.redirect } : {}) });
   const text = await response.text();
   let parsed: unknown = text;
   // NDJSON stays text, even a one-line file (one resource) that would parse as JSON.

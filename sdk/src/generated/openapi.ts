@@ -150,6 +150,315 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Console: overview
+         * @description The operators' console (never for partners: a partner's bearer token gets nothing
+         *     under `/console`). Its pages are HTML for a browser, signed in by a one-time link that
+         *     `ops console link --org ORG` prints; the session is of that organization only. This
+         *     page shows at a glance, per feed (the MLLP peers and ingest credentials that sent in the
+         *     last 24 hours) the messages of the last hour, those refused, the last message and the
+         *     open MLLP connections; per webhook subscription what is queued, whether it is failing
+         *     and whether it was disabled; the bulk exports running; and the eligibility checks queued
+         *     and exchanged in the last 24 hours. Every page view and action is in the audit trail
+         *     (client `console:<session id>`).
+         */
+        get: operations["consoleOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Console: sign-in page
+         * @description Where a sign-in link leads (`/console/sign-in?token=ocl_...`): a page with one button
+         *     that signs in (a POST), so a link preview or a mail scanner opening the link does not
+         *     use it up. Without a token: how to ask for a link. Needs no session.
+         */
+        get: operations["consoleSignInPage"];
+        put?: never;
+        /**
+         * Console: sign in
+         * @description Redeems the one-time link's token (once: a second use, or an expired link, is refused
+         *     with `console_link_invalid`) and opens a session: a cookie `ofctx_console` (`HttpOnly`,
+         *     `SameSite=Strict`, `Path=/console`, `Secure` unless the service was reached over plain
+         *     HTTP on loopback) valid `CONSOLE_SESSION_HOURS` (8), or until `CONSOLE_IDLE_MINUTES`
+         *     (30) pass without a request, or until sign-out. Then to the overview.
+         */
+        post: operations["consoleSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Console: sign out
+         * @description Ends the session (its cookie no longer opens anything, here or in another browser holding a copy) and clears the cookie.
+         */
+        post: operations["consoleSignOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/assets/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Console: stylesheet
+         * @description The console's stylesheets (Pico CSS from the service's own packages, and the console's own rules); no script is ever served to the console. Needs no session.
+         */
+        get: operations["consoleAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Console: message browser
+         * @description Every inbound message of the session's organization (HL7 v2 over MLLP, FHIR Bundle and
+         *     NDJSON, X12 271), newest first, with the filters of `ops messages list`: facility,
+         *     status (its current one, after reprocesses), type (`ADT^A01`, or `ADT` for every ADT
+         *     event), received since, resident. Metadata and the reason of a refusal only; a message's
+         *     content is on its own page. Messages that no organization could be told for (several
+         *     organizations, an unknown facility code, a source bound to none) are not in any
+         *     organization's console: `ops messages list --unattributed`. Refused ones can be
+         *     selected and reprocessed.
+         */
+        get: operations["consoleMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/messages/{message_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Console: one message
+         * @description One message of the session's organization with the answer it got (ACK code and ERR
+         *     segments, or HTTP status and issues), the records it changed, every reprocess outcome,
+         *     and reprocess when it stands refused. Its content (HL7 segments as fields, X12
+         *     segments, or the FHIR text) only with `content=shown`: it holds patient data, and
+         *     showing it is audited apart.
+         */
+        get: operations["consoleMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/messages/reprocess": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Console: reprocess messages
+         * @description Runs the selected messages through their road again, one after another, as `ops messages reprocess` does (after the operator registered a facility code with `ops facility update --hl7-code`, say); each is applied once however often it is reprocessed or re-sent meanwhile. The page it came from shows what each one did.
+         */
+        post: operations["consoleReprocessMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Console: webhook deliveries
+         * @description The organization's subscriptions (status, why disabled, failing since, queued) with recover and enable, and its deliveries newest first (the operators' view of `ops deliveries list`).
+         */
+        get: operations["consoleDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Console: one delivery
+         * @description One delivery of the organization with every attempt (when, status code, duration, error class), and redeliver.
+         */
+        get: operations["consoleDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Console: redeliver
+         * @description Queues the delivery again (same id, same body bytes, due now, a fresh retry schedule), as `ops deliveries redeliver`. Refused while it is queued or when its subscription is not active.
+         */
+        post: operations["consoleRedeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/subscriptions/{subscription_id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Console: recover deliveries
+         * @description Queues again every failed or cancelled delivery of the subscription created since the time given, as the partner's `recoverWebhookDeliveries` does. Refused when the subscription is not active (enable it first).
+         */
+        post: operations["consoleRecoverDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/subscriptions/{subscription_id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Console: enable a subscription
+         * @description Turns a disabled subscription active again with a clean failure record, as the partner's `enableWebhook` does; its backlog is recovered apart. A revoked one stays revoked.
+         */
+        post: operations["consoleEnableSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Console: clients and their policies
+         * @description The organization's credentials (partner and ingest), read only, with their scopes, facilities, access policy (purpose of use, payers, restricted records), keys and whether revoked. Never a secret.
+         */
+        get: operations["consoleClients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/disclosures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Console: a resident's accounting of disclosures
+         * @description Every disclosure of one resident's records to a partner, oldest first (API reads and lists, webhook deliveries), as `ops audit disclosures`; a form asks for the resident without one.
+         */
+        get: operations["consoleDisclosures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/oauth/token": {
         parameters: {
             query?: never;
@@ -2527,6 +2836,32 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description The messages to reprocess (one `message_id` field per message), and the console page to go back to. */
+        ConsoleReprocessForm: {
+            /** @description The CSRF token every console form carries. */
+            csrf_token: string;
+            /** @description One message id, or several (a selection). */
+            message_id: string | string[];
+            /** @description The console page the form was on (a path under /console/messages); the message browser otherwise. */
+            back?: string;
+        };
+        /** @description The sign-in page's form. */
+        ConsoleSignInForm: {
+            /** @description The one-time link's token. */
+            token: string;
+        };
+        /** @description A console form that changes something; it carries the session's CSRF token. */
+        ConsoleActionForm: {
+            /** @description The CSRF token every console form carries. */
+            csrf_token: string;
+        };
+        /** @description Recover deliveries since a time. */
+        ConsoleRecoverForm: {
+            /** @description The CSRF token every console form carries. */
+            csrf_token: string;
+            /** @description An RFC 3339 date-time, or a `datetime-local` value as a browser sends it (read as UTC). */
+            since: string;
+        };
         HealthStatus: {
             /** @enum {string} */
             status: "ok" | "unavailable";
@@ -2578,7 +2913,7 @@ export interface components {
          * @description Stable machine code of an error. New codes may be added; treat unknown ones by status.
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "invalid_body" | "callback_url_not_allowed" | "invalid_fhir" | "invalid_x12" | "unprocessable_resource" | "precondition_failed" | "missing_token" | "invalid_token" | "insufficient_scope" | "organization_forbidden" | "facility_forbidden" | "not_found" | "method_not_allowed" | "subscription_not_active" | "subscription_limit_reached" | "delivery_already_queued" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_parameter" | "invalid_body" | "callback_url_not_allowed" | "invalid_fhir" | "invalid_x12" | "unprocessable_resource" | "precondition_failed" | "missing_token" | "invalid_token" | "insufficient_scope" | "organization_forbidden" | "facility_forbidden" | "not_found" | "method_not_allowed" | "subscription_not_active" | "subscription_limit_reached" | "delivery_already_queued" | "console_sign_in_required" | "console_link_invalid" | "csrf_token_invalid" | "payload_too_large" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "internal_error" | "service_unavailable";
         ErrorDetail: {
             /** @description Where the problem is, such as `query.page_size`, `path.org_id` or `body.callback_url`. */
             field: string;
@@ -3813,6 +4148,71 @@ export interface components {
         };
     };
     responses: {
+        /** @description A console page. */
+        ConsolePage: {
+            headers: {
+                "Content-Security-Policy": components["headers"]["Console-Content-Security-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example <!doctype html><html lang="en"><head><title>Overview · ofctx console</title>... */
+                "text/html": string;
+            };
+        };
+        /** @description Done (or refused, with the reason); back to the page the action was taken from, which shows the outcome once. */
+        ConsoleSeeOther: {
+            headers: {
+                Location: components["headers"]["Console-Location"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description `invalid_parameter` or `invalid_body`, as an HTML page saying what to fix. */
+        ConsoleBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example <!doctype html><html lang="en"><head><title>Invalid parameter · ofctx console</title>... */
+                "text/html": string;
+            };
+        };
+        /** @description `console_sign_in_required` (no session: none, ended, expired or idle; a bearer token is not one) or `console_link_invalid` (a link used already or expired), as an HTML page saying how to get a new link. */
+        ConsoleSignInRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example <!doctype html><html lang="en"><head><title>Sign in · ofctx console</title>... */
+                "text/html": string;
+            };
+        };
+        /** @description `csrf_token_invalid`: the form did not carry this session's CSRF token, or came from another origin. */
+        ConsoleForbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example <!doctype html><html lang="en"><head><title>Form refused · ofctx console</title>... */
+                "text/html": string;
+            };
+        };
+        /** @description `not_found`: nothing with this id in the session's organization. */
+        ConsoleNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example <!doctype html><html lang="en"><head><title>Not found · ofctx console</title>... */
+                "text/html": string;
+            };
+        };
         /** @description `invalid_parameter` or `invalid_body` (see `error.details`), or `callback_url_not_allowed`. */
         BadRequest: {
             headers: {
@@ -4258,6 +4658,10 @@ export interface components {
         };
     };
     parameters: {
+        /** @description A webhook delivery of the session's organization. */
+        ConsoleDeliveryId: string;
+        /** @description A webhook subscription of the session's organization. */
+        ConsoleSubscriptionId: string;
         /**
          * @description The organization id. Must be the organization bound to the credential.
          * @example 6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a60
@@ -4425,6 +4829,21 @@ export interface components {
         };
     };
     headers: {
+        /**
+         * @description No script, no frame, nothing from another origin: `default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`.
+         * @example default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'
+         */
+        "Console-Content-Security-Policy": string;
+        /**
+         * @description Where the browser goes next (a console page).
+         * @example /console/deliveries
+         */
+        "Console-Location": string;
+        /**
+         * @description The session cookie `ofctx_console`: `HttpOnly; SameSite=Strict; Path=/console`, `Secure` unless on plain HTTP at a loopback address; `Max-Age=0` at sign-out.
+         * @example ofctx_console=0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21.<SECRET>; Max-Age=28800; Path=/console; HttpOnly; Secure; SameSite=Strict
+         */
+        "Console-Set-Cookie": string;
         /**
          * @description Id of this request, also in `error.request_id`. A sane `X-Request-Id` sent by the caller (1 to 64 of `A-Z a-z 0-9 . _ -`) is echoed; otherwise one is generated.
          * @example 1c0f6a52-6e43-4ad1-9a1e-35b1c2f0d9aa
@@ -4677,6 +5096,327 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+        };
+    };
+    consoleOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ConsolePage"];
+            400: components["responses"]["ConsoleBadRequest"];
+            401: components["responses"]["ConsoleSignInRequired"];
+        };
+    };
+    consoleSignInPage: {
+        parameters: {
+            query?: {
+                /** @description The link's one-time token. */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ConsolePage"];
+            400: components["responses"]["ConsoleBadRequest"];
+        };
+    };
+    consoleSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsoleSignInForm"];
+            };
+        };
+        responses: {
+            /** @description Signed in; to the overview. */
+            303: {
+                headers: {
+                    Location: components["headers"]["Console-Location"];
+                    "Set-Cookie": components["headers"]["Console-Set-Cookie"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ConsoleBadRequest"];
+            401: components["responses"]["ConsoleSignInRequired"];
+            403: components["responses"]["ConsoleForbidden"];
+        };
+    };
+    consoleSignOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsoleActionForm"];
+            };
+        };
+        responses: {
+            /** @description Signed out; to the sign-in page. */
+            303: {
+                headers: {
+                    Location: components["headers"]["Console-Location"];
+                    "Set-Cookie": components["headers"]["Console-Set-Cookie"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ConsoleBadRequest"];
+            401: components["responses"]["ConsoleSignInRequired"];
+            403: components["responses"]["ConsoleForbidden"];
+        };
+    };
+    consoleAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Which stylesheet. */
+                name: "pico.css" | "console.css";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stylesheet. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example main { max-width: 72rem; } */
+                    "text/css": string;
+                };
+            };
+            400: components["responses"]["ConsoleBadRequest"];
+        };
+    };
+    consoleMessages: {
+        parameters: {
+            query?: {
+                /** @description Only messages applied to (or meant for) this facility; empty, every facility. */
+                facility?: string;
+                /** @description Only messages whose current status is this; empty, every status. */
+                status?: "" | "applied" | "applied_with_warnings" | "refused" | "duplicate";
+                /** @description `ADT^A01` (that event), `ADT` (every ADT event), `Bundle`, `NDJSON`, `271`; empty, every type. */
+                type?: string;
+                /** @description Received at or after this time (UTC; a `datetime-local` value as a browser sends it, or RFC 3339); empty, any time. */
+                since?: string;
+                /** @description Only messages about this resident; empty, every resident. */
+                resident?: string;
+                /** @description The next (older) page, as the previous page's link gives it. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ConsolePage"];
+            400: components["responses"]["ConsoleBadRequest"];
+            401: components["responses"]["ConsoleSignInRequired"];
+        };
+    };
+    consoleMessage: {
+        parameters: {
+            query?: {
+                /** @description `shown`: the message's content too. */
+                content?: "shown";
+            };
+            header?: never;
+            path: {
+                /** @description A message of the session's organization. */
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ConsolePage"];
+            400: components["responses"]["ConsoleBadRequest"];
+            401: components["responses"]["ConsoleSignInRequired"];
+            404: components["responses"]["ConsoleNotFound"];
+        };
+    };
+    consoleReprocessMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsoleReprocessForm"];
+            };
+        };
+        responses: {
+            303: components["responses"]["ConsoleSeeOther"];
+            400: components["responses"]["ConsoleBadRequest"];
+            401: components["responses"]["ConsoleSignInRequired"];
+            403: components["responses"]["ConsoleForbidden"];
+            404: components["responses"]["ConsoleNotFound"];
+        };
+    };
+    consoleDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only deliveries in this state; empty (the form's "any"), every state. */
+                status?: "" | "pending" | "sending" | "delivered" | "failed" | "cancelled";
+                /** @description Only the deliveries of this subscription; empty (the form's "any"), every subscription. */
+                subscription?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ConsolePage"];
+            400: components["responses"]["ConsoleBadRequest"];
+            401: components["responses"]["ConsoleSignInRequired"];
+        };
+    };
+    consoleDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook delivery of the session's organization. */
+                delivery_id: components["parameters"]["ConsoleDeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ConsolePage"];
+            400: components["responses"]["ConsoleBadRequest"];
+            401: components["responses"]["ConsoleSignInRequired"];
+            404: components["responses"]["ConsoleNotFound"];
+        };
+    };
+    consoleRedeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook delivery of the session's organization. */
+                delivery_id: components["parameters"]["ConsoleDeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsoleActionForm"];
+            };
+        };
+        responses: {
+            303: components["responses"]["ConsoleSeeOther"];
+            400: components["responses"]["ConsoleBadRequest"];
+            401: components["responses"]["ConsoleSignInRequired"];
+            403: components["responses"]["ConsoleForbidden"];
+            404: components["responses"]["ConsoleNotFound"];
+        };
+    };
+    consoleRecoverDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook subscription of the session's organization. */
+                subscription_id: components["parameters"]["ConsoleSubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsoleRecoverForm"];
+            };
+        };
+        responses: {
+            303: components["responses"]["ConsoleSeeOther"];
+            400: components["responses"]["ConsoleBadRequest"];
+            401: components["responses"]["ConsoleSignInRequired"];
+            403: components["responses"]["ConsoleForbidden"];
+            404: components["responses"]["ConsoleNotFound"];
+        };
+    };
+    consoleEnableSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook subscription of the session's organization. */
+                subscription_id: components["parameters"]["ConsoleSubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsoleActionForm"];
+            };
+        };
+        responses: {
+            303: components["responses"]["ConsoleSeeOther"];
+            400: components["responses"]["ConsoleBadRequest"];
+            401: components["responses"]["ConsoleSignInRequired"];
+            403: components["responses"]["ConsoleForbidden"];
+            404: components["responses"]["ConsoleNotFound"];
+        };
+    };
+    consoleClients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ConsolePage"];
+            400: components["responses"]["ConsoleBadRequest"];
+            401: components["responses"]["ConsoleSignInRequired"];
+        };
+    };
+    consoleDisclosures: {
+        parameters: {
+            query?: {
+                /** @description The resident (Patient id). */
+                resident?: string;
+                /** @description From this day (UTC), inclusive; empty, unbounded. */
+                from?: string;
+                /** @description To this day (UTC), inclusive; empty, unbounded. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ConsolePage"];
+            400: components["responses"]["ConsoleBadRequest"];
+            401: components["responses"]["ConsoleSignInRequired"];
         };
     };
     createToken: {

@@ -35,6 +35,15 @@ export interface Config {
   mllp: MllpConfig | undefined;
   /** Real-time eligibility: X12 270s to the payers over CAQH CORE (server/src/eligibility). */
   eligibility: EligibilityConfig;
+  /** The operators' console at /console (server/src/console). */
+  console: ConsoleConfig;
+}
+
+export interface ConsoleConfig {
+  /** A session ends this long after sign-in, whatever its use. */
+  sessionHours: number;
+  /** ...or after this long without a request. */
+  idleMinutes: number;
 }
 
 /**
@@ -310,6 +319,10 @@ export function loadConfig(env: Env = process.env): Config {
       disableAfterHours: positiveNumber(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 120),
     },
     metrics: metricsConfig(env, host),
+    console: {
+      sessionHours: positiveNumber(env, 'CONSOLE_SESSION_HOURS', 8),
+      idleMinutes: positiveNumber(env, 'CONSOLE_IDLE_MINUTES', 30),
+    },
     retention: {
       // Six years: HIPAA's documentation retention (45 CFR 164.316(b)(2)).
       auditDays: integer(env, 'AUDIT_RETENTION_DAYS', 2190, 1),

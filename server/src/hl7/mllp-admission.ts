@@ -64,6 +64,11 @@ export class MllpAdmission {
     return this.total;
   }
 
+  /** The connections open now, by source address (the operators' console shows them per feed). */
+  openBySource(): Array<{ source: string; open: number }> {
+    return [...this.perSource].filter(([, open]) => open > 0).map(([source, open]) => ({ source, open }));
+  }
+
   admit(remote: string | undefined): Admission {
     const source = sourceAddress(remote);
     const { allowed, reserved, maxConnections, maxPerSource, reservedConnections } = this.limits;

@@ -59,6 +59,7 @@ export class MllpListener {
   private readonly refusalLog = new Map<string, { at: number; suppressed: number }>();
   /** MLLP_SOURCE_FACILITIES: the facility code a source is bound to, if exactly one. */
   private boundFacility: SourceFacilities = () => undefined;
+  private admission: MllpAdmission | undefined;
 
   private constructor(
     readonly server: net.Server,
@@ -69,6 +70,11 @@ export class MllpListener {
 
   get port(): number {
     return (this.server.address() as AddressInfo).port;
+  }
+
+  /** The connections open on this listener now, by source address. */
+  openConnections(): Array<{ source: string; open: number }> {
+    return this.admission?.openBySource() ?? [];
   }
 
   static async start(config: MllpConfig, db: Knex, logger: Logger, metrics?: ServiceMetrics, store?: MessageStore): Promise<MllpListener> {
@@ -88,6 +94,7 @@ export class MllpListener {
       : net.createServer();
     const listener = new MllpListener(server, logger, metrics, store);
     listener.boundFacility = sourceFacilities(config.sourceFacilities);
+    listener.admission = admission;
     // Every TCP connection is admitted (or refused) before a byte is read, TLS or not; with TLS
     // the first-byte timer also bounds the handshake.
     server.on('connection', (socket: Socket) => {

@@ -1,5 +1,6 @@
 // Turns anything thrown below into a clear answer: the envelope for the API, the RFC 6749
-// body for the token endpoint, a FHIR OperationOutcome for the ingest endpoint. Unexpected
+// body for the token endpoint, a FHIR OperationOutcome for the ingest endpoint, an HTML page
+// for the operators' console (rendered by the console, handed in: http sits below it). Unexpected
 // errors become 500 internal_error and are logged with the request id (never with request
 // data); nothing else about them leaks.
 import type { Context } from 'koa';
@@ -16,7 +17,10 @@ import { TOKEN_PATH } from '../auth/token-rate-limit.js';
 /** Answers what a request's handling threw. */
 export type ErrorAnswer = (ctx: Context, thrown: unknown) => void;
 
-export function errorAnswer(logger: Logger): ErrorAnswer {
+/** An error as an HTML page (the console's). */
+export type HtmlErrorPage = (error: ApiError, requestId: string) => string;
+
+export function errorAnswer(logger: Logger, htmlPage?: HtmlErrorPage): ErrorAnswer {
   return (ctx, thrown) => {
     const requestId = ctx.state.requestId as string;
     if (thrown instanceof OAuthError) {
@@ -37,7 +41,13 @@ export function errorAnswer(logger: Logger): ErrorAnswer {
     const error = thrown instanceof ApiError ? thrown : new ApiError('internal_error');
     ctx.status = error.status;
     ctx.set(error.headers);
-    if (errorFormatOf(ctx) === 'operation-outcome') {
+    const format = errorFormatOf(ctx);
+    if (format === 'html' && htmlPage) {
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = htmlPage(error, requestId);
+      return;
+    }
+    if (format === 'operation-outcome') {
       // FHIR operations (ingest, the R4 view): their failures are OperationOutcome.
       ctx.type = FHIR_JSON;
       ctx.body = outcomeOfError(error, requestId);

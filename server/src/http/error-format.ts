@@ -2,23 +2,32 @@
 // `x-ofctx-error-format: operation-outcome` (the FHIR R4 view). A request that matched no
 // operation under the FHIR base (an unknown type, a wrong method) is answered as FHIR too,
 // and so is the ingest endpoint (whose body errors arise before routing). Everything else
-// gets the `{ data, meta, error }` envelope.
+// gets the `{ data, meta, error }` envelope. The operators' console (`x-ofctx-error-format:
+// html`, and any path under /console) gets an HTML page.
 import type { Context } from 'koa';
 import { isIngestRequest } from '../ingest/operation-outcome.js';
 
 export const FHIR_BASE_PREFIX = '/api/v1/fhir/R4/';
 export const ERROR_FORMAT_EXTENSION = 'x-ofctx-error-format';
 
-export type ErrorFormat = 'envelope' | 'operation-outcome';
+export type ErrorFormat = 'envelope' | 'operation-outcome' | 'html';
+export const CONSOLE_PREFIX = '/console';
 
 /** Remembered at routing (api-backend's postRoutingHandler), from the matched operation. */
 export function rememberErrorFormat(ctx: Context, operation: Record<string, unknown> | undefined): void {
-  if (operation) ctx.state.errorFormat = operation[ERROR_FORMAT_EXTENSION] === 'operation-outcome' ? 'operation-outcome' : 'envelope';
+  if (!operation) return;
+  const format = operation[ERROR_FORMAT_EXTENSION];
+  ctx.state.errorFormat = format === 'operation-outcome' || format === 'html' ? format : 'envelope';
 }
 
 export function errorFormatOf(ctx: Context): ErrorFormat {
   if (isIngestRequest(ctx.method, ctx.path)) return 'operation-outcome';
   const routed = ctx.state.errorFormat as ErrorFormat | undefined;
   if (routed !== undefined) return routed;
+  if (isConsolePath(ctx.path)) return 'html';
   return ctx.path.startsWith(FHIR_BASE_PREFIX) ? 'operation-outcome' : 'envelope';
+}
+
+export function isConsolePath(path: string): boolean {
+  return path === CONSOLE_PREFIX || path.startsWith(`${CONSOLE_PREFIX}/`);
 }

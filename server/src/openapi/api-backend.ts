@@ -30,7 +30,15 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 export interface OperationRegistry {
   secured: Record<string, OperationHandler>;
   public: Record<string, PublicOperationHandler>;
+  /**
+   * The operators' console's session check (security scheme `consoleSession`): the live
+   * session of the request's cookie, or undefined. Its handlers are among `public` (they
+   * read the session from ctx.state.consoleSession and write their own audit rows).
+   */
+  consoleSession?: (ctx: Context, app: AppContext) => Promise<unknown>;
 }
+
+export const CONSOLE_SECURITY_SCHEME = 'consoleSession';
 
 /** The operation's scopes: one set, or (several security requirements) any one of several sets. */
 function requiredScopes(operation: Operation): string[] | ScopeAlternatives {
@@ -152,6 +160,14 @@ export async function createApiBackend(app: AppContext, registry: OperationRegis
   );
   // The token endpoint authenticates Basic credentials itself, with RFC 6749 errors.
   api.registerSecurityHandler('clientBasic', () => true);
+  // Never satisfied by a bearer token: the console opens only with its own session cookie.
+  const consoleSession = registry.consoleSession;
+  api.registerSecurityHandler(CONSOLE_SECURITY_SCHEME, async (_c: RouteContext, ctx: Context) => {
+    if (!consoleSession) return undefined;
+    const session = await consoleSession(ctx, app);
+    if (session !== undefined) ctx.state.consoleSession = session;
+    return session;
+  });
   api.registerSecurityHandler('metricsToken', (_c: RouteContext, ctx: Context) => metricsAuthorized(ctx.get('authorization') || undefined, app.config.metrics));
 
   const admit = quotaAdmission(app.quotas, () => app.metrics.clientQuotaRefusals.inc());
@@ -171,6 +187,7 @@ export async function createApiBackend(app: AppContext, registry: OperationRegis
     },
     unauthorizedHandler: (c: RouteContext) => {
       if (c.operation.operationId === METRICS_OPERATION) throw metricsUnauthorized(c.request.headers.authorization);
+      if (c.operation.security?.some((requirement) => requirement[CONSOLE_SECURITY_SCHEME] !== undefined)) throw new ApiError('console_sign_in_required');
       const failure = (c.security?.oauth2 as { error?: unknown } | undefined)?.error;
       throw failure instanceof ApiError ? failure : new ApiError('invalid_token');
     },

@@ -68,8 +68,9 @@ export async function listDeliveries(
   return rows.map(toRecord);
 }
 
-export async function findDelivery(db: Knex, id: string): Promise<DeliveryRecord | undefined> {
-  const row = await db('webhook_deliveries').where({ id }).first(COLUMNS);
+/** The delivery, or undefined; with `orgId`, only a delivery of that organization (the console's). */
+export async function findDelivery(db: Knex, id: string, orgId?: string): Promise<DeliveryRecord | undefined> {
+  const row = await db('webhook_deliveries').where(orgId === undefined ? { id } : { id, org_id: orgId }).first(COLUMNS);
   return row ? toRecord(row) : undefined;
 }
 

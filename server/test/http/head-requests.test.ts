@@ -11,6 +11,7 @@ import { seedTenants, type Tenants } from '../../../test/support/tenants.js';
 import { interchange271 } from '../../../test/support/x12.js';
 import { applyEligibility } from '../../src/x12/eligibility-applier.js';
 import { diagnosticReport } from '../../../test/support/fhir-resources.js';
+import { consoleLinkToken, signInToConsole } from '../../../test/support/console.js';
 
 interface RawAnswer {
   status: number;
@@ -18,9 +19,11 @@ interface RawAnswer {
   body: Buffer;
 }
 
-function send(baseUrl: string, method: string, path: string, token: string): Promise<RawAnswer> {
+function send(baseUrl: string, method: string, path: string, token: string, cookie?: string): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${baseUrl}${path}`, { method, headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'x-request-id': 'head-check' } }, (res) => {
+    // The console's pages open with its session cookie (a bearer token opens nothing there).
+    const credentials: Record<string, string> = cookie ? { cookie } : { authorization: `Bearer ${token}` };
+    const req = httpRequest(`${baseUrl}${path}`, { method, headers: { ...credentials, accept: 'application/json', 'x-request-id': 'head-check' } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -45,6 +48,7 @@ describe('HEAD on every GET operation', function () {
   let service: TestService;
   let t: Tenants;
   const ids: Record<string, string> = {};
+  let consoleCookie: string;
 
   before(async () => {
     service = await startTestService();
@@ -87,6 +91,14 @@ describe('HEAD on every GET operation', function () {
     const kickOff = await call(service.baseUrl, 'GET', `/api/v1/fhir/R4/${t.orgA}/${t.a1}/$export?_type=Patient`, { token: t.fullToken, headers: { prefer: 'respond-async' } });
     ids.job = kickOff.headers.get('content-location')!.split('/').at(-1)!;
     while ((await call(service.baseUrl, 'GET', new URL(kickOff.headers.get('content-location')!).pathname, { token: t.fullToken })).status !== 200) await new Promise((r) => setTimeout(r, 50));
+    // The console: a session of organization A, a delivery of its subscription, a stored message.
+    consoleCookie = (await signInToConsole(service.baseUrl, await consoleLinkToken(db, t.orgA))).cookie;
+    ids.delivery = (await db('webhook_deliveries').where({ subscription_id: ids.subscription }).first('id')).id;
+    const store = service.running.app.messages;
+    const source = { client_id: null, peer: null, sending_application: null, sending_facility: null };
+    const stored = store.row({ road: 'fhir', format: 'fhir-bundle', orgId: t.orgA, facilityId: t.a1, source, messageType: 'Bundle', controlId: null, content: '{}' }, { status: 'refused', answer: { code: '400', errors: [] }, records: [] });
+    await store.insert(db, [stored]);
+    ids.message = stored.id;
   });
   after(() => service?.close());
 
@@ -102,6 +114,9 @@ describe('HEAD on every GET operation', function () {
         if (part === '{event_id}') return ids.event;
         if (part === '{job_id}') return ids.job;
         if (part === '{file}') return 'Patient.ndjson';
+        if (part === '{name}') return 'console.css';
+        if (part === '{delivery_id}') return ids.delivery;
+        if (part === '{message_id}') return ids.message;
         if (/^\{.+\}$/.test(part)) return ids[resourceOf(parts[i - 1]!) ?? ''] ?? part;
         return part;
       })
@@ -122,8 +137,9 @@ describe('HEAD on every GET operation', function () {
     it(`${operationId}: the same status and headers, no body`, async () => {
       const target = concrete(path);
       expect(target, 'every path parameter filled').to.not.match(/[{}]/);
-      const get = await send(service.baseUrl, 'GET', target, t.fullToken);
-      const head = await send(service.baseUrl, 'HEAD', target, t.fullToken);
+      const cookie = target.startsWith('/console') ? consoleCookie : undefined;
+      const get = await send(service.baseUrl, 'GET', target, t.fullToken, cookie);
+      const head = await send(service.baseUrl, 'HEAD', target, t.fullToken, cookie);
       // /metrics is off unless the operator turns it on: its 404 is the answer to compare.
       if (operationId !== 'getMetrics') expect(get.status, `GET ${target}`).to.be.within(200, 299);
       expect(head.status).to.equal(get.status);
