@@ -32,6 +32,7 @@ import * as auditTexts from './031_audit_texts.js';
 import * as coverageDetails from './032_coverage_details.js';
 import * as eligibilityChecks from './033_eligibility_checks.js';
 import * as diagnosticReports from './035_diagnostic_reports.js';
+import * as historyPartitions from './039_history_partitions.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -70,4 +71,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['032_coverage_details', coverageDetails],
   ['033_eligibility_checks', eligibilityChecks],
   ['035_diagnostic_reports', diagnosticReports],
+  ['039_history_partitions', historyPartitions],
 ];
