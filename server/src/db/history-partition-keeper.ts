@@ -14,6 +14,7 @@ import { historyTable } from './history-tables.js';
 export const KEEP_INTERVAL_MS = 3_600_000;
 /** Between copy batches: the copy yields to the service's own writes. */
 const COPY_PAUSE_MS = 50;
+const SWAP_ATTEMPTS = 5;
 
 export interface KeeperEvents {
   created?: (partitions: string[]) => void;
@@ -34,11 +35,15 @@ export async function keepHistoryPartitions(db: Knex, events: KeeperEvents = {},
       if (copied === null) break;
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
-    if (!proceed()) return;
-    if (await swap(db, spec)) {
-      events.moved?.(spec.table);
-      // The partitions ahead, under the table's own name now.
-      await ensureAllPartitions(db);
+    // The swap waits at most its lock timeout for the table's writers; tried a few times.
+    for (let attempt = 1; attempt <= SWAP_ATTEMPTS && proceed(); attempt++) {
+      if (await swap(db, spec)) {
+        events.moved?.(spec.table);
+        // The partitions ahead, under the table's own name now.
+        await ensureAllPartitions(db);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1_000 * attempt));
     }
   }
 }

@@ -158,12 +158,20 @@ export async function copyBatch(db: Knex, spec: HistoryTable, batch = COPY_BATCH
 export async function swap(db: Knex, spec: HistoryTable, now = Date.now()): Promise<boolean> {
   const { table, key } = spec;
   const twin = twinName(table);
-  const swapped = await db.transaction(async (trx) => {
+  const swapped = await db.transaction(async (trx): Promise<boolean> => {
     await trx.raw(`SET LOCAL lock_timeout = '2s'`);
     await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`ofctx.history_move.${table}`]);
     const state = (await trx(MOVES_TABLE).where({ table_name: table }).first()) as MoveState | undefined;
     if (!state || state.swapped_at !== null || Number(state.copied_through) < Number(state.copy_through)) return false;
-    await trx.raw(`LOCK TABLE "${table}" IN ACCESS EXCLUSIVE MODE`);
+    try {
+      await trx.raw('SAVEPOINT before_lock');
+      await trx.raw(`LOCK TABLE "${table}" IN ACCESS EXCLUSIVE MODE`);
+    } catch (error) {
+      // 55P03: writers held the table for lock_timeout; the caller tries again shortly.
+      if ((error as { code?: string }).code !== '55P03') throw error;
+      await trx.raw('ROLLBACK TO SAVEPOINT before_lock');
+      return false;
+    }
     const triggers = rawRows<{ name: string; def: string }>(
       await trx.raw('SELECT tgname AS name, pg_get_triggerdef(oid) AS def FROM pg_trigger WHERE tgrelid = ?::regclass AND NOT tgisinternal', [table]),
     ).filter((t) => t.name !== mirrorTrigger(table));
