@@ -7,6 +7,7 @@ import { consentDeny, consentLift, consentList } from './consents.js';
 import { auditDisclosures } from './audit-disclosures.js';
 import { seed } from './seed.js';
 import { audit } from './audit.js';
+import { auditArchive } from './audit-archive.js';
 import { eventEmit } from './events.js';
 import { importCommand } from './import.js';
 import { auditWrites } from './audit-writes.js';
@@ -18,4 +19,4 @@ import { keysRotate } from './keys.js';
 import { clearinghouseList, clearinghouseRemove, clearinghouseSet } from './clearinghouse.js';
 import { eligibilityCheck, eligibilityLog } from './eligibility.js';
 
-export const commands: Command[] = [migrate, orgCreate, facilityCreate, facilityUpdate, clientCreate, clientUpdate, clientList, clientRevoke, clientGrant, consentDeny, consentLift, consentList, sourceCreate, sourceList, sourceRevoke, importCommand, seed, audit, auditWrites, auditDisclosures, eventEmit, deliveriesList, deliveriesShow, deliveriesRedeliver, purge, backup, keysRotate, clearinghouseSet, clearinghouseList, clearinghouseRemove, eligibilityCheck, eligibilityLog];
+export const commands: Command[] = [migrate, orgCreate, facilityCreate, facilityUpdate, clientCreate, clientUpdate, clientList, clientRevoke, clientGrant, consentDeny, consentLift, consentList, sourceCreate, sourceList, sourceRevoke, importCommand, seed, audit, auditWrites, auditDisclosures, auditArchive, eventEmit, deliveriesList, deliveriesShow, deliveriesRedeliver, purge, backup, keysRotate, clearinghouseSet, clearinghouseList, clearinghouseRemove, eligibilityCheck, eligibilityLog];
