@@ -10,6 +10,7 @@ import type { ServiceMetrics } from './metrics/service-metrics.js';
 import type { AssertionDeps } from './auth/client-assertion.js';
 import type { BulkExportWorker } from './bulk/export-worker.js';
 import type { InFlightRequests } from './http/in-flight-requests.js';
+import type { MessageStore } from './messages/message-store.js';
 
 export interface AppContext {
   config: Config;
@@ -21,6 +22,8 @@ export interface AppContext {
   webhooks: Webhooks;
   /** Counters and histograms behind /metrics. */
   metrics: ServiceMetrics;
+  /** Every inbound message with its outcome (server/src/messages). */
+  messages: MessageStore;
   /** private_key_jwt: the database, the credentials' key sets and the jti replay guard. */
   clientAssertions: AssertionDeps;
   /** Runs $export jobs; a kick-off wakes it. */

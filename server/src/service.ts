@@ -27,6 +27,7 @@ import { startMetricsListener } from './metrics/metrics-endpoint.js';
 import { RetentionPurger } from './retention/retention-purger.js';
 import { HistoryPartitionKeeper } from './db/history-partition-keeper.js';
 import { MllpListener } from './hl7/mllp-listener.js';
+import { MessageStore } from './messages/message-store.js';
 import { BulkExportWorker } from './bulk/export-worker.js';
 import { InFlightRequests } from './http/in-flight-requests.js';
 import { readFileSync } from 'node:fs';
@@ -101,6 +102,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
     audit: new AuditTrail(db),
     webhooks,
     metrics,
+    messages: new MessageStore(db, webhooks.cipher, metrics),
     clientAssertions: {
       db,
       // JWKS URLs are fetched under the same address policy (and DNS) as webhook callbacks.
@@ -166,7 +168,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
   if (config.eligibility.workerEnabled) eligibility.start();
   let mllp: MllpListener | undefined;
   try {
-    mllp = config.mllp ? await MllpListener.start(config.mllp, db, logger, metrics) : undefined;
+    mllp = config.mllp ? await MllpListener.start(config.mllp, db, logger, metrics, app.messages) : undefined;
   } catch (error) {
     // The MLLP port is taken or a TLS file is unreadable: nothing is left running.
     clearInterval(housekeeping);

@@ -25,7 +25,8 @@ export interface Command {
   summary: string;
   usage: string;
   options: NonNullable<ParseArgsConfig['options']>;
-  positionals?: number;
+  /** How many arguments: exactly n, or [least, most]. */
+  positionals?: number | [number, number];
   run(args: ParsedArgs, cli: CliContext): Promise<unknown>;
   /** Human output; JSON is printed when absent or with --json. */
   format?(result: any): string;

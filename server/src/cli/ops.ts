@@ -40,8 +40,9 @@ export async function runCli(argv: string[], env = process.env): Promise<number>
       process.stdout.write(`usage: npm run -s ops -- ${command.usage}\n${command.summary}\n`);
       return 0;
     }
-    if (parsed.positionals.length !== (command.positionals ?? 0)) {
-      throw new UsageError(`expected ${command.positionals ?? 0} argument(s), got ${parsed.positionals.length}`);
+    const [least, most] = Array.isArray(command.positionals) ? command.positionals : [command.positionals ?? 0, command.positionals ?? 0];
+    if (parsed.positionals.length < least || parsed.positionals.length > most) {
+      throw new UsageError(`expected ${least === most ? least : `${least} to ${most}`} argument(s), got ${parsed.positionals.length}`);
     }
     const config = loadConfig(env);
     const cli: CliContext = {

@@ -115,6 +115,8 @@ export interface RetentionConfig {
   deliveryDays: number;
   /** The event log keeps events at least this long (longer while a delivery of theirs is kept). */
   eventDays: number;
+  /** Inbound messages (the message store, with their content: PHI) are kept this long. */
+  messageDays: number;
   /** Rows deleted per statement: small, so a purge never holds the writer for long. */
   batchSize: number;
   /** How often the service purges in the background; 0 turns it off (the CLI still purges). */
@@ -289,6 +291,8 @@ export function loadConfig(env: Env = process.env): Config {
       auditDays: integer(env, 'AUDIT_RETENTION_DAYS', 2190, 1),
       deliveryDays: integer(env, 'DELIVERY_RETENTION_DAYS', 30, 1),
       eventDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1),
+      // The message store holds what senders sent (PHI): long enough to find and repair a weekend's refusals, no longer.
+      messageDays: integer(env, 'MESSAGE_RETENTION_DAYS', 30, 1),
       batchSize: integer(env, 'RETENTION_BATCH_SIZE', 500, 1),
       intervalMs: integer(env, 'RETENTION_INTERVAL_MINUTES', 60) * 60_000,
     },

@@ -11,7 +11,7 @@
 //
 // Intervals: a month for the audit trail and the eligibility log (kept six years: 72
 // partitions, and a month is the unit the accounting of disclosures is asked for); a week for
-// events (kept 30 days by default). Reads without a time (an event by id, the
+// events and inbound messages (kept 30 days by default). Reads without a time (an event by id, the
 // events of a delivery page) probe one index per partition, so five or six weekly partitions
 // cost five or six index probes where daily ones would cost thirty; a week at 300 events a
 // second is 1.8e8 rows, still a table PostgreSQL drops in milliseconds. See docs/partitions.md.
@@ -30,6 +30,8 @@ export const HISTORY_TABLES: readonly HistoryTable[] = [
   { table: 'audit_events', column: 'at', interval: 'month', key: 'seq' },
   { table: 'eligibility_exchanges', column: 'finished_at', interval: 'month', key: 'seq' },
   { table: 'webhook_events', column: 'created_at', interval: 'week', key: 'seq' },
+  // The message store (migration 036): kept MESSAGE_RETENTION_DAYS (30 by default), as events.
+  { table: 'inbound_messages', column: 'received_at', interval: 'week', key: 'seq' },
 ];
 
 export function historyTable(table: string): HistoryTable | undefined {

@@ -7,7 +7,7 @@
 import { Hl7Message } from '@medplum/core';
 import type { Knex } from 'knex';
 import { applyChangeSet } from '../ingest/apply-change-set.js';
-import type { BusinessIdentifier, ChangeIssue, IngestibleType, ResourceChange } from '../ingest/change-set.js';
+import type { BusinessIdentifier, ChangeIssue, ChangeOutcome, IngestibleType, ResourceChange } from '../ingest/change-set.js';
 import { fhirIssues } from '../ingest/fhir-validator.js';
 import { findFacilityByHl7Code, type Hl7Facility } from '../organizations/organizations.js';
 import { facilityNamedBy, forgetFacilityCode, stillNamedBy, stillNamedStatement, type NamedFacility } from './remembered-facilities.js';
@@ -21,6 +21,10 @@ import { ackOf, nakWithoutMessage } from './hl7-ack.js';
 import { Hl7Failure } from './hl7-failure.js';
 import { checkEncodingCharacters } from './hl7-text.js';
 import { listItemsNoLongerListed } from './list-snapshot.js';
+import { answerOfAck, receivedHl7 } from './hl7-received.js';
+import type { InboundMessageRow, MessageStore, ReprocessedOriginal } from '../messages/message-store.js';
+import type { ChangedRecord, MessageOutcome } from '../messages/message-types.js';
+import { attributedOrganization } from '../messages/message-attribution.js';
 
 export const HL7_ACTOR = 'hl7v2';
 
@@ -29,6 +33,26 @@ export interface Hl7Outcome {
   /** applied: written now; duplicate: applied before (same MSH-3 and MSH-10); else refused. */
   result: 'applied' | 'duplicate' | 'refused' | 'failed';
   events: string[];
+  /** The message store's row (message or reprocess outcome), once committed; absent without a store. */
+  stored?: InboundMessageRow;
+}
+
+/** What a message wrote, for the message store: its records and its resident. */
+interface Written {
+  records: ChangedRecord[];
+  residentId: string | null;
+  orgId: string;
+  facilityId: string;
+}
+
+const recordsOf = (outcomes: ChangeOutcome[]): ChangedRecord[] =>
+  outcomes.flatMap((o) => (o.outcome === 'created' || o.outcome === 'updated' ? [{ type: o.resourceType, id: o.id, version: o.versionId, outcome: o.outcome }] : []));
+
+/** The store's view of an outcome: applied with warnings when the ACK carries ERR of severity W; failed is refused (nothing written, the sender is told to send again). */
+function messageOutcomeOf(outcome: Hl7Outcome, written?: Partial<Written>): MessageOutcome {
+  const answer = answerOfAck(outcome.ack);
+  const status = outcome.result === 'applied' ? (answer.errors.length > 0 ? 'applied_with_warnings' : 'applied') : outcome.result === 'duplicate' ? 'duplicate' : 'refused';
+  return { status, answer, records: written?.records ?? [], residentId: written?.residentId ?? null, orgId: written?.orgId ?? null, facilityId: written?.facilityId ?? null };
 }
 
 /** Where in the message a Patient element came from, for the ERR segment. */
@@ -96,9 +120,9 @@ async function currentResident(trx: Knex.Transaction, orgId: string, match: Busi
 const leftOut = (t: Hl7Translation) => t.patient !== undefined && (t.patient.birthDate === undefined || t.patient.gender === undefined);
 
 type Prepared =
-  | { done: Hl7Outcome }
-  | { done?: undefined; message: Hl7Message; translation: Hl7Translation; facility: Hl7Facility; warnings: Hl7Failure[]; remembered: boolean };
-type Ready = Exclude<Prepared, { done: Hl7Outcome }>;
+  | { done: Hl7Outcome; text: string; facility?: Hl7Facility }
+  | { done?: undefined; text: string; message: Hl7Message; translation: Hl7Translation; facility: Hl7Facility; warnings: Hl7Failure[]; remembered: boolean };
+type Ready = Extract<Prepared, { done?: undefined }>;
 
 const refused = (ack: Hl7Message): Hl7Outcome => ({ ack, result: 'refused', events: [] });
 const controlKey = (orgId: string, t: Hl7Translation) => `${orgId}|${t.sendingApplication.slice(0, 227)}|${t.controlId.slice(0, 199)}`;
@@ -157,21 +181,47 @@ async function prepare(db: Knex, text: string, facilities: Map<string, Promise<N
     message = readMessage(text);
   } catch (error) {
     const failure = error instanceof Hl7Failure ? error : new Hl7Failure('AR', 'segment_sequence', { segment: 'MSH', sequence: 1 }, 'the message could not be read as HL7 v2');
-    return { done: refused(nakWithoutMessage(failure, controlIdGuess(normalized(text)))) };
+    return { done: refused(nakWithoutMessage(failure, controlIdGuess(normalized(text)))), text };
   }
   let translation: Hl7Translation;
   try {
     translation = translateMessage(message, undefined, source.boundFacilityCode);
   } catch (error) {
     if (!(error instanceof Hl7Failure)) throw error;
-    return { done: refused(ackOf(message, error)) };
+    return { done: refused(ackOf(message, error)), text };
   }
   if (!facilities.has(translation.facilityCode)) facilities.set(translation.facilityCode, facilityNamedBy(db, translation.facilityCode));
   const named = await facilities.get(translation.facilityCode)!;
-  if (!named) return { done: unknownFacility(message, translation) };
+  if (!named) return { done: unknownFacility(message, translation), text };
   const checked = await validated(translation);
-  if ('refusal' in checked) return { done: refused(ackOf(message, checked.refusal)) };
-  return { message, translation: checked.translation, facility: named.facility, remembered: named.remembered, warnings: checked.warnings };
+  if ('refusal' in checked) return { done: refused(ackOf(message, checked.refusal)), text, facility: named.facility };
+  return { text, message, translation: checked.translation, facility: named.facility, remembered: named.remembered, warnings: checked.warnings };
+}
+
+/** The store's row for a message's outcome: the message as received, or a reprocess's outcome linked to it. */
+function rowOf(source: Hl7Source, text: string, outcome: MessageOutcome): InboundMessageRow | undefined {
+  if (!source.store) return undefined;
+  if (source.reprocessOf) return source.store.outcomeRow(source.reprocessOf.original, outcome, source.reprocessOf.by);
+  return source.store.row(receivedHl7(text, source), outcome);
+}
+
+/**
+ * Stores a message whose outcome wrote nothing (a refusal, a duplicate, a failure): one insert,
+ * its own transaction. The organization is the facility's when one was found, else told by
+ * the source (message-attribution.ts).
+ */
+async function storedAlone(db: Knex, text: string, outcome: Hl7Outcome, source: Hl7Source, facility?: Hl7Facility, onError?: (error: Error) => void): Promise<Hl7Outcome> {
+  if (!source.store) return outcome;
+  try {
+    const orgId = facility?.org_id ?? (source.reprocessOf ? source.reprocessOf.original.org_id : await attributedOrganization(db, source.boundFacilityCode));
+    const row = rowOf(source, text, messageOutcomeOf(outcome, { orgId: orgId ?? undefined, facilityId: facility?.id }))!;
+    if (row.org_id === null && orgId) row.org_id = orgId;
+    await source.store.insert(db, [row]);
+    return { ...outcome, stored: row };
+  } catch (error) {
+    onError?.(error as Error);
+    return outcome;
+  }
 }
 
 const internalFailure = () => new Hl7Failure('AE', 'internal_error', undefined, 'the message could not be applied now (nothing was written); send it again');
@@ -183,11 +233,11 @@ class AlreadyApplied extends Error {}
 class FacilityCodeMoved extends Error {}
 
 /** One message in its own transaction: the resident, its records and the control id together. */
-async function applyOne(db: Knex, p: Ready, onError?: (error: Error) => void): Promise<Hl7Outcome> {
+async function applyOne(db: Knex, p: Ready, source: Hl7Source, onError?: (error: Error) => void): Promise<Hl7Outcome> {
   const { message, translation: t, facility } = p;
   const orgId = facility.org_id;
   try {
-    const { events, warnings } = await db.transaction(async (trx) => {
+    return await db.transaction(async (trx) => {
       // The control id first: a re-sent message stops here, one statement instead of a read
       // before the transaction; and on SQLite a write first waits for the writer lock as it should.
       // On PostgreSQL it rides with the ingest clock's tick (one round trip for both).
@@ -244,21 +294,25 @@ async function applyOne(db: Knex, p: Ready, onError?: (error: Error) => void): P
         if (outcome.outcome === 'rejected') kept.push(recordWarning(changes[i]!.at, outcome.issue));
         else events.push(...outcome.events);
       });
-      return { events, warnings: kept };
+      const answered: Hl7Outcome = { ack: ackOf(message, undefined, kept), result: 'applied', events };
+      // The message and what it changed, in its own transaction: stored if and only if applied.
+      const residentId = patientOutcome ? patientOutcome.id : (current?.id ?? null);
+      const row = rowOf(source, p.text, messageOutcomeOf(answered, { records: recordsOf(result.outcomes), residentId, orgId, facilityId }));
+      if (row) await source.store!.insert(trx, [row]);
+      return row ? { ...answered, stored: row } : answered;
     });
-    return { ack: ackOf(message, undefined, warnings), result: 'applied', events };
   } catch (error) {
-    if (error instanceof AlreadyApplied) return { ack: ackOf(message, undefined, p.warnings), result: 'duplicate', events: [] };
+    if (error instanceof AlreadyApplied) return storedAlone(db, p.text, { ack: ackOf(message, undefined, p.warnings), result: 'duplicate', events: [] }, source, facility, onError);
     if (error instanceof FacilityCodeMoved) {
       forgetFacilityCode(db, t.facilityCode);
       const facility = await findFacilityByHl7Code(db, t.facilityCode);
-      return facility ? applyOne(db, { ...p, facility, remembered: false }, onError) : unknownFacility(message, t);
+      return facility ? applyOne(db, { ...p, facility, remembered: false }, source, onError) : storedAlone(db, p.text, unknownFacility(message, t), source, undefined, onError);
     }
-    if (error instanceof Hl7Failure) return refused(ackOf(message, error));
+    if (error instanceof Hl7Failure) return storedAlone(db, p.text, refused(ackOf(message, error)), source, facility, onError);
     // Another connection applied the same control id first: it is applied, once.
-    if (await alreadyApplied(db, orgId, t).catch(() => false)) return { ack: ackOf(message), result: 'duplicate', events: [] };
+    if (await alreadyApplied(db, orgId, t).catch(() => false)) return storedAlone(db, p.text, { ack: ackOf(message), result: 'duplicate', events: [] }, source, facility, onError);
     onError?.(error as Error);
-    return { ack: ackOf(message, internalFailure()), result: 'failed', events: [] };
+    return storedAlone(db, p.text, { ack: ackOf(message, internalFailure()), result: 'failed', events: [] }, source, facility, onError);
   }
 }
 
@@ -267,7 +321,7 @@ async function applyOne(db: Knex, p: Ready, onError?: (error: Error) => void): P
  * does not wait for each ACK): applied in one transaction as a batch ChangeSet, so each
  * message still succeeds or fails on its own, in order, with its control id recorded beside it.
  */
-async function applyRun(db: Knex, run: Ready[], onError?: (error: Error) => void): Promise<Hl7Outcome[]> {
+async function applyRun(db: Knex, run: Ready[], source: Hl7Source, onError?: (error: Error) => void): Promise<Hl7Outcome[]> {
   const { org_id: orgId, id: facilityId } = run[0]!.facility;
   try {
     return await db.transaction(async (trx) => {
@@ -283,17 +337,24 @@ async function applyRun(db: Knex, run: Ready[], onError?: (error: Error) => void
       const byKey = new Map(todo.map((p, i) => [controlKey(orgId, p.translation), result.outcomes[i]!]));
       const applied = todo.filter((p) => byKey.get(controlKey(orgId, p.translation))!.outcome !== 'rejected');
       for (let i = 0; i < applied.length; i += 200) await trx('hl7_applied_messages').insert(applied.slice(i, i + 200).map((p) => appliedRow(orgId, p.translation)));
-      return run.map((p): Hl7Outcome => {
+      const outcomes = run.map((p): Hl7Outcome => {
         const outcome = byKey.get(controlKey(orgId, p.translation));
-        if (!outcome) return { ack: ackOf(p.message, undefined, p.warnings), result: 'duplicate', events: [] };
-        if (outcome.outcome === 'rejected') return refused(ackOf(p.message, failureOf(outcome.issue)));
-        return { ack: ackOf(p.message, undefined, p.warnings), result: 'applied', events: outcome.events };
+        let answered: Hl7Outcome;
+        if (!outcome) answered = { ack: ackOf(p.message, undefined, p.warnings), result: 'duplicate', events: [] };
+        else if (outcome.outcome === 'rejected') answered = refused(ackOf(p.message, failureOf(outcome.issue)));
+        else answered = { ack: ackOf(p.message, undefined, p.warnings), result: 'applied', events: outcome.events };
+        const written = outcome && outcome.outcome !== 'rejected' ? { records: recordsOf([outcome]), residentId: outcome.id } : {};
+        const row = rowOf(source, p.text, messageOutcomeOf(answered, { ...written, orgId, facilityId }));
+        return row ? { ...answered, stored: row } : answered;
       });
+      // Every message of the run and its outcome, in the run's transaction.
+      if (source.store) await source.store.insert(trx, outcomes.map((o) => o.stored!));
+      return outcomes;
     });
   } catch {
     // Whatever failed the run, each message gets its own chance (and its own answer).
     const outcomes: Hl7Outcome[] = [];
-    for (const p of run) outcomes.push(await applyOne(db, p, onError));
+    for (const p of run) outcomes.push(await applyOne(db, p, source, onError));
     return outcomes;
   }
 }
@@ -302,6 +363,12 @@ async function applyRun(db: Knex, run: Ready[], onError?: (error: Error) => void
 export interface Hl7Source {
   /** The facility (HL7 code) the sending source is bound to, if exactly one (MLLP_SOURCE_FACILITIES): where a message naming none goes. */
   boundFacilityCode?: string | undefined;
+  /** The message store: each message is stored with its outcome (in its transaction when applied). */
+  store?: MessageStore | undefined;
+  /** The sender's address (MLLP). */
+  peer?: string | undefined;
+  /** A reprocess of a stored message: its outcome is stored as a row linked to the original, not as a new message. */
+  reprocessOf?: { original: ReprocessedOriginal; by: string } | undefined;
 }
 
 export async function applyHl7Texts(db: Knex, texts: string[], onError?: (error: Error) => void, source: Hl7Source = {}): Promise<Hl7Outcome[]> {
@@ -313,7 +380,7 @@ export async function applyHl7Texts(db: Knex, texts: string[], onError?: (error:
   while (i < prepared.length) {
     const p = prepared[i]!;
     if (p.done) {
-      outcomes.push(p.done);
+      outcomes.push(await storedAlone(db, p.text, p.done, source, p.facility, onError));
       i++;
       continue;
     }
@@ -327,13 +394,14 @@ export async function applyHl7Texts(db: Knex, texts: string[], onError?: (error:
       j++;
     }
     if (j - i <= 1) {
-      outcomes.push(await applyOne(db, p, onError));
+      outcomes.push(await applyOne(db, p, source, onError));
       i++;
     } else {
-      outcomes.push(...(await applyRun(db, prepared.slice(i, j) as Ready[], onError)));
+      outcomes.push(...(await applyRun(db, prepared.slice(i, j) as Ready[], source, onError)));
       i = j;
     }
   }
+  source.store?.counted(outcomes.flatMap((o) => (o.stored ? [o.stored] : [])));
   return outcomes;
 }
 

@@ -20,6 +20,7 @@ import type { MllpConfig } from '../config/config.js';
 import type { Logger } from '../logging/logger.js';
 import { applyHl7Texts } from './message-applier.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import type { MessageStore } from '../messages/message-store.js';
 import { nakWithoutMessage } from './hl7-ack.js';
 import { Hl7Failure } from './hl7-failure.js';
 import { FramedSocket, type FrameProblem } from './mllp-frames.js';
@@ -61,13 +62,14 @@ export class MllpListener {
     readonly server: net.Server,
     private readonly logger: Logger,
     private readonly metrics: ServiceMetrics | undefined,
+    private readonly store: MessageStore | undefined,
   ) {}
 
   get port(): number {
     return (this.server.address() as AddressInfo).port;
   }
 
-  static async start(config: MllpConfig, db: Knex, logger: Logger, metrics?: ServiceMetrics): Promise<MllpListener> {
+  static async start(config: MllpConfig, db: Knex, logger: Logger, metrics?: ServiceMetrics, store?: MessageStore): Promise<MllpListener> {
     const admission = new MllpAdmission({
       allowed: allowList(config.allowedSources),
       reserved: sourceList(config.reservedSources, 'MLLP_RESERVED_SOURCES'),
@@ -82,7 +84,7 @@ export class MllpListener {
           ...(config.tls.caFile ? { ca: readFileSync(config.tls.caFile), requestCert: true, rejectUnauthorized: true } : {}),
         })
       : net.createServer();
-    const listener = new MllpListener(server, logger, metrics);
+    const listener = new MllpListener(server, logger, metrics, store);
     listener.boundFacility = sourceFacilities(config.sourceFacilities);
     // Every TCP connection is admitted (or refused) before a byte is read, TLS or not; with TLS
     // the first-byte timer also bounds the handshake.
@@ -184,7 +186,7 @@ export class MllpListener {
         let texts: string[] = [];
         const flushTexts = async () => {
           if (texts.length === 0) return;
-          const outcomes = await applyHl7Texts(db, texts, (error) => this.logger.error({ err: error.message }, 'HL7 message could not be applied'), { boundFacilityCode });
+          const outcomes = await applyHl7Texts(db, texts, (error) => this.logger.error({ err: error.message }, 'HL7 message could not be applied'), { boundFacilityCode, store: this.store, peer: sourceAddress(socket.remoteAddress) });
           texts = [];
           for (const outcome of outcomes) {
             this.metrics?.ingest.inc({ source: 'hl7v2', outcome: outcome.result });

@@ -6,45 +6,50 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors/api-error.js';
 import { readBoundedBody } from '../http/bounded-body.js';
-import { errorCatalogue } from '../errors/error-catalogue.js';
 import type { OperationHandler, OperationRequest, OperationResult } from '../http/operation.js';
-import { applyChangeSet } from './apply-change-set.js';
-import { refusedTransaction, responseBundle, translateBundle } from './fhir-bundle.js';
+import type { InboundMessageRow } from '../messages/message-store.js';
+import type { ReceivedMessage } from '../messages/message-types.js';
+import { applyBundleText, bundleControlId } from './fhir-bundle-message.js';
 import { importNdjson } from './fhir-ndjson.js';
 import { FHIR_JSON } from './operation-outcome.js';
 
 export const NDJSON = 'application/fhir+ndjson';
 
-async function readBundleBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+/** The body as text, up to INGEST_MAX_BUNDLE_BYTES (larger: 413, not stored: only its size was read). */
+function readBundleText(req: IncomingMessage, maxBytes: number): Promise<string> {
   const tooLarge = () => new ApiError('payload_too_large', `The Bundle exceeds ${maxBytes} bytes (INGEST_MAX_BUNDLE_BYTES); send large imports as ${NDJSON}, which is streamed.`);
-  const text = await readBoundedBody(req, maxBytes, tooLarge);
-  if (text.trim() === '') throw new ApiError('invalid_fhir', 'The body is empty; send a FHIR R4 Bundle.', [{ field: 'body', issue: 'is empty' }]);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiError('invalid_fhir', 'The body is not valid JSON.', [{ field: 'body', issue: 'is not valid JSON' }]);
-  }
+  return readBoundedBody(req, maxBytes, tooLarge);
 }
 
 const fhirJson = { 'Content-Type': FHIR_JSON };
 
+/**
+ * A Bundle is one inbound message (messages/): stored with its answer, in the transaction that
+ * applies it, or alone when refused (nothing else written).
+ */
 async function ingestBundle(request: OperationRequest): Promise<OperationResult> {
   const { app, params, principal } = request;
-  const body = await readBundleBody(request.koa.req, app.config.ingestMaxBundleBytes);
+  const text = await readBundleText(request.koa.req, app.config.ingestMaxBundleBytes);
   const target = { orgId: params.org_id!, facilityId: params.facility_id!, actor: principal.clientId, emitEvents: true };
-  const translation = await translateBundle(body, target);
-  if (translation.type === 'transaction' && translation.refused.size > 0) {
-    return { status: errorCatalogue.invalid_fhir.status, headers: fhirJson, body: refusedTransaction(translation, undefined).outcome, audit: { resourceIds: [] } };
+  let controlId: string | null = null;
+  try {
+    controlId = bundleControlId(JSON.parse(text));
+  } catch {
+    // Not JSON: refused below, stored without a control id.
   }
-  const result = await applyChangeSet(app.db, translation.changeSet, { requestId: request.requestId });
-  if (result.committed === false) {
-    const refusal = refusedTransaction(translation, result);
-    const status = refusal.preconditionFailed ? errorCatalogue.precondition_failed.status : errorCatalogue.unprocessable_resource.status;
-    return { status, headers: fhirJson, body: refusal.outcome, audit: { resourceIds: [] } };
-  }
+  const received: ReceivedMessage = { road: 'fhir', format: 'fhir-bundle', orgId: target.orgId, facilityId: target.facilityId, source: { client_id: principal.clientId, peer: null, sending_application: null, sending_facility: null }, messageType: 'Bundle', controlId, content: text };
+  let row: InboundMessageRow | undefined;
+  const answer = await applyBundleText(app.db, text, target, request.requestId, async (trx, outcome) => {
+    row = app.messages.row(received, outcome);
+    await app.messages.insert(trx, [row]);
+  });
+  if (row) app.messages.counted([row]);
+  else await app.messages.store(received, answer.outcome);
+  if (!answer.result) return { status: answer.status, headers: fhirJson, body: answer.body, audit: { resourceIds: [] } };
+  const result = answer.result;
   app.metrics.ingest.record('fhir', { created: result.created, updated: result.updated, unchanged: result.unchanged, rejected: result.rejected });
   const ids = result.outcomes.flatMap((o) => (o.outcome === 'rejected' ? [] : [o.id]));
-  return { status: 200, headers: fhirJson, body: responseBundle(translation, result), audit: { resourceIds: ids } };
+  return { status: 200, headers: fhirJson, body: answer.body, audit: { resourceIds: ids } };
 }
 
 async function ingestNdjson(request: OperationRequest): Promise<OperationResult> {

@@ -57,6 +57,13 @@ export class ServiceMetrics {
     labelNames: ['outcome', 'error_class'] as const,
     registers: [this.registry],
   });
+  /** The message store (server/src/messages): every inbound message once, by road and status. */
+  readonly inboundMessages = new Counter({
+    name: 'ofctx_inbound_messages_total',
+    help: 'Inbound messages stored, by road (mllp, fhir, ndjson, x12, import) and status (applied, applied_with_warnings, refused, duplicate); a reprocess counts its new outcome.',
+    labelNames: ['road', 'status'] as const,
+    registers: [this.registry],
+  });
   readonly ingestMessages = new Counter({
     name: 'ofctx_ingest_messages_total',
     help: 'Messages from systems of record, by source and outcome.',

@@ -1,7 +1,8 @@
 // Retention: audit rows older than AUDIT_RETENTION_DAYS (and the disclosures recorded with
 // them, and the long texts they named, audit/audit-texts.ts; and the eligibility exchanges), webhook history older than
 // DELIVERY_RETENTION_DAYS (attempts, finished deliveries with their bodies), and events older
-// than EVENT_RETENTION_DAYS that no delivery refers to any more (the event log reads them until then). Deleted in small batches, each its own
+// than EVENT_RETENTION_DAYS that no delivery refers to any more (the event log reads them until then),
+// inbound messages (the message store, their content is PHI) received before MESSAGE_RETENTION_DAYS. Deleted in small batches, each its own
 // short statement or transaction, with a pause between them: SQLite has a single writer and
 // requests must never wait behind a long delete. Deliveries still queued are never touched, whatever their age.
 // On PostgreSQL the history tables are partitioned by time (db/history-tables.ts): a partition
@@ -16,7 +17,7 @@ import { nowIso } from '../db/clock.js';
 import { TEXT_RETAINED_BEYOND_MS } from '../audit/audit-texts.js';
 
 const DAY_MS = 86_400_000;
-export const PURGED_TABLES = ['audit_events', 'audit_texts', 'audit_disclosures', 'webhook_delivery_attempts', 'webhook_deliveries', 'webhook_events', 'eligibility_exchanges'] as const;
+export const PURGED_TABLES = ['audit_events', 'audit_texts', 'audit_disclosures', 'webhook_delivery_attempts', 'webhook_deliveries', 'webhook_events', 'eligibility_exchanges', 'inbound_messages'] as const;
 export type PurgedTable = (typeof PURGED_TABLES)[number];
 
 export interface DroppedPartition {
@@ -34,7 +35,7 @@ export interface PurgeReport {
   /** Whole partitions dropped (PostgreSQL). */
   partitions_dropped: DroppedPartition[];
   /** Rows older than these instants were purged. */
-  cutoffs: { audit_events: string; webhook_history: string; webhook_events: string };
+  cutoffs: { audit_events: string; webhook_history: string; webhook_events: string; inbound_messages: string };
   batches: number;
 }
 
@@ -54,18 +55,19 @@ const FINISHED = ['delivered', 'failed', 'cancelled'];
 
 export async function purgeExpired(
   db: Knex,
-  config: Pick<RetentionConfig, 'auditDays' | 'deliveryDays' | 'batchSize'> & Partial<Pick<RetentionConfig, 'eventDays'>>,
+  config: Pick<RetentionConfig, 'auditDays' | 'deliveryDays' | 'batchSize'> & Partial<Pick<RetentionConfig, 'eventDays' | 'messageDays'>>,
   options: PurgeOptions = {},
 ): Promise<PurgeReport> {
   const now = options.now ?? Date.now();
   const auditCutoff = nowIso(now - config.auditDays * DAY_MS);
   const historyCutoff = nowIso(now - config.deliveryDays * DAY_MS);
   const eventCutoff = nowIso(now - (config.eventDays ?? config.deliveryDays) * DAY_MS);
+  const messageCutoff = nowIso(now - (config.messageDays ?? 30) * DAY_MS);
   const limit = config.batchSize;
   const report: PurgeReport = {
-    removed: { audit_events: 0, audit_texts: 0, audit_disclosures: 0, webhook_delivery_attempts: 0, webhook_deliveries: 0, webhook_events: 0, eligibility_exchanges: 0 },
+    removed: { audit_events: 0, audit_texts: 0, audit_disclosures: 0, webhook_delivery_attempts: 0, webhook_deliveries: 0, webhook_events: 0, eligibility_exchanges: 0, inbound_messages: 0 },
     partitions_dropped: [],
-    cutoffs: { audit_events: auditCutoff, webhook_history: historyCutoff, webhook_events: eventCutoff },
+    cutoffs: { audit_events: auditCutoff, webhook_history: historyCutoff, webhook_events: eventCutoff, inbound_messages: messageCutoff },
     batches: 0,
   };
   const postgres = isPostgres(db);
@@ -128,6 +130,13 @@ export async function purgeExpired(
   await drain('eligibility_exchanges', () =>
     db('eligibility_exchanges')
       .whereIn('seq', db('eligibility_exchanges').select('seq').where('finished_at', '<', auditCutoff).orderBy('finished_at').limit(limit))
+      .del(),
+  );
+  // Messages and reprocess outcomes alike, by their own received_at (a range partition's cut-off).
+  await dropWhole('inbound_messages', messageCutoff);
+  await drain('inbound_messages', () =>
+    db('inbound_messages')
+      .whereIn('seq', db('inbound_messages').select('seq').where('received_at', '<', messageCutoff).orderBy('received_at').limit(limit))
       .del(),
   );
   await drain('webhook_delivery_attempts', () =>

@@ -13,6 +13,8 @@ export const ENCRYPTED_COLUMNS: Array<{ table: string; column: string; aad: stri
   { table: 'webhook_subscriptions', column: 'previous_signing_secret_encrypted', aad: 'id' },
   // Clearinghouse passwords (eligibility/clearinghouse-connections.ts), under the same key.
   { table: 'clearinghouse_connections', column: 'password_encrypted', aad: 'id' },
+  // Inbound messages as received (the message store, messages/message-store.ts), under the same key.
+  { table: 'inbound_messages', column: 'content_encrypted', aad: 'id' },
 ];
 
 export interface RotationReport {

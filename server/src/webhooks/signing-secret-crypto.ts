@@ -6,7 +6,7 @@
 // instances, which must share one key, so there it is required.
 // Key rotation: WEBHOOK_ENCRYPTION_KEY_PREVIOUS names the key being retired. It only ever
 // decrypts (GCM's tag tells which key fits); new secrets and `ops keys rotate` use the current one.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomToken } from '../auth/random-token.js';
 import { sqlitePath } from '../config/config.js';
@@ -34,6 +34,18 @@ export class SigningSecretCipher {
     this.key = Buffer.from(key);
     this.previousKeys = previousKeys.filter((k) => !k.equals(key)).map((k) => Buffer.from(k));
   }
+
+  /**
+   * A keyed digest of a text (HMAC-SHA-256 under a key derived from the current key): tells two
+   * equal texts apart from others without keeping a plain hash of patient data (the message
+   * store's content_digest). Changes with the key.
+   */
+  digest(text: string): string {
+    this.digestKey ??= Buffer.from(hkdfSync('sha256', this.key, Buffer.alloc(0), 'ofctx content digest', 32));
+    return createHmac('sha256', this.digestKey).update(text, 'utf8').digest('base64url');
+  }
+
+  private digestKey: Buffer | undefined;
 
   /** True while an older key is configured for decryption (a rotation is under way). */
   get rotating(): boolean {

@@ -108,9 +108,9 @@ describe('retention', function () {
     const report = jsonOf(run);
     expect(answered).to.be.above(0);
     // The queued delivery's old attempt is history and goes; the delivery and its event stay.
-    expect(report.removed).to.deep.equal({ audit_events: 5, audit_texts: 0, audit_disclosures: 3, webhook_delivery_attempts: 3, webhook_deliveries: 2, webhook_events: 3, eligibility_exchanges: 1 });
+    expect(report.removed).to.deep.equal({ audit_events: 5, audit_texts: 0, audit_disclosures: 3, webhook_delivery_attempts: 3, webhook_deliveries: 2, webhook_events: 3, eligibility_exchanges: 1, inbound_messages: 0 });
     expect(await count('eligibility_exchanges')).to.equal(1);
-    expect(report.retention_days).to.deep.equal({ audit_events: 2190, webhook_history: 30, webhook_events: 30 });
+    expect(report.retention_days).to.deep.equal({ audit_events: 2190, webhook_history: 30, webhook_events: 30, inbound_messages: 30 });
     expect(report.batches).to.be.at.least(5); // batches of 2: 3 for the audit rows alone
     expect(Date.parse(report.cutoffs.audit_events)).to.be.closeTo(Date.now() - 2190 * DAY, 60_000);
 
@@ -144,7 +144,7 @@ describe('retention', function () {
 
     // Nothing left to purge: a second run removes nothing.
     const again = jsonOf(await runOps(['purge', '--json'], env));
-    expect(again.removed).to.deep.equal({ audit_events: 0, audit_texts: 0, audit_disclosures: 0, webhook_delivery_attempts: 0, webhook_deliveries: 0, webhook_events: 0, eligibility_exchanges: 0 });
+    expect(again.removed).to.deep.equal({ audit_events: 0, audit_texts: 0, audit_disclosures: 0, webhook_delivery_attempts: 0, webhook_deliveries: 0, webhook_events: 0, eligibility_exchanges: 0, inbound_messages: 0 });
   });
 
   it('follows AUDIT_RETENTION_DAYS, DELIVERY_RETENTION_DAYS and EVENT_RETENTION_DAYS, and prints a summary without --json', async () => {

@@ -18,5 +18,6 @@ import { backup } from './backup.js';
 import { keysRotate } from './keys.js';
 import { clearinghouseList, clearinghouseRemove, clearinghouseSet } from './clearinghouse.js';
 import { eligibilityCheck, eligibilityLog } from './eligibility.js';
+import { messagesList, messagesReprocess, messagesShow } from './messages.js';
 
-export const commands: Command[] = [migrate, orgCreate, facilityCreate, facilityUpdate, clientCreate, clientUpdate, clientList, clientRevoke, clientGrant, consentDeny, consentLift, consentList, sourceCreate, sourceList, sourceRevoke, importCommand, seed, audit, auditWrites, auditDisclosures, auditArchive, eventEmit, deliveriesList, deliveriesShow, deliveriesRedeliver, purge, backup, keysRotate, clearinghouseSet, clearinghouseList, clearinghouseRemove, eligibilityCheck, eligibilityLog];
+export const commands: Command[] = [migrate, orgCreate, facilityCreate, facilityUpdate, clientCreate, clientUpdate, clientList, clientRevoke, clientGrant, consentDeny, consentLift, consentList, sourceCreate, sourceList, sourceRevoke, importCommand, seed, audit, auditWrites, auditDisclosures, auditArchive, eventEmit, deliveriesList, deliveriesShow, deliveriesRedeliver, purge, backup, keysRotate, clearinghouseSet, clearinghouseList, clearinghouseRemove, eligibilityCheck, eligibilityLog, messagesList, messagesShow, messagesReprocess];

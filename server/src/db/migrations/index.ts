@@ -32,6 +32,7 @@ import * as auditTexts from './031_audit_texts.js';
 import * as coverageDetails from './032_coverage_details.js';
 import * as eligibilityChecks from './033_eligibility_checks.js';
 import * as diagnosticReports from './035_diagnostic_reports.js';
+import * as inboundMessages from './036_inbound_messages.js';
 import * as historyPartitions from './039_history_partitions.js';
 
 interface Migration {
@@ -71,5 +72,6 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['032_coverage_details', coverageDetails],
   ['033_eligibility_checks', eligibilityChecks],
   ['035_diagnostic_reports', diagnosticReports],
+  ['036_inbound_messages', inboundMessages],
   ['039_history_partitions', historyPartitions],
 ];
