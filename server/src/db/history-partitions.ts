@@ -21,7 +21,7 @@ import { HISTORY_TABLES, type HistoryTable, type PartitionInterval } from './his
 const LOCK_TIMEOUT = '500ms';
 const DETACH_ATTEMPTS = 5;
 /** Periods created ahead of the current one. */
-const AHEAD: Record<PartitionInterval, number> = { month: 2, week: 4, day: 14 };
+const AHEAD: Record<PartitionInterval, number> = { month: 1, week: 2, day: 7 };
 
 export interface Partition {
   name: string;
@@ -94,7 +94,7 @@ function lockKey(table: string): string {
  * Creates the partition of `table` for the period starting at `from` unless it exists, moving
  * into it any rows of that period the DEFAULT partition caught. Returns whether it created it.
  */
-async function createPartition(db: Knex, spec: HistoryTable, from: number, parent: string): Promise<boolean> {
+async function createPartition(db: Knex, spec: HistoryTable, from: number, parent: string, unused: boolean): Promise<boolean> {
   const name = partitionName(spec.table, from);
   const lower = boundOf(from);
   const upper = boundOf(nextPeriod(from, spec.interval));
@@ -102,6 +102,11 @@ async function createPartition(db: Knex, spec: HistoryTable, from: number, paren
     await trx.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
     await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [lockKey(spec.table)]);
     if ((await listPartitions(trx, parent)).some((p) => p.name === name)) return false;
+    if (unused) {
+      // A table nobody writes to yet (a twin being built): one statement, its lock harmless.
+      await trx.raw(`CREATE TABLE "${name}" PARTITION OF "${parent}" FOR VALUES FROM ('${lower}') TO ('${upper}')`);
+      return true;
+    }
     const col = `"${spec.column}"`;
     await trx.raw(`CREATE TABLE "${name}" (LIKE "${parent}" INCLUDING DEFAULTS)`);
     await trx.raw(`ALTER TABLE "${name}" ADD CONSTRAINT "${name}_range" CHECK (${col} IS NOT NULL AND ${col} >= '${lower}' AND ${col} < '${upper}')`);
@@ -118,9 +123,10 @@ async function createPartition(db: Knex, spec: HistoryTable, from: number, paren
 /**
  * Every period of `spec` from the one holding `since` (default: now) to AHEAD periods after
  * now has its partition. Idempotent; safe from several instances at once. `parent` is the
- * partitioned table when it is not yet under its own name (db/history-table-move.ts).
+ * partitioned table when it is not yet under its own name, and `unused` says no one writes
+ * to it yet (db/history-table-move.ts).
  */
-export async function ensurePartitions(db: Knex, spec: HistoryTable, now = Date.now(), since = now, parent = spec.table): Promise<string[]> {
+export async function ensurePartitions(db: Knex, spec: HistoryTable, now = Date.now(), since = now, parent = spec.table, unused = false): Promise<string[]> {
   const created: string[] = [];
   const last = periodStart(now, spec.interval);
   let end = last;
@@ -128,7 +134,7 @@ export async function ensurePartitions(db: Knex, spec: HistoryTable, now = Date.
   const existing = new Set((await listPartitions(db, parent)).map((p) => p.name));
   for (let from = periodStart(Math.min(since, now), spec.interval); from <= end; from = nextPeriod(from, spec.interval)) {
     if (existing.has(partitionName(spec.table, from))) continue;
-    if (await createPartition(db, spec, from, parent)) created.push(partitionName(spec.table, from));
+    if (await createPartition(db, spec, from, parent, unused)) created.push(partitionName(spec.table, from));
   }
   return created;
 }

@@ -8,7 +8,7 @@
 //    other indexes and the table's own foreign keys; partitions from its oldest row to ahead
 //    of now, and a DEFAULT one. A row trigger on the table mirrors every insert, update and
 //    delete into the twin from then on. The watermark to copy up to is the largest key then.
-// 2. copyBatch, repeated (the service in the background, or `ops partitions move`): copies the
+// 2. copyBatch, repeated (the service in the background, or `ops partitions --move`): copies the
 //    next range of keys up to the watermark, `FOR SHARE` so a row being updated meanwhile is
 //    copied as it ends up (the update waits, then its trigger replaces the copy), and `ON
 //    CONFLICT DO NOTHING` so a row the trigger already mirrored is not copied twice.
@@ -100,7 +100,7 @@ export async function beginMove(db: Knex, spec: HistoryTable, now = Date.now()):
   // Partitions for every period the table holds, and ahead.
   const oldest = rawRows<{ at: string | null }>(await db.raw(`SELECT min("${column}") AS at FROM "${table}"`))[0]?.at;
   const since = oldest ? Math.min(Date.parse(oldest), now) : now;
-  await ensurePartitions(db, spec, now, Number.isNaN(since) ? now : since, twin);
+  await ensurePartitions(db, spec, now, Number.isNaN(since) ? now : since, twin, true);
 
   const names = columns.map((c) => `"${c.name}"`).join(', ');
   const values = columns.map((c) => `NEW."${c.name}"`).join(', ');

@@ -5,7 +5,7 @@
 //   (db/history-table-move.ts). A table of up to INLINE_ROWS rows (a new database, a small
 //   site) is copied and swapped here and now; a bigger one is copied by the service in the
 //   background, in batches while it writes, and swapped in a short transaction at the end
-//   (`ops partitions` shows the progress), so upgrading never holds the table for the copy.
+//   (`ops partitions` shows the progress, `ops partitions --move` finishes it now), so upgrading never holds the table for the copy.
 // - The foreign keys pointing at these tables (webhook_deliveries.event_id) are dropped: a
 //   key pointing at a partitioned table must name its time column too.
 // SQLite keeps its tables (a single site's history, purged in batches).
