@@ -25,6 +25,7 @@ import { Webhooks, type WebhooksOptions } from './webhooks/webhooks.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
 import { startMetricsListener } from './metrics/metrics-endpoint.js';
 import { RetentionPurger } from './retention/retention-purger.js';
+import { HistoryPartitionKeeper } from './db/history-partition-keeper.js';
 import { MllpListener } from './hl7/mllp-listener.js';
 import { MessageStore } from './messages/message-store.js';
 import { BulkExportWorker } from './bulk/export-worker.js';
@@ -68,6 +69,14 @@ export async function startService(config: Config, options: { logger?: Logger; d
     throw error;
   }
   await migrateToLatest(db);
+  // PostgreSQL: the history tables' partitions for now and ahead, and an upgrade's online
+  // move to partitions carried on in the background.
+  const partitionKeeper = new HistoryPartitionKeeper(db, {
+    created: (partitions) => logger.info({ partitions }, 'history partitions created ahead'),
+    moved: (table) => logger.info({ table }, 'history table moved to its time partitions'),
+    failed: (error) => logger.warn({ err: error.message }, 'history partition upkeep failed; writes go to the DEFAULT partition meanwhile, and it is retried'),
+  });
+  await partitionKeeper.start();
   // SQLite checkpoints from a thread of their own, not inside a commit on the event loop.
   const sqliteFile = isPostgres(db) ? null : ((db.client.config.connection as { filename?: string } | undefined)?.filename ?? null);
   if (sqliteFile !== null && sqliteFile !== ':memory:') {
@@ -142,6 +151,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
       clearInterval(housekeeping);
       stopQuotaReports();
       await quotaReconciler?.stop();
+      await partitionKeeper.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await closeDatabase();
       throw error;
@@ -177,6 +187,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
     stopQuotaReports();
     await quotaReconciler?.stop();
     await purger.stop();
+    await partitionKeeper.stop();
     await disclosureIndexer.stop();
     await bulkExports.stop();
     await eligibility.stop();
@@ -191,6 +202,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
       app.accepting = false;
       clearInterval(housekeeping);
       await purger.stop();
+      await partitionKeeper.stop();
       // Stop accepting, let in-flight requests finish, then drop idle keep-alive sockets.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

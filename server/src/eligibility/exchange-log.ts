@@ -138,7 +138,10 @@ export async function listExchanges(db: Knex, query: LogQuery): Promise<LoggedEx
 export async function exchangesSince(db: Knex, coverageIds: string[], since: string): Promise<Map<string, LoggedExchange>> {
   const found = new Map<string, LoggedExchange>();
   for (let i = 0; i < coverageIds.length; i += 500) {
-    const rows = (await db('eligibility_exchanges').whereIn('coverage_id', coverageIds.slice(i, i + 500)).andWhere('started_at', '>=', since).orderBy('seq')) as Array<Record<string, unknown>>;
+    const rows = (await db('eligibility_exchanges').whereIn('coverage_id', coverageIds.slice(i, i + 500)).andWhere('started_at', '>=', since)
+      // Implied (an exchange finishes after it starts), and names the partition key: on
+      // PostgreSQL only the months since `since` are read (db/history-tables.ts).
+      .andWhere('finished_at', '>=', since).orderBy('seq')) as Array<Record<string, unknown>>;
     for (const row of rows) if (!found.has(row.coverage_id as string)) found.set(row.coverage_id as string, loggedOf(row, false));
   }
   return found;

@@ -5,7 +5,13 @@
 // inbound messages (the message store, their content is PHI) received before MESSAGE_RETENTION_DAYS. Deleted in small batches, each its own
 // short statement or transaction, with a pause between them: SQLite has a single writer and
 // requests must never wait behind a long delete. Deliveries still queued are never touched, whatever their age.
+// On PostgreSQL the history tables are partitioned by time (db/history-tables.ts): a partition
+// wholly before its table's cut-off is detached and dropped at once (no row deleted, no WAL
+// for them, no dead rows to vacuum), and the batches then delete only in the partition that
+// straddles the cut-off (and the DEFAULT one).
 import type { Knex } from 'knex';
+import { isPostgres } from '../db/database.js';
+import { dropPartition, isPartitioned, partitionsBefore } from '../db/history-partitions.js';
 import type { RetentionConfig } from '../config/config.js';
 import { nowIso } from '../db/clock.js';
 import { TEXT_RETAINED_BEYOND_MS } from '../audit/audit-texts.js';
@@ -14,9 +20,20 @@ const DAY_MS = 86_400_000;
 export const PURGED_TABLES = ['audit_events', 'audit_texts', 'audit_disclosures', 'webhook_delivery_attempts', 'webhook_deliveries', 'webhook_events', 'eligibility_exchanges', 'inbound_messages'] as const;
 export type PurgedTable = (typeof PURGED_TABLES)[number];
 
+export interface DroppedPartition {
+  table: string;
+  partition: string;
+  from: string;
+  to: string;
+  /** PostgreSQL's estimate of its rows (pg_class.reltuples) when it was dropped. */
+  approximate_rows: number;
+}
+
 export interface PurgeReport {
-  /** Rows removed per table. */
+  /** Rows removed per table by batch deletes (not counting the partitions dropped). */
   removed: Record<PurgedTable, number>;
+  /** Whole partitions dropped (PostgreSQL). */
+  partitions_dropped: DroppedPartition[];
   /** Rows older than these instants were purged. */
   cutoffs: { audit_events: string; webhook_history: string; webhook_events: string; inbound_messages: string };
   batches: number;
@@ -30,6 +47,8 @@ export interface PurgeOptions {
   proceed?: () => boolean;
   /** Told after each batch, for metrics. */
   onBatch?: (table: PurgedTable, rows: number) => void;
+  /** Told after each partition dropped. */
+  onPartitionDropped?: (dropped: DroppedPartition) => void;
 }
 
 const FINISHED = ['delivered', 'failed', 'cancelled'];
@@ -47,8 +66,23 @@ export async function purgeExpired(
   const limit = config.batchSize;
   const report: PurgeReport = {
     removed: { audit_events: 0, audit_texts: 0, audit_disclosures: 0, webhook_delivery_attempts: 0, webhook_deliveries: 0, webhook_events: 0, eligibility_exchanges: 0, inbound_messages: 0 },
+    partitions_dropped: [],
     cutoffs: { audit_events: auditCutoff, webhook_history: historyCutoff, webhook_events: eventCutoff, inbound_messages: messageCutoff },
     batches: 0,
+  };
+  const postgres = isPostgres(db);
+  /** Drops `table`'s partitions wholly before `cutoff` that `droppable` (if given) allows. */
+  const dropWhole = async (table: PurgedTable, cutoff: string, droppable?: (partition: string, from: string) => Promise<boolean>) => {
+    if (!postgres || !(await isPartitioned(db, table))) return;
+    for (const partition of await partitionsBefore(db, table, cutoff)) {
+      if (!proceed()) return;
+      if (droppable && !(await droppable(partition.name, partition.from!))) continue;
+      const estimate = (await db.raw('SELECT reltuples::bigint AS n FROM pg_class WHERE oid = to_regclass(?)', [partition.name])) as { rows: Array<{ n: number }> };
+      if (!(await dropPartition(db, table, partition.name))) continue;
+      const dropped = { table, partition: partition.name, from: partition.from!, to: partition.to!, approximate_rows: Math.max(0, Number(estimate.rows[0]?.n ?? 0)) };
+      report.partitions_dropped.push(dropped);
+      options.onPartitionDropped?.(dropped);
+    }
   };
   const proceed = options.proceed ?? (() => true);
   const pause = options.pause ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
@@ -65,19 +99,15 @@ export async function purgeExpired(
     }
   };
 
+  await dropWhole('audit_events', auditCutoff);
+  if (report.partitions_dropped.length > 0) await db.transaction((trx) => dropDisclosuresOfPurgedRows(trx));
   await drain('audit_events', () =>
     db.transaction(async (trx): Promise<number> => {
       const removed = await trx('audit_events')
         .whereIn('seq', trx('audit_events').select('seq').where('at', '<', auditCutoff).orderBy('at').limit(limit))
         .del();
       if (removed === 0) return 0;
-      // The accounting of disclosures goes with the rows it points to (migration 028): index
-      // rows and queued rows below the oldest audit row left point to purged rows only.
-      const oldest = (await trx('audit_events').min({ seq: 'seq' }).first()) as { seq: number | string | null } | undefined;
-      const below = oldest?.seq === null || oldest?.seq === undefined ? Number.MAX_SAFE_INTEGER : Number(oldest.seq);
-      await trx('audit_disclosure_index').where('last_seq', '<', below).del();
-      await trx('audit_disclosure_groups').where('last_seq', '<', below).del();
-      await trx('audit_disclosure_backlog').where('seq', '<', below).del();
+      await dropDisclosuresOfPurgedRows(trx);
       return removed;
     }),
   );
@@ -96,12 +126,14 @@ export async function purgeExpired(
       .del(),
   );
   // The eligibility log (270s and 271s asked and answered) is kept as long as the audit trail.
+  await dropWhole('eligibility_exchanges', auditCutoff);
   await drain('eligibility_exchanges', () =>
     db('eligibility_exchanges')
       .whereIn('seq', db('eligibility_exchanges').select('seq').where('finished_at', '<', auditCutoff).orderBy('finished_at').limit(limit))
       .del(),
   );
   // Messages and reprocess outcomes alike, by their own received_at (a range partition's cut-off).
+  await dropWhole('inbound_messages', messageCutoff);
   await drain('inbound_messages', () =>
     db('inbound_messages')
       .whereIn('seq', db('inbound_messages').select('seq').where('received_at', '<', messageCutoff).orderBy('received_at').limit(limit))
@@ -122,6 +154,15 @@ export async function purgeExpired(
       return trx('webhook_deliveries').whereIn('id', ids).whereIn('status', FINISHED).del();
     }),
   );
+  // A partition of events goes whole once no delivery names any of its events (a delivery is
+  // made after its event: only deliveries created since the partition began are looked at).
+  await dropWhole('webhook_events', eventCutoff, async (partition, from) => {
+    const named = await db.raw(
+      `SELECT 1 FROM "${partition}" e WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.created_at >= ?) LIMIT 1`,
+      [from],
+    );
+    return (named as { rows: unknown[] }).rows.length === 0;
+  });
   await drain('webhook_events', () =>
     db('webhook_events')
       .whereIn(
@@ -136,4 +177,16 @@ export async function purgeExpired(
       .del(),
   );
   return report;
+}
+
+/**
+ * The accounting of disclosures goes with the rows it points to (migration 028): index rows
+ * and queued rows below the oldest audit row left point to purged rows only.
+ */
+async function dropDisclosuresOfPurgedRows(trx: Knex.Transaction): Promise<void> {
+  const oldest = (await trx('audit_events').min({ seq: 'seq' }).first()) as { seq: number | string | null } | undefined;
+  const below = oldest?.seq === null || oldest?.seq === undefined ? Number.MAX_SAFE_INTEGER : Number(oldest.seq);
+  await trx('audit_disclosure_index').where('last_seq', '<', below).del();
+  await trx('audit_disclosure_groups').where('last_seq', '<', below).del();
+  await trx('audit_disclosure_backlog').where('seq', '<', below).del();
 }

@@ -7,6 +7,8 @@ import { consentDeny, consentLift, consentList } from './consents.js';
 import { auditDisclosures } from './audit-disclosures.js';
 import { seed } from './seed.js';
 import { audit } from './audit.js';
+import { auditArchive } from './audit-archive.js';
+import { partitions } from './partitions.js';
 import { eventEmit } from './events.js';
 import { importCommand } from './import.js';
 import { auditWrites } from './audit-writes.js';
@@ -20,4 +22,4 @@ import { eligibilityCheck, eligibilityLog } from './eligibility.js';
 import { messagesList, messagesReprocess, messagesShow } from './messages.js';
 import { consoleLink } from './console.js';
 
-export const commands: Command[] = [migrate, orgCreate, facilityCreate, facilityUpdate, clientCreate, clientUpdate, clientList, clientRevoke, clientGrant, consentDeny, consentLift, consentList, sourceCreate, sourceList, sourceRevoke, importCommand, seed, audit, auditWrites, auditDisclosures, eventEmit, deliveriesList, deliveriesShow, deliveriesRedeliver, purge, backup, keysRotate, clearinghouseSet, clearinghouseList, clearinghouseRemove, eligibilityCheck, eligibilityLog, messagesList, messagesShow, messagesReprocess, consoleLink];
+export const commands: Command[] = [migrate, orgCreate, facilityCreate, facilityUpdate, clientCreate, clientUpdate, clientList, clientRevoke, clientGrant, consentDeny, consentLift, consentList, sourceCreate, sourceList, sourceRevoke, importCommand, seed, audit, auditWrites, auditDisclosures, auditArchive, eventEmit, deliveriesList, deliveriesShow, deliveriesRedeliver, purge, partitions, backup, keysRotate, clearinghouseSet, clearinghouseList, clearinghouseRemove, eligibilityCheck, eligibilityLog, messagesList, messagesShow, messagesReprocess, consoleLink];

@@ -4,7 +4,8 @@ import type { Command } from '../command.js';
 
 export const purge: Command = {
   name: 'purge',
-  summary: 'Delete audit rows older than AUDIT_RETENTION_DAYS, webhook history older than DELIVERY_RETENTION_DAYS, events older than EVENT_RETENTION_DAYS and inbound messages older than MESSAGE_RETENTION_DAYS, in small batches.',
+  summary:
+    'Delete audit rows older than AUDIT_RETENTION_DAYS, webhook history older than DELIVERY_RETENTION_DAYS, events older than EVENT_RETENTION_DAYS and inbound messages older than MESSAGE_RETENTION_DAYS: on PostgreSQL whole time partitions past the cut-off are dropped, the rest in small batches.',
   usage: 'purge [--json]',
   options: {},
   async run(_args, cli) {
@@ -17,5 +18,11 @@ export const purge: Command = {
       `webhook history before ${r.cutoffs.webhook_history}: ${r.removed.webhook_deliveries} deliveries, ${r.removed.webhook_delivery_attempts} attempts removed`,
       `events before ${r.cutoffs.webhook_events} that no delivery kept: ${r.removed.webhook_events} removed`,
       `inbound messages before ${r.cutoffs.inbound_messages}: ${r.removed.inbound_messages} removed`,
+      ...(r.partitions_dropped.length === 0
+        ? []
+        : [
+            `partitions dropped: ${r.partitions_dropped.length}`,
+            ...r.partitions_dropped.map((p) => `  ${p.partition} (${p.table}, ${p.from} to ${p.to}, about ${p.approximate_rows} rows)`),
+          ]),
     ].join('\n'),
 };

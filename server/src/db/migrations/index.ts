@@ -35,6 +35,7 @@ import * as diagnosticReports from './035_diagnostic_reports.js';
 import * as inboundMessages from './036_inbound_messages.js';
 import * as fhirSubscriptions from './037_fhir_subscriptions.js';
 import * as clientQuotas from './038_client_quotas.js';
+import * as historyPartitions from './039_history_partitions.js';
 import * as consoleTables from './040_console.js';
 import * as granularScopes from './041_granular_scopes.js';
 import * as residentBirthDateOptional from './042_resident_birth_date_optional.js';
@@ -79,6 +80,7 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['036_inbound_messages', inboundMessages],
   ['037_fhir_subscriptions', fhirSubscriptions],
   ['038_client_quotas', clientQuotas],
+  ['039_history_partitions', historyPartitions],
   ['040_console', consoleTables],
   ['041_granular_scopes', granularScopes],
   ['042_resident_birth_date_optional', residentBirthDateOptional],

@@ -1,0 +1,39 @@
+// The append-only history tables that PostgreSQL keeps as declarative range partitions by
+// time (migration 039, db/history-partitions.ts): one line per table. A new history table
+// joins by adding its line here and a migration that calls beginMove for it, as 039 does
+// (db/history-table-move.ts); SQLite keeps plain tables and the batch purge (its users are single sites).
+//
+// Not here (yet): webhook_deliveries is the delivery queue (its rows change status until
+// finished, and the claim probes it per subscription many times a second), and
+// webhook_delivery_attempts rows are written at the claim and rewritten at the outcome by an
+// upsert on (delivery_id, attempt), a key that cannot hold across partitions by start time.
+// Both stay plain tables, purged in batches (docs/partitions.md).
+//
+// Intervals: a month for the audit trail and the eligibility log (kept six years: 72
+// partitions, and a month is the unit the accounting of disclosures is asked for); a week for
+// events and inbound messages (kept 30 days by default). Reads without a time (an event by id, the
+// events of a delivery page) probe one index per partition, so five or six weekly partitions
+// cost five or six index probes where daily ones would cost thirty; a week at 300 events a
+// second is 1.8e8 rows, still a table PostgreSQL drops in milliseconds. See docs/partitions.md.
+export type PartitionInterval = 'month' | 'week' | 'day';
+
+export interface HistoryTable {
+  table: string;
+  /** The time column the partitions are ranged by: an ISO-8601 UTC text, set once at insert. */
+  column: string;
+  interval: PartitionInterval;
+  /** The table's serial key; primary and unique keys gain `column`, as PostgreSQL requires. */
+  key: string;
+}
+
+export const HISTORY_TABLES: readonly HistoryTable[] = [
+  { table: 'audit_events', column: 'at', interval: 'month', key: 'seq' },
+  { table: 'eligibility_exchanges', column: 'finished_at', interval: 'month', key: 'seq' },
+  { table: 'webhook_events', column: 'created_at', interval: 'week', key: 'seq' },
+  // The message store (migration 036): kept MESSAGE_RETENTION_DAYS (30 by default), as events.
+  { table: 'inbound_messages', column: 'received_at', interval: 'week', key: 'seq' },
+];
+
+export function historyTable(table: string): HistoryTable | undefined {
+  return HISTORY_TABLES.find((t) => t.table === table);
+}

@@ -1,0 +1,260 @@
+// The history tables partitioned by time on PostgreSQL (migration 039): partitions created
+// ahead, by several instances at once; the DEFAULT partition as the safety net; retention by
+// dropping whole partitions (and batch deletes where a partition straddles the cut-off); the
+// readers' plans reading only the partitions of the time they name. SQLite keeps its tables.
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import { openDatabase, isPostgres, rawRows } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { HISTORY_TABLES, historyTable } from '../../src/db/history-tables.js';
+import { boundOf, defaultPartitionName, ensurePartitions, isPartitioned, listPartitions, nextPeriod, partitionName, periodStart } from '../../src/db/history-partitions.js';
+import { purgeExpired } from '../../src/retention/purge-expired.js';
+import { AuditTrail } from '../../src/audit/audit-trail.js';
+import { disclosuresOfResident } from '../../src/audit/disclosures.js';
+import { indexAllQueuedDisclosures } from '../../src/audit/disclosure-index.js';
+import { exchangesSince, listExchanges } from '../../src/eligibility/exchange-log.js';
+import { jsonOf, runOps } from '../../../test/support/ops-cli.js';
+
+const audit = historyTable('audit_events')!;
+const exchanges = historyTable('eligibility_exchanges')!;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+/** Every relation a plan reads, with how. */
+function scansOf(plan: PlanNode, into: Array<{ relation: string; how: string }> = []): Array<{ relation: string; how: string }> {
+  if (plan['Relation Name']) into.push({ relation: plan['Relation Name'], how: plan['Node Type'] });
+  for (const child of plan.Plans ?? []) scansOf(child, into);
+  return into;
+}
+
+describe('history partitioned by time', function () {
+  this.timeout(120_000);
+  let database: TestDatabase;
+  let db: Knex;
+
+  before(async () => {
+    database = await createTestDatabase();
+    db = openDatabase(database.url);
+    await migrateToLatest(db);
+  });
+  after(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  it('keeps plain tables on SQLite', async function () {
+    if (isPostgres(db)) this.skip();
+    for (const spec of HISTORY_TABLES) expect(await db.schema.hasTable(spec.table)).to.equal(true);
+  });
+
+  it('partitions every history table by its interval, with a DEFAULT partition and partitions ahead (PostgreSQL)', async function () {
+    if (!isPostgres(db)) this.skip();
+    for (const spec of HISTORY_TABLES) {
+      expect(await isPartitioned(db, spec.table), spec.table).to.equal(true);
+      const names = (await listPartitions(db, spec.table)).map((p) => p.name);
+      expect(names).to.include(defaultPartitionName(spec.table));
+      let from = periodStart(Date.now(), spec.interval);
+      for (let ahead = 0; ahead <= 1; ahead++, from = nextPeriod(from, spec.interval)) expect(names, spec.table).to.include(partitionName(spec.table, from));
+    }
+    // The key of a partitioned table holds its time column; the serial key is 64-bit.
+    const key = rawRows<{ def: string }>(await db.raw(`SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = 'audit_events'::regclass AND contype = 'p'`));
+    expect(key[0]!.def).to.equal('PRIMARY KEY (seq, at)');
+    const seqType = rawRows<{ type: string }>(await db.raw(`SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = 'audit_events'::regclass AND attname = 'seq'`));
+    expect(seqType[0]!.type).to.equal('bigint');
+  });
+
+  it('`ops partitions` lists each table\'s partitions on PostgreSQL, and says SQLite has none', async () => {
+    const run = await runOps(['partitions', '--json'], { DATABASE_URL: database.url });
+    if (!isPostgres(db)) {
+      expect(run.code).to.equal(1);
+      expect(run.stderr).to.contain('PostgreSQL only');
+      return;
+    }
+    const report = jsonOf(run);
+    expect(report.moves_pending).to.deep.equal([]);
+    const auditReport = report.tables.find((t: { table: string }) => t.table === 'audit_events');
+    expect(auditReport).to.include({ column: 'at', interval: 'month', partitioned: true });
+    expect(auditReport.partitions.map((p: { name: string }) => p.name)).to.include.members(['audit_events_default', partitionName('audit_events', periodStart(Date.now(), 'month'))]);
+  });
+
+  it('creates each partition once when several instances create them ahead at once (PostgreSQL)', async function () {
+    if (!isPostgres(db)) this.skip();
+    const later = Date.parse('2031-06-10T00:00:00.000Z');
+    const instances = [openDatabase(database.url), openDatabase(database.url), openDatabase(database.url)];
+    try {
+      const created = await Promise.all(instances.map((instance) => ensurePartitions(instance, audit, later, Date.parse('2030-01-15T00:00:00.000Z'))));
+      const all = created.flat();
+      // 2030-01 to 2031-06 and a month ahead: 19 months, each created by one instance.
+      expect(all).to.have.length(19);
+      expect(new Set(all).size).to.equal(19);
+      const months = (await listPartitions(db, 'audit_events')).filter((p) => p.from !== null && p.from >= '2030-01' && p.from < '2031-08');
+      expect(months.map((p) => p.name)).to.deep.equal([...new Set(all)].sort());
+      // Contiguous: each ends where the next begins.
+      for (let i = 1; i < months.length; i++) expect(months[i]!.from).to.equal(months[i - 1]!.to);
+      // And again: nothing left to create.
+      expect(await ensurePartitions(db, audit, later, Date.parse('2030-01-15T00:00:00.000Z'))).to.deep.equal([]);
+    } finally {
+      await Promise.all(instances.map((instance) => instance.destroy()));
+    }
+  });
+
+  it('writes a row whose month has no partition to the DEFAULT one, and moves it out when its partition is created (PostgreSQL)', async function () {
+    if (!isPostgres(db)) this.skip();
+    const at = '2040-03-05T10:00:00.000Z';
+    const requestId = randomUUID();
+    await db('audit_events').insert({ at, request_id: requestId, operation: 'listResidents', status: 200, result_count: 0 });
+    const inDefault = async () => Number(rawRows<{ n: number }>(await db.raw(`SELECT count(*)::int AS n FROM audit_events_default WHERE request_id = ?`, [requestId]))[0]!.n);
+    expect(await inDefault()).to.equal(1);
+    const created = await ensurePartitions(db, audit, Date.parse('2040-03-10T00:00:00.000Z'));
+    expect(created).to.include('audit_events_p20400301');
+    expect(await inDefault()).to.equal(0);
+    const moved = rawRows<{ n: number }>(await db.raw(`SELECT count(*)::int AS n FROM audit_events_p20400301 WHERE request_id = ?`, [requestId]));
+    expect(moved[0]!.n).to.equal(1);
+    expect(await db('audit_events').where({ request_id: requestId }).first('at')).to.deep.equal({ at });
+  });
+
+  it('purges by dropping the partitions wholly past the cut-off, and in batches only in the one that straddles it (PostgreSQL)', async function () {
+    if (!isPostgres(db)) this.skip();
+    const orgId = randomUUID();
+    const resident = randomUUID();
+    await ensurePartitions(db, audit, Date.now(), Date.parse('2021-01-01T00:00:00.000Z'));
+    const row = (at: string, discloses = false) => ({
+      at,
+      request_id: randomUUID(),
+      org_id: orgId,
+      client_id: 'purge-client',
+      operation: 'listResidents',
+      status: 200,
+      result_count: discloses ? 1 : 0,
+      ...(discloses ? { resource_ids: JSON.stringify([resident]), purpose: 'TREAT', disclosures: JSON.stringify({ Patient: { [resident]: [0] } }) } : {}),
+    });
+    // Cut-off: 2021-03-07 (100 days before 2021-06-15).
+    await db('audit_events').insert([
+      row('2021-01-10T00:00:00.000Z', true),
+      row('2021-02-10T00:00:00.000Z'),
+      row('2021-02-20T00:00:00.000Z'),
+      row('2021-03-02T00:00:00.000Z'),
+      row('2021-03-20T00:00:00.000Z', true),
+      row('2021-04-10T00:00:00.000Z'),
+    ]);
+    await indexAllQueuedDisclosures(db);
+    expect(await disclosuresOfResident(db, { orgId, residentId: resident })).to.have.length(2);
+    const report = await purgeExpired(db, { auditDays: 100, deliveryDays: 30, batchSize: 2 }, { now: Date.parse('2021-06-15T00:00:00.000Z') });
+    expect(report.cutoffs.audit_events).to.equal('2021-03-07T00:00:00.000Z');
+    const dropped = report.partitions_dropped.filter((p) => p.table === 'audit_events').map((p) => p.partition);
+    expect(dropped).to.deep.equal(['audit_events_p20210101', 'audit_events_p20210201']);
+    // Older partitions of other tests went too (their rows were past the cut-off); the straddling one lost its early row by batch.
+    expect(report.removed.audit_events).to.equal(1);
+    const left = (await db('audit_events').where({ org_id: orgId }).orderBy('at').pluck('at')) as string[];
+    expect(left).to.deep.equal(['2021-03-20T00:00:00.000Z', '2021-04-10T00:00:00.000Z']);
+    const names = (await listPartitions(db, 'audit_events')).map((p) => p.name);
+    expect(names).to.not.include('audit_events_p20210101');
+    expect(names).to.include('audit_events_p20210301');
+    // The accounting of disclosures went with the dropped rows: the report names the one left.
+    const reads = await disclosuresOfResident(db, { orgId, residentId: resident });
+    expect(reads.map((r) => r.at)).to.deep.equal(['2021-03-20T00:00:00.000Z']);
+  });
+
+  describe('the readers that name a time read only its partitions (PostgreSQL)', () => {
+    const orgId = randomUUID();
+    const resident = randomUUID();
+    const since = '2026-09-15T00:00:00.000Z';
+
+    before(async function () {
+      if (!isPostgres(db)) this.skip();
+      // Two years of monthly partitions, and rows in each.
+      await ensurePartitions(db, audit, Date.now(), Date.parse('2024-12-01T00:00:00.000Z'));
+      await ensurePartitions(db, exchanges, Date.now(), Date.parse('2024-12-01T00:00:00.000Z'));
+      // Each an answer about one resident (encoded as audit/disclosure-encoding.ts writes it);
+      // one in a hundred about `resident`.
+      await db.raw(
+        `INSERT INTO audit_events (at, request_id, client_id, org_id, operation, status, resource_ids, result_count, purpose, disclosures)
+         SELECT to_char(timestamp '2024-12-01' + (n * interval '1 hour'), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'plan-' || n, 'plan-client', ?, 'listCoverage', 200,
+           '["' || r || '"]', 1, 'HPAYMT', '{"Patient":{"' || r || '":[0]}}'
+         FROM (SELECT n, CASE WHEN n % 100 = 0 THEN ?::uuid ELSE gen_random_uuid() END AS r FROM generate_series(1, 17000) AS n) g`,
+        [orgId, resident],
+      );
+      await indexAllQueuedDisclosures(db);
+      await db.raw('ANALYZE audit_events');
+    });
+
+    /** The statements `read` sends that name `table`, each explained with its own bindings. */
+    async function plansOf(table: string, read: () => Promise<unknown>): Promise<PlanNode[]> {
+      const sent: Array<{ sql: string; bindings: unknown[] }> = [];
+      const listener = (q: { sql: string; bindings?: unknown[] }) => {
+        if (q.sql.includes(table) && !/^\s*(set|explain)/i.test(q.sql)) sent.push({ sql: q.sql, bindings: q.bindings ?? [] });
+      };
+      db.on('query', listener);
+      try {
+        await read();
+      } finally {
+        db.off('query', listener);
+      }
+      expect(sent, `statements naming ${table}`).to.not.be.empty;
+      const plans: PlanNode[] = [];
+      for (const { sql, bindings } of sent) {
+        // pg's numbered parameters back to knex's positional ones, in the order they appear.
+        const positional: unknown[] = [];
+        const text = sql.replace(/\$(\d+)/g, (_, n: string) => {
+          positional.push(bindings[Number(n) - 1]);
+          return '?';
+        });
+        const result = await db.raw(`EXPLAIN (FORMAT JSON) ${text}`, positional as Knex.RawBinding[]);
+        plans.push((rawRows<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(result)[0]!['QUERY PLAN'])[0]!.Plan);
+      }
+      return plans;
+    }
+
+    /** Asserts no plan reads a partition of `table` wholly before `from`, nor all of them. */
+    async function expectPruned(table: string, from: string, read: () => Promise<unknown>): Promise<void> {
+      const partitions = (await listPartitions(db, table)).filter((p) => p.from !== null);
+      const before = new Set(partitions.filter((p) => p.to! <= from).map((p) => p.name));
+      expect(before.size).to.be.greaterThan(10);
+      for (const plan of await plansOf(table, read)) {
+        const read = scansOf(plan).filter((s) => s.relation.startsWith(`${table}_`)).map((s) => s.relation);
+        expect(read.filter((name) => before.has(name)), 'partitions before the time named').to.deep.equal([]);
+        expect(new Set(read).size).to.be.lessThan(partitions.length);
+      }
+    }
+
+    it('`ops audit --since`', async () => {
+      await expectPruned('audit_events', since, () => new AuditTrail(db).query({ orgId, since }));
+    });
+
+    it('the disclosures report bounded by --from and --to', async () => {
+      await expectPruned('audit_events', since, () => disclosuresOfResident(db, { orgId, residentId: resident, from: since, to: '2026-10-15T00:00:00.000Z' }));
+    });
+
+    it('the eligibility log since a time, and the exchanges the CLI waits for', async () => {
+      await expectPruned('eligibility_exchanges', since, () => listExchanges(db, { orgId, since, limit: 10 }));
+      await expectPruned('eligibility_exchanges', since, () => exchangesSince(db, [randomUUID()], since));
+    });
+
+    it('the retention batches', async () => {
+      const cutoff = boundOf(Date.parse('2025-06-10T00:00:00.000Z'));
+      const plans = await plansOf('audit_events', () => db('audit_events').select('seq').where('at', '<', cutoff).orderBy('at').limit(2));
+      const read = plans.flatMap((p) => scansOf(p)).map((s) => s.relation).filter((r) => r.startsWith('audit_events_'));
+      expect(read.every((name) => name === 'audit_events_default' || name < partitionName('audit_events', Date.parse('2025-07-01T00:00:00.000Z')))).to.equal(true);
+    });
+
+    it('the disclosures report over every month, without a time, probes each partition by key, never scans one', async () => {
+      const plans = await plansOf('audit_events', () => disclosuresOfResident(db, { orgId, residentId: resident }));
+      // A partition of a page or none costs nothing to scan, and the planner rightly scans it;
+      // the ones holding a month of rows are probed by key.
+      const holding = new Set(rawRows<{ name: string }>(await db.raw(`SELECT relname AS name FROM pg_class WHERE relname LIKE 'audit\\_events\\_p%' AND reltuples > 100`)).map((r) => r.name));
+      expect(holding.size).to.be.greaterThan(20);
+      const scans = plans.flatMap((p) => scansOf(p)).filter((s) => holding.has(s.relation));
+      expect(scans).to.not.be.empty;
+      expect(scans.filter((s) => s.how === 'Seq Scan')).to.deep.equal([]);
+      const reads = await disclosuresOfResident(db, { orgId, residentId: resident });
+      expect(reads).to.have.length(170);
+    });
+  });
+});
