@@ -24,6 +24,8 @@ export interface ExportProgress {
   b: number;
   /** Resources written to it. */
   n: number;
+  /** Its working file (export-files.ts); absent in jobs recorded before working files: the type's own file. */
+  w?: string;
 }
 
 export interface ExportOutput {
