@@ -23,8 +23,8 @@ export function filePath(dir: string, jobId: string, file: string): string {
  * own file, never the one of the instance that took the job over. Resuming (`from` names the
  * previous claim's working file and `bytes` how much of it is recorded) starts from a copy of
  * exactly the recorded bytes: a page written but not recorded is cut off, so no line repeats.
- * Undefined when the previous working file is gone (it was renamed into place by an owner
- * killed before recording that): the type is then written again from its start.
+ * Undefined when the previous working file is gone (not expected: it is renamed into place
+ * only once the type is recorded as written): the type is then written again from its start.
  */
 export async function openWorkingFile(dir: string, jobId: string, type: string, from?: { file: string; bytes: number }): Promise<{ handle: FileHandle; file: string } | undefined> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -44,9 +44,16 @@ export async function openWorkingFile(dir: string, jobId: string, type: string, 
   return { handle, file };
 }
 
-/** Puts a type's finished working file in place under the name the manifest lists (atomic). */
+/**
+ * Puts a type's finished working file in place under the name the manifest lists (atomic).
+ * Already gone: an owner killed after renaming it, before recording the next type, did it.
+ */
 export async function publishWorkingFile(dir: string, jobId: string, type: string, file: string): Promise<void> {
-  await rename(filePath(dir, jobId, file), filePath(dir, jobId, fileName(type)));
+  try {
+    await rename(filePath(dir, jobId, file), filePath(dir, jobId, fileName(type)));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 export async function removeJobFiles(dir: string | undefined, jobId: string): Promise<void> {
