@@ -4,7 +4,7 @@
 // a job left by a killed instance completed after a restart; expired files purged; and
 // Medplum's MedplumClient.bulkExport, unchanged, completing an export.
 import { expect } from 'chai';
-import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MedplumClient } from '@medplum/core';
 import { startTestService, ALL_SCOPES, type TestService } from '../../../test/support/service.js';
@@ -297,5 +297,27 @@ describe('FHIR Bulk Data $export jobs', function () {
     const expected = await db('observations').where({ facility_id: facility }).orderBy('seq').pluck('id');
     expect(ids).to.deep.equal(expected);
     expect(JSON.parse(done.outputs)[0].count).to.equal(expected.length);
+  });
+
+  it('an owner that dies after recording a type as written, before putting its file in place, leaves the next owner to put it there, no line twice', async () => {
+    const db = first.running.app.db;
+    const dir = first.config.bulkExport.dir!;
+    await db('bulk_export_jobs').delete();
+    const client = await first.seed.client({ orgId: org, facilityIds: [facility], scopes: ALL_SCOPES, name: 'dies before the rename' });
+    const job = (await createJob(db, { orgId: org, facilityId: facility, clientId: client.client_id, requestUrl: `${base}/$export?_type=Observation`, types: ['Observation'], ignored: [], ttlHours: 24, maxJobsPerClient: 2 }))!;
+    // The rename into place fails (a folder where the file goes): the owner stops right there,
+    // as one killed between the two would.
+    mkdirSync(join(dir, job.id, 'Observation.ndjson', 'x'), { recursive: true });
+    const dying = (await claimJob(db, 'dying-owner', 60_000))!;
+    let failed: unknown;
+    await runJob(db, dying, { dir, owner: 'dying-owner', leaseMs: 60_000, pageSize: 7, ttlHours: 24, proceed: () => true }).catch((error) => (failed = error));
+    expect(failed, 'the rename failed').to.be.instanceOf(Error);
+    expect(JSON.parse((await db('bulk_export_jobs').where({ id: job.id }).first()).progress).d).to.equal(true);
+    rmSync(join(dir, job.id, 'Observation.ndjson'), { recursive: true });
+    await db('bulk_export_jobs').where({ id: job.id }).update({ lease_until: '2000-01-01T00:00:00.000Z' });
+    const taker = (await claimJob(db, 'taking-owner', 60_000))!;
+    expect(await runJob(db, taker, { dir, owner: 'taking-owner', leaseMs: 60_000, pageSize: 7, ttlHours: 24, proceed: () => true })).to.equal('done');
+    const ids = readFileSync(join(dir, job.id, 'Observation.ndjson'), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line).id as string);
+    expect(ids).to.deep.equal(await db('observations').where({ facility_id: facility }).orderBy('seq').pluck('id'));
   });
 });
