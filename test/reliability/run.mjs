@@ -4,7 +4,8 @@
 // databases of its own that are dropped at the end. The files run in order, on one service
 // per database, so the secrets-at-rest search at the end covers everything before it.
 // Prints one summary line with the figures of both runs.
-//   FUZZ_SEED, FUZZ_RUNS, TENANCY_SEED, TENANCY_WORLDS, TIMING_ATTEMPTS tune it;
+//   FUZZ_SEED, FUZZ_RUNS, TENANCY_SEED, TENANCY_WORLDS, TIMING_ATTEMPTS, INSTANCE_CHURN_SECONDS
+//   (120), INSTANCE_CHURN_KILL_EVERY (10), INSTANCE_CHURN_SEED tune it;
 //   TEST_DATABASES=sqlite (or postgres) restricts the runs; extra arguments go to mocha.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
@@ -30,6 +31,8 @@ const FILES = [
   'test/reliability/webhooks/crash.reliability.ts',
   'test/reliability/webhooks/two-instances.reliability.ts',
   'test/reliability/webhooks/ssrf-table.reliability.ts',
+  // Three instances on one PostgreSQL under mixed load, one SIGKILLed every 10 s (skipped on SQLite).
+  'test/reliability/instance-churn.reliability.ts',
   'test/reliability/metrics-scrape.reliability.ts', // the /metrics scrapes taken during all of the above
   'test/reliability/secrets-at-rest.reliability.ts', // last: it searches for every secret the others produced
 ];
@@ -95,5 +98,14 @@ console.log(
     `arrivals ${wh((w) => w.arrivals)}, duplicates ${wh((w) => w.duplicates)}, failed as expected ${wh((w) => w.failedAsExpected)}, ` +
     `SIGKILLs ${wh((w) => w.crash?.kills ?? 0)}, SSRF refused ${wh((w) => w.ssrf.refused + w.ssrf.attemptTimeBlocked + w.ssrf.rebindingBlocked)}, lost ${wh((w) => w.lost + (w.crash?.lost ?? 0) + (w.twoInstances?.lost ?? 0))}`,
 );
+const churned = results.filter((r) => r.figures?.churn);
+if (churned.length > 0) {
+  const c = (pick) => churned.reduce((total, r) => total + pick(r.figures.churn), 0);
+  console.log(
+    `instance churn: SIGKILLs ${c((x) => x.kills)} in ${c((x) => x.seconds)} s, acknowledged writes ${c((x) => x.hl7.acked + x.bundles.ok)} (lost ${c((x) => x.lostWrites)}, applied twice ${c((x) => x.appliedTwice)}), ` +
+      `events ${c((x) => x.webhooks.events)} (deliveries lost ${c((x) => x.webhooks.lost)}, duplicates ${c((x) => x.webhooks.duplicates)}), exports ${c((x) => x.exports.completed)} (taken over ${c((x) => x.exports.takenOver)}), ` +
+      `eligibility checks ${c((x) => x.eligibility.checks)}, tokens ${c((x) => x.token.issued)} issued / ${c((x) => x.token.throttled)} throttled, connections cut by kills ${c((x) => x.connectionFailures)}, 5xx ${c((x) => x.responses5xx)}`,
+  );
+}
 const failed = results.length === 0 || results.some((r) => r.code !== 0 || !r.figures || !r.webhooks);
 process.exit(failed ? 1 : 0);

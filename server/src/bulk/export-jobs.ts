@@ -25,6 +25,10 @@ export interface ExportProgress {
   b: number;
   /** Resources written to it. */
   n: number;
+  /** Its working file (export-files.ts); absent in jobs recorded before working files: the type's own file. */
+  w?: string;
+  /** The type is written whole (its working file complete, to be put in place). */
+  d?: boolean;
 }
 
 export interface ExportOutput {

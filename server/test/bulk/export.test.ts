@@ -4,7 +4,7 @@
 // a job left by a killed instance completed after a restart; expired files purged; and
 // Medplum's MedplumClient.bulkExport, unchanged, completing an export.
 import { expect } from 'chai';
-import { appendFileSync, existsSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MedplumClient } from '@medplum/core';
 import { startTestService, ALL_SCOPES, type TestService } from '../../../test/support/service.js';
@@ -16,7 +16,7 @@ import { interchange271 } from '../../../test/support/x12.js';
 import { diagnosticReport } from '../../../test/support/fhir-resources.js';
 import type { IngestResource } from '../../src/ingest/change-set.js';
 import { applyEligibility } from '../../src/x12/eligibility-applier.js';
-import { claimJob } from '../../src/bulk/export-jobs.js';
+import { claimJob, createJob } from '../../src/bulk/export-jobs.js';
 import { runJob } from '../../src/bulk/export-runner.js';
 import { purgeExpiredExports } from '../../src/bulk/export-worker.js';
 import { EXPORT_TYPE_NAMES } from '../../src/bulk/export-request.js';
@@ -244,10 +244,10 @@ describe('FHIR Bulk Data $export jobs', function () {
     const job = (await claimJob(db, 'killed-instance', 60_000))!;
     let pages = 0;
     expect(await runJob(db, job, { dir, owner: 'killed-instance', leaseMs: 60_000, pageSize: 10, ttlHours: 24, proceed: () => pages++ < 2 })).to.equal('stopped');
-    appendFileSync(join(dir, job.id, 'Observation.ndjson'), '{"resourceType":"Observation","id":"torn');
-    await db('bulk_export_jobs').where({ id: job.id }).update({ lease_until: '2000-01-01T00:00:00.000Z' });
     const recorded = JSON.parse((await db('bulk_export_jobs').where({ id: job.id }).first()).progress);
     expect(recorded.n).to.equal(20);
+    appendFileSync(join(dir, job.id, recorded.w), '{"resourceType":"Observation","id":"torn');
+    await db('bulk_export_jobs').where({ id: job.id }).update({ lease_until: '2000-01-01T00:00:00.000Z' });
 
     // The restart: an instance with a worker, on the same database and export folder.
     const second = await startTestService({ database: first.database, env: { BULK_EXPORT_POLL_INTERVAL_MS: '50', BULK_EXPORT_DIR: dir } });
@@ -267,5 +267,57 @@ describe('FHIR Bulk Data $export jobs', function () {
     } finally {
       await second.close();
     }
+  });
+
+  it('an instance that stalled past its lease and wakes after another took its job over writes nothing into the export (found by the instance-churn reliability world)', async () => {
+    const db = first.running.app.db;
+    const dir = first.config.bulkExport.dir!;
+    await db('bulk_export_jobs').delete(); // claimJob takes the oldest job: only this one
+    const client = await first.seed.client({ orgId: org, facilityIds: [facility], scopes: ALL_SCOPES, name: 'stalled export' });
+    const job = (await createJob(db, { orgId: org, facilityId: facility, clientId: client.client_id, requestUrl: `${base}/$export?_type=Observation`, types: ['Observation'], ignored: [], ttlHours: 24, maxJobsPerClient: 2 }))!;
+    // Two pages recorded by a first owner, which then stops; its lease runs out.
+    let pages = 0;
+    expect(await runJob(db, (await claimJob(db, 'first-owner', 60_000))!, { dir, owner: 'first-owner', leaseMs: 60_000, pageSize: 10, ttlHours: 24, proceed: () => pages++ < 2 })).to.equal('stopped');
+    await db('bulk_export_jobs').where({ id: job.id }).update({ lease_until: '2000-01-01T00:00:00.000Z' });
+    // An instance claims it and stalls at once (its lease runs out before it does anything) ...
+    const stalled = (await claimJob(db, 'stalled-owner', 1))!;
+    expect(stalled.progress.n).to.equal(20);
+    await new Promise((r) => setTimeout(r, 5));
+    // ... another takes it over and finishes it ...
+    const taker = (await claimJob(db, 'taking-owner', 60_000))!;
+    expect(taker.id).to.equal(job.id);
+    expect(await runJob(db, taker, { dir, owner: 'taking-owner', leaseMs: 60_000, pageSize: 10, ttlHours: 24, proceed: () => true })).to.equal('done');
+    // ... then the stalled one wakes up and runs from what it claimed: it learns it lost the
+    // job at its first record, having written (before this fix: into the finished file,
+    // truncated back to its own start, so the pages the taker wrote after it were lost).
+    expect(await runJob(db, stalled, { dir, owner: 'stalled-owner', leaseMs: 60_000, pageSize: 10, ttlHours: 24, proceed: () => true })).to.equal('lost');
+    const done = await db('bulk_export_jobs').where({ id: job.id }).first();
+    expect(done.status).to.equal('completed');
+    const ids = readFileSync(join(dir, job.id, 'Observation.ndjson'), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line).id as string);
+    const expected = await db('observations').where({ facility_id: facility }).orderBy('seq').pluck('id');
+    expect(ids).to.deep.equal(expected);
+    expect(JSON.parse(done.outputs)[0].count).to.equal(expected.length);
+  });
+
+  it('an owner that dies after recording a type as written, before putting its file in place, leaves the next owner to put it there, no line twice', async () => {
+    const db = first.running.app.db;
+    const dir = first.config.bulkExport.dir!;
+    await db('bulk_export_jobs').delete();
+    const client = await first.seed.client({ orgId: org, facilityIds: [facility], scopes: ALL_SCOPES, name: 'dies before the rename' });
+    const job = (await createJob(db, { orgId: org, facilityId: facility, clientId: client.client_id, requestUrl: `${base}/$export?_type=Observation`, types: ['Observation'], ignored: [], ttlHours: 24, maxJobsPerClient: 2 }))!;
+    // The rename into place fails (a folder where the file goes): the owner stops right there,
+    // as one killed between the two would.
+    mkdirSync(join(dir, job.id, 'Observation.ndjson', 'x'), { recursive: true });
+    const dying = (await claimJob(db, 'dying-owner', 60_000))!;
+    let failed: unknown;
+    await runJob(db, dying, { dir, owner: 'dying-owner', leaseMs: 60_000, pageSize: 7, ttlHours: 24, proceed: () => true }).catch((error) => (failed = error));
+    expect(failed, 'the rename failed').to.be.instanceOf(Error);
+    expect(JSON.parse((await db('bulk_export_jobs').where({ id: job.id }).first()).progress).d).to.equal(true);
+    rmSync(join(dir, job.id, 'Observation.ndjson'), { recursive: true });
+    await db('bulk_export_jobs').where({ id: job.id }).update({ lease_until: '2000-01-01T00:00:00.000Z' });
+    const taker = (await claimJob(db, 'taking-owner', 60_000))!;
+    expect(await runJob(db, taker, { dir, owner: 'taking-owner', leaseMs: 60_000, pageSize: 7, ttlHours: 24, proceed: () => true })).to.equal('done');
+    const ids = readFileSync(join(dir, job.id, 'Observation.ndjson'), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line).id as string);
+    expect(ids).to.deep.equal(await db('observations').where({ facility_id: facility }).orderBy('seq').pluck('id'));
   });
 });

@@ -18,6 +18,35 @@ export interface Figures {
   feeds: { hl7: number; clinical: number; x12: number; unanswered: number; partialWrites: number; disconnects: number; lost?: number };
   /** Messages answered but missing from the message store (issue 42). */
   lost?: number;
+  /** PostgreSQL only: null when the world did not run. */
+  churn?: ChurnFigures | null;
+}
+
+/** The instance-churn world (instance-churn.reliability.ts): several instances, one SIGKILLed in turn. */
+export interface ChurnFigures {
+  seed: number;
+  seconds: number;
+  instances: number;
+  kills: number;
+  restarts: number;
+  /** Answers received (HTTP and MLLP ACKs), by HTTP status. */
+  requests: number;
+  statuses: Record<string, number>;
+  /** Connections refused or cut because their instance was killed (expected, counted). */
+  connectionFailures: number;
+  /** Connections a live instance failed, or answers that broke a promise (must be 0). */
+  unexpectedFailures: number;
+  responses5xx: number;
+  documented503: number;
+  hl7: { sent: number; acked: number; resent: number };
+  bundles: { sent: number; ok: number; resent: number };
+  reads: number;
+  webhooks: { events: number; deliveries: number; arrivals: number; duplicates: number; interrupted: number; afterStall: number; failedOnPurpose: number; lost: number };
+  exports: { completed: number; takenOver: number; resources: number };
+  eligibility: { checks: number; exchanges: number; askedTwice: number };
+  token: { limit: number; attempts: number; issued: number; throttled: number };
+  lostWrites: number;
+  appliedTwice: number;
 }
 
 export const figures: Figures = {
@@ -42,6 +71,9 @@ export function summaryLine(f: Figures): string {
     `metrics scrapes ${f.metrics.scrapes} (${f.metrics.failures} bad)`,
     `malformed ingest: ${f.ingest.bundles} Bundles + ${f.ingest.lines} NDJSON lines (${f.ingest.responses5xx} 5xx, ${f.ingest.partialWrites} partial writes)`,
     `malformed feeds: ${f.feeds.hl7} HL7 ADT + ${f.feeds.clinical} HL7 ORU/ORM/whole-record ADT + ${f.feeds.x12} X12 (${f.feeds.unanswered} unanswered, ${f.feeds.partialWrites} partial writes, ${f.feeds.disconnects} abrupt disconnects survived, ${(f.feeds.lost ?? 0) + (f.lost ?? 0)} not in the message store)`,
+    ...(f.churn
+      ? [`instance churn: ${f.churn.kills} SIGKILLs of ${f.churn.instances} instances in ${f.churn.seconds} s, ${f.churn.hl7.acked} HL7 AA + ${f.churn.bundles.ok} Bundles kept (lost ${f.churn.lostWrites}, applied twice ${f.churn.appliedTwice}), ${f.churn.webhooks.events} events delivered (${f.churn.webhooks.duplicates} duplicates, lost ${f.churn.webhooks.lost}), ${f.churn.exports.completed} exports (${f.churn.exports.takenOver} taken over), ${f.churn.eligibility.checks} checks (${f.churn.eligibility.askedTwice} asked more than once), tokens ${f.churn.token.issued}/${f.churn.token.attempts} under a limit of ${f.churn.token.limit}, ${f.churn.connectionFailures} connections cut by kills, ${f.churn.responses5xx} 5xx`]
+      : []),
     `requests in all ${f.requests}`,
     `5xx found ${f.responses5xx}`,
   ].join(', ');

@@ -13,6 +13,8 @@ export interface RawRequest {
   localAddress?: string;
   /** Send the body with Transfer-Encoding: chunked, in two chunks, instead of Content-Length. */
   chunked?: boolean;
+  /** How long to wait for the answer (15 s unless told). */
+  timeoutMs?: number;
 }
 
 export interface RawResponse {
@@ -61,7 +63,8 @@ export function send(baseUrl: string, r: RawRequest): Promise<RawResponse> {
         });
       },
     );
-    req.setTimeout(TIMEOUT_MS, () => req.destroy(new Error(`no answer within ${TIMEOUT_MS} ms: ${r.method} ${r.target.slice(0, 200)}`)));
+    const timeoutMs = r.timeoutMs ?? TIMEOUT_MS;
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms: ${r.method} ${r.target.slice(0, 200)}`)));
     req.on('error', reject);
     if (body !== undefined && r.chunked && body.length > 1) {
       req.write(body.subarray(0, body.length >> 1));
