@@ -112,7 +112,7 @@ describe('reading by id and searching (SMART r and s)', function () {
       for (const operation of Object.values(operations)) if (operation?.['x-ofctx-interaction'] === 'read') marked.push(operation.operationId);
     }
     expect(marked.sort()).to.deep.equal(
-      ['getResident', 'getCoverage', 'getObservation', 'getAllergy', ...R4_TYPES.map((type) => `readFhir${type.type}`)].sort(),
+      ['getResident', 'getCoverage', 'getObservation', 'getAllergy', ...R4_TYPES.map((type) => `readFhir${type.type}`), 'readFhirSubscription', 'readFhirBasic'].sort(),
     );
   });
 });
