@@ -1049,7 +1049,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/fhir/R4/{org_id}/{facility_id}/Basic/{topic_id}": {
+    "/api/v1/fhir/R4/{org_id}/{facility_id}/Basic/{topic}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1064,8 +1064,8 @@ export interface paths {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The topic's id (the last segment of its canonical, `resident-admitted`). */
-                topic_id: string;
+                /** @description The topic's name, its Basic id (the last segment of its canonical, `resident-admitted`). */
+                topic: string;
             };
             cookie?: never;
         };
@@ -3708,9 +3708,11 @@ export interface components {
             resourceType: "Parameters";
             id?: string;
             meta?: Record<string, never>;
-            parameter: {
+            parameter: ({
                 name: string;
-            }[];
+            } & {
+                [key: string]: unknown;
+            })[];
         };
         /** @description `$status`: a searchset Bundle of one SubscriptionStatus. */
         FhirSubscriptionStatusSearchset: {
@@ -3742,8 +3744,11 @@ export interface components {
             timestamp: string;
             entry: {
                 fullUrl: string;
+                /** @description The SubscriptionStatus first, then (full-resource) each event's focus. */
                 resource: {
                     resourceType: string;
+                } & {
+                    [key: string]: unknown;
                 };
                 request: Record<string, never>;
                 response: Record<string, never>;
@@ -6459,6 +6464,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "resourceType": "Bundle",
+                     *       "type": "searchset",
+                     *       "total": 1,
+                     *       "entry": [
+                     *         {
+                     *           "fullUrl": "https://ofctx.example/api/v1/fhir/R4/d85f7eda-bc49-41cf-a1d9-ac510aca7055/a7b13f8f-ee1b-415f-b8a4-968171a599d4/Subscription/fad57cf7-800b-4a5c-887d-74e509797811",
+                     *           "resource": {
+                     *             "resourceType": "Subscription",
+                     *             "id": "fad57cf7-800b-4a5c-887d-74e509797811",
+                     *             "meta": {
+                     *               "lastUpdated": "2026-11-28T03:21:53.278Z",
+                     *               "profile": [
+                     *                 "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-subscription"
+                     *               ]
+                     *             },
+                     *             "status": "active",
+                     *             "reason": "Admissions for the HIE",
+                     *             "criteria": "https://ofctx.dev/fhir/SubscriptionTopic/resident-admitted",
+                     *             "channel": {
+                     *               "extension": [
+                     *                 {
+                     *                   "url": "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-heartbeat-period",
+                     *                   "valueUnsignedInt": 3600
+                     *                 },
+                     *                 {
+                     *                   "url": "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-timeout",
+                     *                   "valueUnsignedInt": 2
+                     *                 }
+                     *               ],
+                     *               "type": "rest-hook",
+                     *               "endpoint": "https://partner.example/fhir/notify",
+                     *               "payload": "application/fhir+json",
+                     *               "_payload": {
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-payload-content",
+                     *                     "valueCode": "id-only"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               "header": [
+                     *                 "Authorization: ***"
+                     *               ]
+                     *             }
+                     *           },
+                     *           "search": {
+                     *             "mode": "match"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/fhir+json": components["schemas"]["FhirSubscriptionSearchset"];
                 };
             };
@@ -6501,6 +6560,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "resourceType": "Subscription",
+                     *       "id": "fad57cf7-800b-4a5c-887d-74e509797811",
+                     *       "meta": {
+                     *         "lastUpdated": "2026-11-28T03:21:53.278Z",
+                     *         "profile": [
+                     *           "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-subscription"
+                     *         ]
+                     *       },
+                     *       "status": "requested",
+                     *       "reason": "Admissions for the HIE",
+                     *       "criteria": "https://ofctx.dev/fhir/SubscriptionTopic/resident-admitted",
+                     *       "channel": {
+                     *         "extension": [
+                     *           {
+                     *             "url": "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-heartbeat-period",
+                     *             "valueUnsignedInt": 3600
+                     *           },
+                     *           {
+                     *             "url": "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-timeout",
+                     *             "valueUnsignedInt": 2
+                     *           }
+                     *         ],
+                     *         "type": "rest-hook",
+                     *         "endpoint": "https://partner.example/fhir/notify",
+                     *         "payload": "application/fhir+json",
+                     *         "_payload": {
+                     *           "extension": [
+                     *             {
+                     *               "url": "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-payload-content",
+                     *               "valueCode": "id-only"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "header": [
+                     *           "Authorization: ***"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/fhir+json": components["schemas"]["FhirSubscription"];
                 };
             };
@@ -6544,6 +6644,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "resourceType": "Subscription",
+                     *       "id": "fad57cf7-800b-4a5c-887d-74e509797811",
+                     *       "meta": {
+                     *         "lastUpdated": "2026-11-28T03:21:53.278Z",
+                     *         "profile": [
+                     *           "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-subscription"
+                     *         ]
+                     *       },
+                     *       "status": "active",
+                     *       "reason": "Admissions for the HIE",
+                     *       "criteria": "https://ofctx.dev/fhir/SubscriptionTopic/resident-admitted",
+                     *       "channel": {
+                     *         "extension": [
+                     *           {
+                     *             "url": "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-heartbeat-period",
+                     *             "valueUnsignedInt": 3600
+                     *           },
+                     *           {
+                     *             "url": "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-timeout",
+                     *             "valueUnsignedInt": 2
+                     *           }
+                     *         ],
+                     *         "type": "rest-hook",
+                     *         "endpoint": "https://partner.example/fhir/notify",
+                     *         "payload": "application/fhir+json",
+                     *         "_payload": {
+                     *           "extension": [
+                     *             {
+                     *               "url": "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-payload-content",
+                     *               "valueCode": "id-only"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "header": [
+                     *           "Authorization: ***"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/fhir+json": components["schemas"]["FhirSubscription"];
                 };
             };
@@ -6587,6 +6728,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "resourceType": "Subscription",
+                     *       "id": "fad57cf7-800b-4a5c-887d-74e509797811",
+                     *       "meta": {
+                     *         "lastUpdated": "2026-11-28T03:21:53.278Z",
+                     *         "profile": [
+                     *           "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-subscription"
+                     *         ]
+                     *       },
+                     *       "status": "off",
+                     *       "reason": "Admissions for the HIE",
+                     *       "criteria": "https://ofctx.dev/fhir/SubscriptionTopic/resident-admitted",
+                     *       "channel": {
+                     *         "extension": [
+                     *           {
+                     *             "url": "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-heartbeat-period",
+                     *             "valueUnsignedInt": 3600
+                     *           },
+                     *           {
+                     *             "url": "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-timeout",
+                     *             "valueUnsignedInt": 2
+                     *           }
+                     *         ],
+                     *         "type": "rest-hook",
+                     *         "endpoint": "https://partner.example/fhir/notify",
+                     *         "payload": "application/fhir+json",
+                     *         "_payload": {
+                     *           "extension": [
+                     *             {
+                     *               "url": "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-payload-content",
+                     *               "valueCode": "id-only"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "header": [
+                     *           "Authorization: ***"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/fhir+json": components["schemas"]["FhirSubscription"];
                 };
             };
@@ -6628,6 +6810,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "resourceType": "OperationOutcome",
+                     *       "issue": [
+                     *         {
+                     *           "severity": "information",
+                     *           "code": "informational",
+                     *           "diagnostics": "Subscription/fad57cf7-800b-4a5c-887d-74e509797811 deleted: nothing more is sent to it."
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/fhir+json": components["schemas"]["OperationOutcome"];
                 };
             };
@@ -6666,6 +6860,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "resourceType": "Bundle",
+                     *       "type": "searchset",
+                     *       "total": 1,
+                     *       "entry": [
+                     *         {
+                     *           "fullUrl": "urn:uuid:e0dbae2b-603b-4a93-b798-57d50896a2ab",
+                     *           "resource": {
+                     *             "resourceType": "Parameters",
+                     *             "id": "e0dbae2b-603b-4a93-b798-57d50896a2ab",
+                     *             "meta": {
+                     *               "profile": [
+                     *                 "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-subscription-status-r4"
+                     *               ]
+                     *             },
+                     *             "parameter": [
+                     *               {
+                     *                 "name": "subscription",
+                     *                 "valueReference": {
+                     *                   "reference": "https://ofctx.example/api/v1/fhir/R4/d85f7eda-bc49-41cf-a1d9-ac510aca7055/a7b13f8f-ee1b-415f-b8a4-968171a599d4/Subscription/fad57cf7-800b-4a5c-887d-74e509797811"
+                     *                 }
+                     *               },
+                     *               {
+                     *                 "name": "topic",
+                     *                 "valueCanonical": "https://ofctx.dev/fhir/SubscriptionTopic/resident-admitted"
+                     *               },
+                     *               {
+                     *                 "name": "status",
+                     *                 "valueCode": "active"
+                     *               },
+                     *               {
+                     *                 "name": "type",
+                     *                 "valueCode": "query-status"
+                     *               },
+                     *               {
+                     *                 "name": "events-since-subscription-start",
+                     *                 "valueString": "1"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "search": {
+                     *             "mode": "match"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/fhir+json": components["schemas"]["FhirSubscriptionStatusSearchset"];
                 };
             };
@@ -6709,6 +6951,83 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "resourceType": "Bundle",
+                     *       "id": "f3ee96b1-9dd1-48c5-a079-2f9de2a945d0",
+                     *       "meta": {
+                     *         "profile": [
+                     *           "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-subscription-notification-r4"
+                     *         ]
+                     *       },
+                     *       "type": "history",
+                     *       "timestamp": "2026-11-28T03:21:58.430Z",
+                     *       "entry": [
+                     *         {
+                     *           "fullUrl": "urn:uuid:7628aa31-0835-4d55-88bf-fa41baa63439",
+                     *           "resource": {
+                     *             "resourceType": "Parameters",
+                     *             "id": "7628aa31-0835-4d55-88bf-fa41baa63439",
+                     *             "meta": {
+                     *               "profile": [
+                     *                 "http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/backport-subscription-status-r4"
+                     *               ]
+                     *             },
+                     *             "parameter": [
+                     *               {
+                     *                 "name": "subscription",
+                     *                 "valueReference": {
+                     *                   "reference": "https://ofctx.example/api/v1/fhir/R4/d85f7eda-bc49-41cf-a1d9-ac510aca7055/a7b13f8f-ee1b-415f-b8a4-968171a599d4/Subscription/fad57cf7-800b-4a5c-887d-74e509797811"
+                     *                 }
+                     *               },
+                     *               {
+                     *                 "name": "topic",
+                     *                 "valueCanonical": "https://ofctx.dev/fhir/SubscriptionTopic/resident-admitted"
+                     *               },
+                     *               {
+                     *                 "name": "status",
+                     *                 "valueCode": "active"
+                     *               },
+                     *               {
+                     *                 "name": "type",
+                     *                 "valueCode": "query-event"
+                     *               },
+                     *               {
+                     *                 "name": "events-since-subscription-start",
+                     *                 "valueString": "1"
+                     *               },
+                     *               {
+                     *                 "name": "notification-event",
+                     *                 "part": [
+                     *                   {
+                     *                     "name": "event-number",
+                     *                     "valueString": "1"
+                     *                   },
+                     *                   {
+                     *                     "name": "timestamp",
+                     *                     "valueInstant": "2026-11-28T03:21:56.570Z"
+                     *                   },
+                     *                   {
+                     *                     "name": "focus",
+                     *                     "valueReference": {
+                     *                       "reference": "https://ofctx.example/api/v1/fhir/R4/d85f7eda-bc49-41cf-a1d9-ac510aca7055/a7b13f8f-ee1b-415f-b8a4-968171a599d4/Patient/6fd8af75-8305-4e6d-a4d1-1ca41b161592"
+                     *                     }
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           },
+                     *           "request": {
+                     *             "method": "GET",
+                     *             "url": "https://ofctx.example/api/v1/fhir/R4/d85f7eda-bc49-41cf-a1d9-ac510aca7055/a7b13f8f-ee1b-415f-b8a4-968171a599d4/Subscription/fad57cf7-800b-4a5c-887d-74e509797811/$status"
+                     *           },
+                     *           "response": {
+                     *             "status": "200"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/fhir+json": components["schemas"]["FhirSubscriptionNotification"];
                 };
             };
@@ -6749,6 +7068,913 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "resourceType": "Bundle",
+                     *       "type": "searchset",
+                     *       "total": 8,
+                     *       "entry": [
+                     *         {
+                     *           "fullUrl": "https://ofctx.example/api/v1/fhir/R4/d85f7eda-bc49-41cf-a1d9-ac510aca7055/a7b13f8f-ee1b-415f-b8a4-968171a599d4/Basic/resident-admitted",
+                     *           "resource": {
+                     *             "resourceType": "Basic",
+                     *             "id": "resident-admitted",
+                     *             "meta": {
+                     *               "profile": [
+                     *                 "http://hl7.org/fhir/5.0/StructureDefinition/profile-SubscriptionTopic"
+                     *               ]
+                     *             },
+                     *             "extension": [
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.url",
+                     *                 "valueUri": "https://ofctx.dev/fhir/SubscriptionTopic/resident-admitted"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.title",
+                     *                 "valueString": "Resident admitted"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.status",
+                     *                 "valueCode": "active"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.description",
+                     *                 "valueMarkdown": "A resident is admitted to the facility (ofctx event resident.admitted)."
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.eventTrigger",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "ofctx event resident.admitted"
+                     *                   },
+                     *                   {
+                     *                     "url": "event",
+                     *                     "valueCodeableConcept": {
+                     *                       "coding": [
+                     *                         {
+                     *                           "system": "https://ofctx.dev/fhir/CodeSystem/event-type",
+                     *                           "code": "resident.admitted"
+                     *                         }
+                     *                       ]
+                     *                     }
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "http://hl7.org/fhir/StructureDefinition/Patient"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.canFilterBy",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "The resident's identifier, `[system|]value` (an MRN, say)."
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   },
+                     *                   {
+                     *                     "url": "filterParameter",
+                     *                     "valueString": "identifier"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.canFilterBy",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "The resident, by its ofctx id."
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   },
+                     *                   {
+                     *                     "url": "filterParameter",
+                     *                     "valueString": "_id"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.notificationShape",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "code": {
+                     *               "coding": [
+                     *                 {
+                     *                   "system": "http://hl7.org/fhir/fhir-types",
+                     *                   "code": "SubscriptionTopic"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           },
+                     *           "search": {
+                     *             "mode": "match"
+                     *           }
+                     *         },
+                     *         {
+                     *           "fullUrl": "https://ofctx.example/api/v1/fhir/R4/d85f7eda-bc49-41cf-a1d9-ac510aca7055/a7b13f8f-ee1b-415f-b8a4-968171a599d4/Basic/resident-discharged",
+                     *           "resource": {
+                     *             "resourceType": "Basic",
+                     *             "id": "resident-discharged",
+                     *             "meta": {
+                     *               "profile": [
+                     *                 "http://hl7.org/fhir/5.0/StructureDefinition/profile-SubscriptionTopic"
+                     *               ]
+                     *             },
+                     *             "extension": [
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.url",
+                     *                 "valueUri": "https://ofctx.dev/fhir/SubscriptionTopic/resident-discharged"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.title",
+                     *                 "valueString": "Resident discharged"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.status",
+                     *                 "valueCode": "active"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.description",
+                     *                 "valueMarkdown": "A resident is discharged (resident.discharged)."
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.eventTrigger",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "ofctx event resident.discharged"
+                     *                   },
+                     *                   {
+                     *                     "url": "event",
+                     *                     "valueCodeableConcept": {
+                     *                       "coding": [
+                     *                         {
+                     *                           "system": "https://ofctx.dev/fhir/CodeSystem/event-type",
+                     *                           "code": "resident.discharged"
+                     *                         }
+                     *                       ]
+                     *                     }
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "http://hl7.org/fhir/StructureDefinition/Patient"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.canFilterBy",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "The resident's identifier, `[system|]value` (an MRN, say)."
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   },
+                     *                   {
+                     *                     "url": "filterParameter",
+                     *                     "valueString": "identifier"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.canFilterBy",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "The resident, by its ofctx id."
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   },
+                     *                   {
+                     *                     "url": "filterParameter",
+                     *                     "valueString": "_id"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.notificationShape",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "code": {
+                     *               "coding": [
+                     *                 {
+                     *                   "system": "http://hl7.org/fhir/fhir-types",
+                     *                   "code": "SubscriptionTopic"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           },
+                     *           "search": {
+                     *             "mode": "match"
+                     *           }
+                     *         },
+                     *         {
+                     *           "fullUrl": "https://ofctx.example/api/v1/fhir/R4/d85f7eda-bc49-41cf-a1d9-ac510aca7055/a7b13f8f-ee1b-415f-b8a4-968171a599d4/Basic/resident-transferred",
+                     *           "resource": {
+                     *             "resourceType": "Basic",
+                     *             "id": "resident-transferred",
+                     *             "meta": {
+                     *               "profile": [
+                     *                 "http://hl7.org/fhir/5.0/StructureDefinition/profile-SubscriptionTopic"
+                     *               ]
+                     *             },
+                     *             "extension": [
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.url",
+                     *                 "valueUri": "https://ofctx.dev/fhir/SubscriptionTopic/resident-transferred"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.title",
+                     *                 "valueString": "Resident transferred"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.status",
+                     *                 "valueCode": "active"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.description",
+                     *                 "valueMarkdown": "A resident is transferred between facilities; the facility is the one the resident now belongs to (resident.transferred)."
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.eventTrigger",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "ofctx event resident.transferred"
+                     *                   },
+                     *                   {
+                     *                     "url": "event",
+                     *                     "valueCodeableConcept": {
+                     *                       "coding": [
+                     *                         {
+                     *                           "system": "https://ofctx.dev/fhir/CodeSystem/event-type",
+                     *                           "code": "resident.transferred"
+                     *                         }
+                     *                       ]
+                     *                     }
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "http://hl7.org/fhir/StructureDefinition/Patient"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.canFilterBy",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "The resident's identifier, `[system|]value` (an MRN, say)."
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   },
+                     *                   {
+                     *                     "url": "filterParameter",
+                     *                     "valueString": "identifier"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.canFilterBy",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "The resident, by its ofctx id."
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   },
+                     *                   {
+                     *                     "url": "filterParameter",
+                     *                     "valueString": "_id"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.notificationShape",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "code": {
+                     *               "coding": [
+                     *                 {
+                     *                   "system": "http://hl7.org/fhir/fhir-types",
+                     *                   "code": "SubscriptionTopic"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           },
+                     *           "search": {
+                     *             "mode": "match"
+                     *           }
+                     *         },
+                     *         {
+                     *           "fullUrl": "https://ofctx.example/api/v1/fhir/R4/d85f7eda-bc49-41cf-a1d9-ac510aca7055/a7b13f8f-ee1b-415f-b8a4-968171a599d4/Basic/resident-merged",
+                     *           "resource": {
+                     *             "resourceType": "Basic",
+                     *             "id": "resident-merged",
+                     *             "meta": {
+                     *               "profile": [
+                     *                 "http://hl7.org/fhir/5.0/StructureDefinition/profile-SubscriptionTopic"
+                     *               ]
+                     *             },
+                     *             "extension": [
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.url",
+                     *                 "valueUri": "https://ofctx.dev/fhir/SubscriptionTopic/resident-merged"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.title",
+                     *                 "valueString": "Resident records merged"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.status",
+                     *                 "valueCode": "active"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.description",
+                     *                 "valueMarkdown": "Two records of one resident are merged; the focus is the surviving Patient (resident.merged)."
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.eventTrigger",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "ofctx event resident.merged"
+                     *                   },
+                     *                   {
+                     *                     "url": "event",
+                     *                     "valueCodeableConcept": {
+                     *                       "coding": [
+                     *                         {
+                     *                           "system": "https://ofctx.dev/fhir/CodeSystem/event-type",
+                     *                           "code": "resident.merged"
+                     *                         }
+                     *                       ]
+                     *                     }
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "http://hl7.org/fhir/StructureDefinition/Patient"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.canFilterBy",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "The resident's identifier, `[system|]value` (an MRN, say)."
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   },
+                     *                   {
+                     *                     "url": "filterParameter",
+                     *                     "valueString": "identifier"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.canFilterBy",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "The resident, by its ofctx id."
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   },
+                     *                   {
+                     *                     "url": "filterParameter",
+                     *                     "valueString": "_id"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.notificationShape",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "code": {
+                     *               "coding": [
+                     *                 {
+                     *                   "system": "http://hl7.org/fhir/fhir-types",
+                     *                   "code": "SubscriptionTopic"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           },
+                     *           "search": {
+                     *             "mode": "match"
+                     *           }
+                     *         },
+                     *         {
+                     *           "fullUrl": "https://ofctx.example/api/v1/fhir/R4/d85f7eda-bc49-41cf-a1d9-ac510aca7055/a7b13f8f-ee1b-415f-b8a4-968171a599d4/Basic/coverage-updated",
+                     *           "resource": {
+                     *             "resourceType": "Basic",
+                     *             "id": "coverage-updated",
+                     *             "meta": {
+                     *               "profile": [
+                     *                 "http://hl7.org/fhir/5.0/StructureDefinition/profile-SubscriptionTopic"
+                     *               ]
+                     *             },
+                     *             "extension": [
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.url",
+                     *                 "valueUri": "https://ofctx.dev/fhir/SubscriptionTopic/coverage-updated"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.title",
+                     *                 "valueString": "Coverage changed"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.status",
+                     *                 "valueCode": "active"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.description",
+                     *                 "valueMarkdown": "A resident's payer coverage changes; the focus is the Patient, whose Coverages are read with coverage.read (coverage.updated)."
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.eventTrigger",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "ofctx event coverage.updated"
+                     *                   },
+                     *                   {
+                     *                     "url": "event",
+                     *                     "valueCodeableConcept": {
+                     *                       "coding": [
+                     *                         {
+                     *                           "system": "https://ofctx.dev/fhir/CodeSystem/event-type",
+                     *                           "code": "coverage.updated"
+                     *                         }
+                     *                       ]
+                     *                     }
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "http://hl7.org/fhir/StructureDefinition/Patient"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.canFilterBy",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "The resident's identifier, `[system|]value` (an MRN, say)."
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   },
+                     *                   {
+                     *                     "url": "filterParameter",
+                     *                     "valueString": "identifier"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.canFilterBy",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "The resident, by its ofctx id."
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   },
+                     *                   {
+                     *                     "url": "filterParameter",
+                     *                     "valueString": "_id"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.notificationShape",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "code": {
+                     *               "coding": [
+                     *                 {
+                     *                   "system": "http://hl7.org/fhir/fhir-types",
+                     *                   "code": "SubscriptionTopic"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           },
+                     *           "search": {
+                     *             "mode": "match"
+                     *           }
+                     *         },
+                     *         {
+                     *           "fullUrl": "https://ofctx.example/api/v1/fhir/R4/d85f7eda-bc49-41cf-a1d9-ac510aca7055/a7b13f8f-ee1b-415f-b8a4-968171a599d4/Basic/condition-created",
+                     *           "resource": {
+                     *             "resourceType": "Basic",
+                     *             "id": "condition-created",
+                     *             "meta": {
+                     *               "profile": [
+                     *                 "http://hl7.org/fhir/5.0/StructureDefinition/profile-SubscriptionTopic"
+                     *               ]
+                     *             },
+                     *             "extension": [
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.url",
+                     *                 "valueUri": "https://ofctx.dev/fhir/SubscriptionTopic/condition-created"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.title",
+                     *                 "valueString": "New condition"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.status",
+                     *                 "valueCode": "active"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.description",
+                     *                 "valueMarkdown": "A new diagnosis is recorded for a resident (clinical.condition.created)."
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.eventTrigger",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "ofctx event clinical.condition.created"
+                     *                   },
+                     *                   {
+                     *                     "url": "event",
+                     *                     "valueCodeableConcept": {
+                     *                       "coding": [
+                     *                         {
+                     *                           "system": "https://ofctx.dev/fhir/CodeSystem/event-type",
+                     *                           "code": "clinical.condition.created"
+                     *                         }
+                     *                       ]
+                     *                     }
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "http://hl7.org/fhir/StructureDefinition/Patient"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.canFilterBy",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "The resident's identifier, `[system|]value` (an MRN, say)."
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   },
+                     *                   {
+                     *                     "url": "filterParameter",
+                     *                     "valueString": "identifier"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.canFilterBy",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "The resident, by its ofctx id."
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   },
+                     *                   {
+                     *                     "url": "filterParameter",
+                     *                     "valueString": "_id"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.notificationShape",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "code": {
+                     *               "coding": [
+                     *                 {
+                     *                   "system": "http://hl7.org/fhir/fhir-types",
+                     *                   "code": "SubscriptionTopic"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           },
+                     *           "search": {
+                     *             "mode": "match"
+                     *           }
+                     *         },
+                     *         {
+                     *           "fullUrl": "https://ofctx.example/api/v1/fhir/R4/d85f7eda-bc49-41cf-a1d9-ac510aca7055/a7b13f8f-ee1b-415f-b8a4-968171a599d4/Basic/order-created",
+                     *           "resource": {
+                     *             "resourceType": "Basic",
+                     *             "id": "order-created",
+                     *             "meta": {
+                     *               "profile": [
+                     *                 "http://hl7.org/fhir/5.0/StructureDefinition/profile-SubscriptionTopic"
+                     *               ]
+                     *             },
+                     *             "extension": [
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.url",
+                     *                 "valueUri": "https://ofctx.dev/fhir/SubscriptionTopic/order-created"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.title",
+                     *                 "valueString": "New order"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.status",
+                     *                 "valueCode": "active"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.description",
+                     *                 "valueMarkdown": "A new order (a medication, a service) is created for a resident (clinical.order.created)."
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.eventTrigger",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "ofctx event clinical.order.created"
+                     *                   },
+                     *                   {
+                     *                     "url": "event",
+                     *                     "valueCodeableConcept": {
+                     *                       "coding": [
+                     *                         {
+                     *                           "system": "https://ofctx.dev/fhir/CodeSystem/event-type",
+                     *                           "code": "clinical.order.created"
+                     *                         }
+                     *                       ]
+                     *                     }
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "http://hl7.org/fhir/StructureDefinition/Patient"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.canFilterBy",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "The resident's identifier, `[system|]value` (an MRN, say)."
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   },
+                     *                   {
+                     *                     "url": "filterParameter",
+                     *                     "valueString": "identifier"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.canFilterBy",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "The resident, by its ofctx id."
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   },
+                     *                   {
+                     *                     "url": "filterParameter",
+                     *                     "valueString": "_id"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.notificationShape",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "code": {
+                     *               "coding": [
+                     *                 {
+                     *                   "system": "http://hl7.org/fhir/fhir-types",
+                     *                   "code": "SubscriptionTopic"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           },
+                     *           "search": {
+                     *             "mode": "match"
+                     *           }
+                     *         },
+                     *         {
+                     *           "fullUrl": "https://ofctx.example/api/v1/fhir/R4/d85f7eda-bc49-41cf-a1d9-ac510aca7055/a7b13f8f-ee1b-415f-b8a4-968171a599d4/Basic/result-created",
+                     *           "resource": {
+                     *             "resourceType": "Basic",
+                     *             "id": "result-created",
+                     *             "meta": {
+                     *               "profile": [
+                     *                 "http://hl7.org/fhir/5.0/StructureDefinition/profile-SubscriptionTopic"
+                     *               ]
+                     *             },
+                     *             "extension": [
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.url",
+                     *                 "valueUri": "https://ofctx.dev/fhir/SubscriptionTopic/result-created"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.title",
+                     *                 "valueString": "New result"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.status",
+                     *                 "valueCode": "active"
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.description",
+                     *                 "valueMarkdown": "A resident's results arrive as a new DiagnosticReport, or a report's status changes; the focus is the DiagnosticReport (clinical.result.created)."
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.eventTrigger",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "ofctx event clinical.result.created"
+                     *                   },
+                     *                   {
+                     *                     "url": "event",
+                     *                     "valueCodeableConcept": {
+                     *                       "coding": [
+                     *                         {
+                     *                           "system": "https://ofctx.dev/fhir/CodeSystem/event-type",
+                     *                           "code": "clinical.result.created"
+                     *                         }
+                     *                       ]
+                     *                     }
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "http://hl7.org/fhir/StructureDefinition/DiagnosticReport"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.canFilterBy",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "The resident's identifier, `[system|]value` (an MRN, say)."
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   },
+                     *                   {
+                     *                     "url": "filterParameter",
+                     *                     "valueString": "identifier"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.canFilterBy",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "The resident, by its ofctx id."
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Patient"
+                     *                   },
+                     *                   {
+                     *                     "url": "filterParameter",
+                     *                     "valueString": "_id"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.canFilterBy",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "The report's category, `[system|]code` (v2-0074, `LAB`)."
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "DiagnosticReport"
+                     *                   },
+                     *                   {
+                     *                     "url": "filterParameter",
+                     *                     "valueString": "category"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.canFilterBy",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "description",
+                     *                     "valueMarkdown": "A category one of the report's results carries, `[system|]code` (`laboratory`)."
+                     *                   },
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "Observation"
+                     *                   },
+                     *                   {
+                     *                     "url": "filterParameter",
+                     *                     "valueString": "category"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.notificationShape",
+                     *                 "extension": [
+                     *                   {
+                     *                     "url": "resource",
+                     *                     "valueUri": "DiagnosticReport"
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "code": {
+                     *               "coding": [
+                     *                 {
+                     *                   "system": "http://hl7.org/fhir/fhir-types",
+                     *                   "code": "SubscriptionTopic"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           },
+                     *           "search": {
+                     *             "mode": "match"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/fhir+json": components["schemas"]["FhirTopicSearchset"];
                 };
             };
@@ -6773,8 +7999,8 @@ export interface operations {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The topic's id (the last segment of its canonical, `resident-admitted`). */
-                topic_id: string;
+                /** @description The topic's name, its Basic id (the last segment of its canonical, `resident-admitted`). */
+                topic: string;
             };
             cookie?: never;
         };
@@ -6787,6 +8013,110 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "resourceType": "Basic",
+                     *       "id": "resident-admitted",
+                     *       "meta": {
+                     *         "profile": [
+                     *           "http://hl7.org/fhir/5.0/StructureDefinition/profile-SubscriptionTopic"
+                     *         ]
+                     *       },
+                     *       "extension": [
+                     *         {
+                     *           "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.url",
+                     *           "valueUri": "https://ofctx.dev/fhir/SubscriptionTopic/resident-admitted"
+                     *         },
+                     *         {
+                     *           "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.title",
+                     *           "valueString": "Resident admitted"
+                     *         },
+                     *         {
+                     *           "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.status",
+                     *           "valueCode": "active"
+                     *         },
+                     *         {
+                     *           "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.description",
+                     *           "valueMarkdown": "A resident is admitted to the facility (ofctx event resident.admitted)."
+                     *         },
+                     *         {
+                     *           "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.eventTrigger",
+                     *           "extension": [
+                     *             {
+                     *               "url": "description",
+                     *               "valueMarkdown": "ofctx event resident.admitted"
+                     *             },
+                     *             {
+                     *               "url": "event",
+                     *               "valueCodeableConcept": {
+                     *                 "coding": [
+                     *                   {
+                     *                     "system": "https://ofctx.dev/fhir/CodeSystem/event-type",
+                     *                     "code": "resident.admitted"
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             },
+                     *             {
+                     *               "url": "resource",
+                     *               "valueUri": "http://hl7.org/fhir/StructureDefinition/Patient"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.canFilterBy",
+                     *           "extension": [
+                     *             {
+                     *               "url": "description",
+                     *               "valueMarkdown": "The resident's identifier, `[system|]value` (an MRN, say)."
+                     *             },
+                     *             {
+                     *               "url": "resource",
+                     *               "valueUri": "Patient"
+                     *             },
+                     *             {
+                     *               "url": "filterParameter",
+                     *               "valueString": "identifier"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.canFilterBy",
+                     *           "extension": [
+                     *             {
+                     *               "url": "description",
+                     *               "valueMarkdown": "The resident, by its ofctx id."
+                     *             },
+                     *             {
+                     *               "url": "resource",
+                     *               "valueUri": "Patient"
+                     *             },
+                     *             {
+                     *               "url": "filterParameter",
+                     *               "valueString": "_id"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "url": "http://hl7.org/fhir/5.0/StructureDefinition/extension-SubscriptionTopic.notificationShape",
+                     *           "extension": [
+                     *             {
+                     *               "url": "resource",
+                     *               "valueUri": "Patient"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "code": {
+                     *         "coding": [
+                     *           {
+                     *             "system": "http://hl7.org/fhir/fhir-types",
+                     *             "code": "SubscriptionTopic"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/fhir+json": components["schemas"]["FhirTopicBasic"];
                 };
             };

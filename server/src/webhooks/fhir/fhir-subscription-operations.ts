@@ -188,8 +188,8 @@ const searchFhirBasic: OperationHandler = async (request) => {
 };
 
 const readFhirBasic: OperationHandler = async (request) => {
-  const topic = topicById(request.params.topic_id!);
-  if (!topic) throw new ApiError('not_found', `Basic/${request.params.topic_id} is not known: the Basic resources of this server are its SubscriptionTopics.`);
+  const topic = topicById(request.params.topic!);
+  if (!topic) throw new ApiError('not_found', `Basic/${request.params.topic} is not known: the Basic resources of this server are its SubscriptionTopics.`);
   return { body: toR4TopicBasic(topic), headers: FHIR_HEADERS, audit: { resourceIds: [] } };
 };
 
