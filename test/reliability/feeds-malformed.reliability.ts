@@ -27,9 +27,9 @@ const HL7_MESSAGES = Number(process.env.FEEDS_FUZZ_HL7 ?? 700);
 const X12_BODIES = Number(process.env.FEEDS_FUZZ_X12 ?? 400);
 const OVERSIZE = 70_000;
 
-type Expect = 'AA' | 'AE' | 'AR' | 'not-AA' | 'AA with a warning';
-/** A valid message broken in one way, the answer it must get, and whether its control id is readable. */
-const HL7_BREAKERS: Array<[string, (m: string) => string, Expect]> = [
+type Expect = 'AA' | 'AE' | 'AR' | 'not-AA' | 'AA with a warning' | 'AA, written';
+/** A valid message broken in one way, the answer it must get, and (with a warning) the field its ERR W names. */
+const HL7_BREAKERS: Array<[string, (m: string) => string, Expect, string?]> = [
   ['no MSH', (m) => m.slice(m.indexOf('\r') + 1), 'AR'],
   ['wrong encoding characters', (m) => m.replace('MSH|^~\\&|', 'MSH|^^\\&|'), 'AR'],
   ['MSH-2 too short', (m) => m.replace('MSH|^~\\&|', 'MSH|^~|'), 'AR'],
@@ -37,13 +37,15 @@ const HL7_BREAKERS: Array<[string, (m: string) => string, Expect]> = [
   ['unknown event', (m) => m.replace(/ADT\^A0\d/, 'ADT^A77'), 'AR'],
   ['a message type not taken', (m) => m.replace(/ADT\^A0\d\^ADT_A0\d/, 'SIU^S12^SIU_S12'), 'AR'],
   ['no control id', (m) => m.replace(/\|(CTL-[^|]+)\|P\|/, '||P|'), 'AR'],
-  ['impossible birth date', (m) => m.replace('|19410317|', '|19410230|'), 'AE'],
-  ['birth date with letters', (m) => m.replace('|19410317|', '|1941O317|'), 'AE'],
-  ['partial birth date', (m) => m.replace('|19410317|', '|194103|'), 'AE'],
-  ['no birth date', (m) => m.replace('|19410317|', '||'), 'AE'],
+  // A resident may have no birth date (issue 41: a reference lab writes PID-7 `DOB`): a
+  // malformed one is left out with a warning, an empty one is simply absent.
+  ['impossible birth date', (m) => m.replace('|19410317|', '|19410230|'), 'AA with a warning', 'PID^1^7'],
+  ['birth date with letters', (m) => m.replace('|19410317|', '|1941O317|'), 'AA with a warning', 'PID^1^7'],
+  ['partial birth date', (m) => m.replace('|19410317|', '|194103|'), 'AA with a warning', 'PID^1^7'],
+  ['no birth date', (m) => m.replace('|19410317|', '||'), 'AA, written'],
   // A malformed field that is not a key one is left out with an ERR of severity W, the rest
   // applied (issue 41, "senders as they are"): an admission with it is written.
-  ['unknown sex', (m) => m.replace('|19410317|F', '|19410317|Z'), 'AA with a warning'],
+  ['unknown sex', (m) => m.replace('|19410317|F', '|19410317|Z'), 'AA with a warning', 'PID^1^8'],
   ['no PID', (m) => m.split('\r').filter((s) => !s.startsWith('PID')).join('\r'), 'AE'],
   // (An A08 needs no PV1: its facility may come from MSH-4.)
   ['no PV1', (m) => m.replace('ADT^A08^', 'ADT^A01^').split('\r').filter((s) => !s.startsWith('PV1')).join('\r'), 'AE'],
@@ -99,7 +101,7 @@ describe('feeds reliability: generated malformed HL7 v2 over MLLP and X12 271', 
     // Every frame answered is stored with its outcome (issue 42): refused for each AE/AR, 0 lost.
     const storedBefore = await storedByStatus('mllp');
     const answered = { all: 0, refused: 0 };
-    const batch: Array<{ bytes: Buffer; expect: Expect; controlId: string; mrn: string; good: boolean; why: string }> = [];
+    const batch: Array<{ bytes: Buffer; expect: Expect; controlId: string; mrn: string; good: boolean; why: string; warns?: string }> = [];
     const flush = async () => {
       if (batch.length === 0) return;
       client.write(Buffer.concat(batch.map((b) => b.bytes)));
@@ -118,8 +120,9 @@ describe('feeds reliability: generated malformed HL7 v2 over MLLP and X12 271', 
         if (sent.expect === 'not-AA') expect(ack.code, context).to.be.oneOf(['AE', 'AR']);
         else if (sent.expect === 'AA with a warning') {
           expect(ack.code, context).to.equal('AA');
-          expect(ack.err, context).to.match(/^ERR\|\|PID\^1\^8\^1\|[^|]*\|W\|/);
-        } else expect(ack.code, context).to.equal(sent.expect);
+          expect(ack.err, context).to.match(new RegExp(`^ERR\\|\\|${sent.warns!.replace(/\^/g, '\\^')}\\^1\\|[^|]*\\|W\\|`));
+        } else if (sent.expect === 'AA, written') expect(ack.code, context).to.equal('AA');
+        else expect(ack.code, context).to.equal(sent.expect);
         if (sent.controlId && sent.why !== 'no control id' && !['no MSH', 'garbage', 'empty frame', 'letters as separators'].includes(sent.why)) expect(ack.controlId, context).to.equal(sent.controlId);
         if (ack.code !== 'AA') expect(ack.err, context).to.match(/^ERR\|/);
         const written = await residentExists(sent.mrn);
@@ -130,11 +133,12 @@ describe('feeds reliability: generated malformed HL7 v2 over MLLP and X12 271', 
     };
     for (const sample of samples) {
       const n = ++counter;
-      const [why, breaker, expected] = HL7_BREAKERS[sample.breaker]!;
+      const [why, breaker, expected, warns] = HL7_BREAKERS[sample.breaker]!;
       const mrn = `REL-${SEED}-${n}`;
       const controlId = `CTL-${SEED}-${n}`;
-      // A message applied with a warning is an admission: its resident is written.
-      const base = adtMessage({ event: expected === 'AA with a warning' ? 'A01' : sample.event, controlId, mrn, facility: 'REL-HOME' });
+      // A message applied (with a warning or without) is an admission: its resident is written.
+      const applied = expected === 'AA with a warning' || expected === 'AA, written';
+      const base = adtMessage({ event: applied ? 'A01' : sample.event, controlId, mrn, facility: 'REL-HOME' });
       figures.feeds.hl7++;
       if (sample.framing === 0) {
         // Broken framing: the frame does not start with VT.
@@ -152,7 +156,7 @@ describe('feeds reliability: generated malformed HL7 v2 over MLLP and X12 271', 
         expect(await residentExists(mrn)).to.equal(false);
         continue;
       } else {
-        batch.push({ bytes: frame(breaker(base)), expect: expected, controlId, mrn, good: expected === 'AA with a warning', why });
+        batch.push({ bytes: frame(breaker(base)), expect: expected, controlId, mrn, good: applied, why, warns });
       }
       if (sample.goodAfter) {
         const goodMrn = `${mrn}-ok`;

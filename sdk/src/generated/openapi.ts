@@ -4185,6 +4185,17 @@ export interface components {
                 "text/html": string;
             };
         };
+        /** @description `unsupported_media_type`: a console form is posted as `application/x-www-form-urlencoded`, as an HTML page saying so. */
+        ConsoleUnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example <!doctype html><html lang="en"><head><title>Unsupported media type · ofctx console</title>... */
+                "text/html": string;
+            };
+        };
         /** @description `console_sign_in_required` (no session: none, ended, expired or idle; a bearer token is not one) or `console_link_invalid` (a link used already or expired), as an HTML page saying how to get a new link. */
         ConsoleSignInRequired: {
             headers: {
@@ -5159,6 +5170,7 @@ export interface operations {
             400: components["responses"]["ConsoleBadRequest"];
             401: components["responses"]["ConsoleSignInRequired"];
             403: components["responses"]["ConsoleForbidden"];
+            415: components["responses"]["ConsoleUnsupportedMediaType"];
         };
     };
     consoleSignOut: {
@@ -5187,6 +5199,7 @@ export interface operations {
             400: components["responses"]["ConsoleBadRequest"];
             401: components["responses"]["ConsoleSignInRequired"];
             403: components["responses"]["ConsoleForbidden"];
+            415: components["responses"]["ConsoleUnsupportedMediaType"];
         };
     };
     consoleAsset: {
@@ -5281,6 +5294,7 @@ export interface operations {
             401: components["responses"]["ConsoleSignInRequired"];
             403: components["responses"]["ConsoleForbidden"];
             404: components["responses"]["ConsoleNotFound"];
+            415: components["responses"]["ConsoleUnsupportedMediaType"];
         };
     };
     consoleDeliveries: {
@@ -5341,6 +5355,7 @@ export interface operations {
             401: components["responses"]["ConsoleSignInRequired"];
             403: components["responses"]["ConsoleForbidden"];
             404: components["responses"]["ConsoleNotFound"];
+            415: components["responses"]["ConsoleUnsupportedMediaType"];
         };
     };
     consoleRecoverDeliveries: {
@@ -5364,6 +5379,7 @@ export interface operations {
             401: components["responses"]["ConsoleSignInRequired"];
             403: components["responses"]["ConsoleForbidden"];
             404: components["responses"]["ConsoleNotFound"];
+            415: components["responses"]["ConsoleUnsupportedMediaType"];
         };
     };
     consoleEnableSubscription: {
@@ -5387,6 +5403,7 @@ export interface operations {
             401: components["responses"]["ConsoleSignInRequired"];
             403: components["responses"]["ConsoleForbidden"];
             404: components["responses"]["ConsoleNotFound"];
+            415: components["responses"]["ConsoleUnsupportedMediaType"];
         };
     };
     consoleClients: {
@@ -6524,6 +6541,7 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6609,6 +6627,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             409: components["responses"]["FhirConflict"];
             415: components["responses"]["FhirUnsupportedMediaType"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6692,6 +6711,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6778,6 +6798,7 @@ export interface operations {
             404: components["responses"]["FhirNotFound"];
             409: components["responses"]["FhirConflict"];
             415: components["responses"]["FhirUnsupportedMediaType"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6825,9 +6846,11 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["OperationOutcome"];
                 };
             };
+            400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6911,9 +6934,11 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["FhirSubscriptionStatusSearchset"];
                 };
             };
+            400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -7035,6 +7060,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -7981,6 +8007,7 @@ export interface operations {
             400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -8120,9 +8147,11 @@ export interface operations {
                     "application/fhir+json": components["schemas"]["FhirTopicBasic"];
                 };
             };
+            400: components["responses"]["FhirBadRequest"];
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            429: components["responses"]["FhirQuotaExceeded"];
             500: components["responses"]["FhirInternalError"];
         };
     };

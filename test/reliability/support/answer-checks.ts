@@ -44,14 +44,19 @@ function router(): Promise<OpenAPIBackend['router']> {
 /** The FHIR R4 view's base: its operations (x-ofctx-error-format) and unrouted paths under it answer OperationOutcome. */
 const FHIR_BASE_PREFIX = '/api/v1/fhir/R4/';
 
-async function stablePathOf(method: string, target: string): Promise<{ path: string; operationId: string | undefined; fhirErrors: boolean }> {
+async function stablePathOf(method: string, target: string): Promise<{ path: string; operationId: string | undefined; fhirErrors: boolean; htmlErrors: boolean }> {
   const operation = await routedOperation(method, target);
-  if (!operation) return { path: pathOf(target).startsWith(FHIR_BASE_PREFIX) ? FHIR_BASE_PREFIX : '/__no_operation_here__', operationId: undefined, fhirErrors: pathOf(target).startsWith(FHIR_BASE_PREFIX) };
+  // The operators' console answers its errors as HTML pages, whatever the path (x-ofctx-error-format: html).
+  const console = pathOf(target) === '/console' || pathOf(target).startsWith('/console/');
+  if (!operation) {
+    const unrouted = pathOf(target).startsWith(FHIR_BASE_PREFIX) ? FHIR_BASE_PREFIX : console ? '/console/__no_operation_here__' : '/__no_operation_here__';
+    return { path: unrouted, operationId: undefined, fhirErrors: pathOf(target).startsWith(FHIR_BASE_PREFIX), htmlErrors: console };
+  }
   const path = operation.path.replace(/\{[^}]+\}/g, 'x');
   const again = await routedOperation(method, path);
   if (again?.operationId !== operation.operationId) throw new Error(`no stable path for ${operation.operationId}`);
-  const fhirErrors = (operation as Record<string, unknown>)['x-ofctx-error-format'] === 'operation-outcome';
-  return { path, operationId: operation.operationId, fhirErrors };
+  const format = (operation as Record<string, unknown>)['x-ofctx-error-format'];
+  return { path, operationId: operation.operationId, fhirErrors: format === 'operation-outcome', htmlErrors: format === 'html' };
 }
 
 /** Every way the answer breaks a promise; empty when it keeps them all. */
@@ -61,7 +66,7 @@ export async function answerFailures(req: RawRequest, res: RawResponse): Promise
   if (res.status >= 500) failures.push(`5xx: ${res.status} ${res.text.slice(0, 300)}`);
   const requestId = res.headers.get('x-request-id');
   if (!requestId) failures.push('no X-Request-Id header');
-  const { path, operationId, fhirErrors } = await stablePathOf(method, req.target);
+  const { path, operationId, fhirErrors, htmlErrors } = await stablePathOf(method, req.target);
 
   if (method === 'HEAD') {
     // No body on HEAD; what would have been the body is described by the headers only.
@@ -76,7 +81,10 @@ export async function answerFailures(req: RawRequest, res: RawResponse): Promise
   }
   if (res.status >= 400) {
     const body = res.body as Record<string, any> | undefined;
-    if (operationId === TOKEN_OPERATION) {
+    if (htmlErrors) {
+      // A page for a person: no envelope, and no Bearer challenge (the console signs in by link and cookie).
+      if (!(res.headers.get('content-type') ?? '').startsWith('text/html')) failures.push(`console error is not an HTML page: ${res.text.slice(0, 300)}`);
+    } else if (operationId === TOKEN_OPERATION) {
       if (!body || typeof body.error !== 'string' || 'data' in body) failures.push(`token error is not the RFC 6749 body: ${res.text.slice(0, 300)}`);
       if (res.headers.get('cache-control') !== 'no-store') failures.push('token error without Cache-Control: no-store');
     } else if ((operationId === INGEST_OPERATION && method === 'POST') || fhirErrors) {
@@ -90,7 +98,7 @@ export async function answerFailures(req: RawRequest, res: RawResponse): Promise
         failures.push(`error.request_id ${body.error.request_id} is not the X-Request-Id ${requestId}`);
       }
     }
-    if (res.status === 401 && operationId !== TOKEN_OPERATION && !/^Bearer realm="ofctx"/.test(res.headers.get('www-authenticate') ?? '')) {
+    if (res.status === 401 && operationId !== TOKEN_OPERATION && !htmlErrors && !/^Bearer realm="ofctx"/.test(res.headers.get('www-authenticate') ?? '')) {
       failures.push('401 without a Bearer challenge');
     }
     if (res.status === 405 && !res.headers.get('allow')) failures.push('405 without Allow');
