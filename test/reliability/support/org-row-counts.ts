@@ -8,7 +8,8 @@ import { isPostgres, rawRows } from '../../../server/src/db/database.js';
 
 async function orgTables(db: Knex): Promise<string[]> {
   const rows = isPostgres(db)
-    ? rawRows<{ name: string }>(await db.raw(`SELECT table_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'org_id' ORDER BY 1`))
+    ? // A partitioned history table (db/history-tables.ts) is counted as a whole, not per partition.
+      rawRows<{ name: string }>(await db.raw(`SELECT table_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'org_id' AND table_name NOT IN (SELECT relname FROM pg_class WHERE relispartition) ORDER BY 1`))
     : rawRows<{ name: string }>(await db.raw(`SELECT m.name AS name FROM sqlite_master m JOIN pragma_table_info(m.name) c WHERE m.type = 'table' AND c.name = 'org_id' ORDER BY 1`));
   return rows.map((r) => r.name).filter((name) => name !== 'inbound_messages');
 }
