@@ -44,21 +44,10 @@ export interface InboundMessageRow {
 }
 
 /** The message a reprocess ran again, as its outcome row refers to it. */
-export interface ReprocessedOriginal {
-  id: string;
-  received_at: string;
-  org_id: string | null;
-  facility_id: string | null;
-  road: string;
-  format: string;
-  source_client_id: string | null;
-  source_peer: string | null;
-  sending_application: string | null;
-  sending_facility: string | null;
-  message_type: string;
-  control_id: string | null;
-  size_bytes: number;
-}
+export type ReprocessedOriginal = Pick<
+  InboundMessageRow,
+  'id' | 'received_at' | 'org_id' | 'facility_id' | 'road' | 'format' | 'source_client_id' | 'source_peer' | 'sending_application' | 'sending_facility' | 'message_type' | 'control_id' | 'size_bytes'
+>;
 
 const ROWS_PER_INSERT = 100;
 
