@@ -216,11 +216,13 @@ export function parseRetrySchedule(raw: string | undefined): number[] {
 
 /** Lease margin over the request timeout: recording an outcome must fit in it too. */
 export const LEASE_MARGIN_MS = 15_000;
+/** The least a lease may exceed the request timeout by: a claim is sent only with room for its whole attempt (webhooks/delivery-worker.ts). */
+export const MIN_LEASE_ROOM_MS = 500;
 
 function leaseMs(env: Env, requestTimeoutMs: number): number {
   const lease = integer(env, 'WEBHOOK_LEASE_MS', requestTimeoutMs + LEASE_MARGIN_MS, 1);
-  if (lease <= requestTimeoutMs) {
-    throw new Error(`WEBHOOK_LEASE_MS (${lease}) must be longer than WEBHOOK_TIMEOUT_MS (${requestTimeoutMs}), or live deliveries would be claimed twice`);
+  if (lease < requestTimeoutMs + MIN_LEASE_ROOM_MS) {
+    throw new Error(`WEBHOOK_LEASE_MS (${lease}) must be at least WEBHOOK_TIMEOUT_MS (${requestTimeoutMs}) + ${MIN_LEASE_ROOM_MS} ms, or live deliveries would be claimed twice`);
   }
   return lease;
 }

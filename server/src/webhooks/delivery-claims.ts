@@ -34,6 +34,8 @@ export interface ClaimedDelivery {
   /** This attempt's position in the current retry series (1 = first try). */
   attemptInSeries: number;
   claimToken: string;
+  /** When the claim's lease ends (epoch ms, the `due_at` written with it): past it, another worker may take the delivery. */
+  leaseEndsAt: number;
   callbackUrl: string;
   signingSecretEncrypted: string;
   /** The secret a rotation replaced, while its overlap may still last (secret-rotation.ts). */
@@ -123,7 +125,7 @@ function claimOnSqlite(session: SqliteSession, options: ClaimOptions, now: strin
     for (const row of rows) {
       session.run(SQLITE_CLAIM_ROW, [leaseEnd, claimToken, now, row.seq]);
       if (row.status === 'sending') session.run(SQLITE_INTERRUPTED, [row.id, row.attempts, row.last_attempt_at ?? now]);
-      claimed.push(claimedDelivery(row, candidate, claimToken));
+      claimed.push(claimedDelivery(row, candidate, claimToken, leaseEnd));
     }
     room -= rows.length;
   }
@@ -213,10 +215,10 @@ async function claimOnPostgres(session: PgSession, candidates: readonly Candidat
   if (candidates.length === 0) return [];
   const bySubscription = new Map(candidates.map((c) => [c.subscription_id, c]));
   const rows = (await session.query(PG_CLAIM, [candidates.map((c) => c.subscription_id), now, options.perSubscription, options.limit, leaseEnd, claimToken])) as unknown as ClaimedRow[];
-  return rows.map((row) => claimedDelivery(row, bySubscription.get(row.subscription_id)!, claimToken));
+  return rows.map((row) => claimedDelivery(row, bySubscription.get(row.subscription_id)!, claimToken, leaseEnd));
 }
 
-function claimedDelivery(row: ClaimedRow, subscription: CandidateRow, claimToken: string): ClaimedDelivery {
+function claimedDelivery(row: ClaimedRow, subscription: CandidateRow, claimToken: string, leaseEnd: string): ClaimedDelivery {
   const attempt = Number(row.attempts) + 1;
   return {
     id: row.id,
@@ -227,6 +229,7 @@ function claimedDelivery(row: ClaimedRow, subscription: CandidateRow, claimToken
     attempt,
     attemptInSeries: attempt - Number(row.series_start),
     claimToken,
+    leaseEndsAt: Date.parse(leaseEnd),
     callbackUrl: subscription.callback_url,
     signingSecretEncrypted: subscription.signing_secret_encrypted,
     previousSigningSecretEncrypted: subscription.previous_signing_secret_encrypted ?? null,

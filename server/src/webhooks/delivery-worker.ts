@@ -12,7 +12,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { WebhookConfig } from '../config/config.js';
+import { MIN_LEASE_ROOM_MS, type WebhookConfig } from '../config/config.js';
 import type { Logger } from '../logging/logger.js';
 import { nextDueAt, recordAndClaim, recordAttempt, type ClaimedDelivery, type CycleResult, type DeliveryTransition, type FinishedAttempt, type RecordedAttempt } from './delivery-claims.js';
 import { sendAttempt, type AttemptResult } from './delivery-sender.js';
@@ -48,6 +48,8 @@ export interface DeliveryMetrics {
  * shows as sending, and holds its slot and its subscription's cap, until then.
  */
 const MAX_OUTCOME_WAIT_MS = 50;
+/** What a claim's lease must still hold beyond the request timeout for its attempt to be sent (half the least room config allows). */
+const LEASE_SAFETY_MS = MIN_LEASE_ROOM_MS / 2;
 
 /** A finished attempt waiting for the next cycle to record it. */
 interface Finished extends FinishedAttempt {
@@ -171,17 +173,26 @@ export class DeliveryWorker {
     try {
       // A FHIR Subscription's notification goes as it is, with its channel headers (fhir/fhir-channel.ts).
       const fhir = claim.kind === FHIR_KIND ? fhirChannelRequest(cipher, claim, config.requestTimeoutMs) : undefined;
-      const signed = fhir ?? signDelivery({ body: claim.body, secrets: signingSecretsAt(cipher, claim, startedAt), deliveryId: claim.id, eventType: claim.eventType, attempt: claim.attempt, at: startedAt });
-      result = await sendAttempt({
-        url: claim.callbackUrl,
-        body: signed.body,
-        headers: signed.headers as unknown as Record<string, string>,
-        timeoutMs: fhir?.timeoutMs ?? config.requestTimeoutMs,
-        allowPrivateTargets: config.allowPrivateTargets,
-        resolve,
-        signal,
-        connections: { pools: this.connections, subscriptionId: claim.subscriptionId },
-      });
+      const timeoutMs = fhir?.timeoutMs ?? config.requestTimeoutMs;
+      // A claim that waited (a slow claim transaction, a stalled event loop) may no longer
+      // have room in its lease for a whole attempt; sent anyway, it could still be under way
+      // when another worker takes the expired lease and sends again, at the same time. Such a
+      // claim goes back unsent (released, due at once) and is claimed afresh with a whole lease.
+      if (claim.leaseEndsAt - startedAt < timeoutMs + LEASE_SAFETY_MS) {
+        result = { status: null, errorClass: 'aborted', durationMs: 0, host: '', detail: 'the lease had no room left for an attempt: released unsent' };
+      } else {
+        const signed = fhir ?? signDelivery({ body: claim.body, secrets: signingSecretsAt(cipher, claim, startedAt), deliveryId: claim.id, eventType: claim.eventType, attempt: claim.attempt, at: startedAt });
+        result = await sendAttempt({
+          url: claim.callbackUrl,
+          body: signed.body,
+          headers: signed.headers as unknown as Record<string, string>,
+          timeoutMs,
+          allowPrivateTargets: config.allowPrivateTargets,
+          resolve,
+          signal,
+          connections: { pools: this.connections, subscriptionId: claim.subscriptionId },
+        });
+      }
     } catch (error) {
       // Only our own failures reach here (sendAttempt classifies network ones).
       logger.error({ err: (error as Error).message, delivery_id: claim.id }, 'webhook delivery could not be prepared');

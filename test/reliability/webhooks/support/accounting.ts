@@ -236,6 +236,9 @@ export async function account(db: Knex, orgId: string, subscriptions: Subscripti
         if (!options.allowInterrupted) problem(`${where}: attempt ${before.attempt} was interrupted (a lease expired) in a run without crashes`);
         continue;
       }
+      // Released by its worker, due at once: at a graceful stop, or unsent because its claim's
+      // lease had no room left for an attempt (delivery-worker.ts). No schedule applies.
+      if (before.error_class === 'aborted') continue;
       if (before.duration_ms === null) continue;
       const ended = beforeStart + before.duration_ms;
       if (start < ended - slack) problem(`${where}: attempt ${now.attempt} started ${ended - start} ms before attempt ${before.attempt} ended`);
@@ -269,7 +272,7 @@ export async function account(db: Knex, orgId: string, subscriptions: Subscripti
         if (a.response_status !== r.answered && a.error_class !== 'timeout' && a.error_class !== 'interrupted') {
           problem(`${where}: the receiver answered ${r.answered} to attempt ${r.attempt}; recorded ${a.response_status ?? '-'} ${a.error_class ?? 'ok'}`);
         }
-      } else if (!['timeout', 'connection_reset', 'network', 'interrupted'].includes(a.error_class ?? 'ok')) {
+      } else if (!['timeout', 'connection_reset', 'network', 'interrupted', 'aborted'].includes(a.error_class ?? 'ok')) {
         problem(`${where}: attempt ${r.attempt} got no answer, yet is recorded as ${a.response_status ?? '-'} ${a.error_class ?? 'ok'}`);
       }
     }
