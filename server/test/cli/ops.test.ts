@@ -1,7 +1,7 @@
 // The operators' CLI, run as a real process against a fresh database.
 import { expect } from 'chai';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
-import { jsonOf, runOps } from '../../../test/support/ops-cli.js';
+import { jsonOf, runOpsProcess as runOps } from '../../../test/support/ops-cli.js';
 import { startTestService, type TestService } from '../../../test/support/service.js';
 import { call } from '../../../test/support/http.js';
 
