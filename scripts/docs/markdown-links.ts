@@ -66,7 +66,7 @@ export function links(markdown: string): Link[] {
   const found: Link[] = [];
   for (const { text, number } of proseLines(markdown)) {
     const prose = text.replace(/(`+)[\s\S]*?\1/g, '');
-    for (const match of prose.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) found.push({ target: match[1]!, line: number });
+    for (const match of prose.matchAll(/\]\(\s*(?:<([^>]+)>|([^)\s]+))(?:\s+"[^"]*")?\s*\)/g)) found.push({ target: (match[1] ?? match[2])!, line: number });
     const definition = /^ {0,3}\[[^\]]+\]:\s+<?(\S+?)>?(\s|$)/.exec(prose);
     if (definition) found.push({ target: definition[1]!, line: number });
   }
