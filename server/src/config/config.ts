@@ -1,8 +1,11 @@
 // Service configuration, read once from the environment. Every knob an operator can turn
-// is here, with its default, so nothing else reads process.env.
+// is here, with its default, so nothing else reads process.env. A variable is read only by a
+// name declared in variables.ts (the catalogue the operators' configuration page is generated
+// from): `Env` has no other keys and the readers take a `VariableName`.
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseSourceFacilities } from '../hl7/mllp-source-facilities.js';
+import type { ConfigEnv, VariableName } from './variables.js';
 
 export interface Config {
   /** `sqlite:PATH` or `postgres://...`. */
@@ -181,9 +184,9 @@ export const DEFAULT_DATABASE_URL = 'sqlite:./data/ofctx.db';
 /** Svix-like: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (about 27 h over 8 attempts). */
 export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
 
-type Env = Record<string, string | undefined>;
+type Env = ConfigEnv;
 
-function integer(env: Env, name: string, fallback: number, min = 0): number {
+function integer(env: Env, name: VariableName, fallback: number, min = 0): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -193,7 +196,7 @@ function integer(env: Env, name: string, fallback: number, min = 0): number {
   return value;
 }
 
-function positiveNumber(env: Env, name: string, fallback: number): number {
+function positiveNumber(env: Env, name: VariableName, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -201,7 +204,7 @@ function positiveNumber(env: Env, name: string, fallback: number): number {
   return value;
 }
 
-function flag(env: Env, name: string): boolean {
+function flag(env: Env, name: VariableName): boolean {
   return ['1', 'true', 'yes'].includes((env[name] ?? '').toLowerCase());
 }
 
@@ -248,7 +251,7 @@ function mllpConfig(env: Env): MllpConfig | undefined {
   const keyFile = env.MLLP_TLS_KEY || undefined;
   if (Boolean(certFile) !== Boolean(keyFile)) throw new Error('MLLP_TLS_CERT and MLLP_TLS_KEY go together: set both for TLS, or neither');
   if (env.MLLP_TLS_CA && !certFile) throw new Error('MLLP_TLS_CA needs MLLP_TLS_CERT and MLLP_TLS_KEY');
-  const list = (name: string) => (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (name: VariableName) => (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   const maxConnections = integer(env, 'MLLP_MAX_CONNECTIONS', 64, 1);
   const reservedSources = list('MLLP_RESERVED_SOURCES');
   // Half by default: a flood from unknown sources leaves the known engines half the listener.

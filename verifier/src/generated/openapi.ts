@@ -1957,7 +1957,7 @@ export interface paths {
         };
         /**
          * Start a Bulk Data export of the facility (FHIR $export)
-         * @description FHIR Bulk Data Access IG v2.0 kick-off (`Prefer: respond-async`). Answers `202` with `Content-Location`, the status URL to poll. The types (`_type`, default every exported type the token may read) need their read scopes with search (SMART `s`); `_since` exports only what changed after it. See the README, "Bulk Data export".
+         * @description FHIR Bulk Data Access IG v2.0 kick-off (`Prefer: respond-async`). Answers `202` with `Content-Location`, the status URL to poll. The types (`_type`, default every exported type the token may read) need their read scopes with search (SMART `s`); `_since` exports only what changed after it. See docs/partners/bulk-export.md.
          */
         get: operations["kickOffFhirExport"];
         put?: never;
@@ -1992,7 +1992,7 @@ export interface paths {
         };
         /**
          * Start a Bulk Data export of the facility's patients (FHIR $export)
-         * @description FHIR Bulk Data Access IG v2.0 kick-off (`Prefer: respond-async`). Answers `202` with `Content-Location`, the status URL to poll. The types (`_type`, default every exported type the token may read) need their read scopes with search (SMART `s`); `_since` exports only what changed after it. See the README, "Bulk Data export".
+         * @description FHIR Bulk Data Access IG v2.0 kick-off (`Prefer: respond-async`). Answers `202` with `Content-Location`, the status URL to poll. The types (`_type`, default every exported type the token may read) need their read scopes with search (SMART `s`); `_since` exports only what changed after it. See docs/partners/bulk-export.md.
          */
         get: operations["kickOffFhirPatientExport"];
         put?: never;
@@ -2029,7 +2029,7 @@ export interface paths {
         };
         /**
          * Start a Bulk Data export of the facility as a Group (FHIR $export)
-         * @description FHIR Bulk Data Access IG v2.0 kick-off (`Prefer: respond-async`). Answers `202` with `Content-Location`, the status URL to poll. The types (`_type`, default every exported type the token may read) need their read scopes with search (SMART `s`); `_since` exports only what changed after it. See the README, "Bulk Data export".
+         * @description FHIR Bulk Data Access IG v2.0 kick-off (`Prefer: respond-async`). Answers `202` with `Content-Location`, the status URL to poll. The types (`_type`, default every exported type the token may read) need their read scopes with search (SMART `s`); `_since` exports only what changed after it. See docs/partners/bulk-export.md.
          */
         get: operations["kickOffFhirGroupExport"];
         put?: never;
@@ -3538,7 +3538,7 @@ export interface components {
         FhirSearchForm: {
             [key: string]: string | string[];
         };
-        /** @description FHIR R4 CoverageEligibilityResponse, kept for each X12 271 subscriber loop applied to a Coverage or rejected (AAA); `insurance[0].item[]` holds the EB segments' benefits (see the README, "X12 271 eligibility responses"). */
+        /** @description FHIR R4 CoverageEligibilityResponse, kept for each X12 271 subscriber loop applied to a Coverage or rejected (AAA); `insurance[0].item[]` holds the EB segments' benefits (see docs/feeds/x12.md). */
         FhirCoverageEligibilityResponse: {
             /** @constant */
             resourceType: "CoverageEligibilityResponse";
