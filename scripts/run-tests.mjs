@@ -4,21 +4,31 @@
 // databases of its own (a fresh one per test suite, named with a per-run prefix), all
 // dropped at the end, so no run depends on leftovers.
 // Extra arguments go to mocha: `npm test -- --grep token`.
-// TEST_DATABASES=sqlite (or postgres) restricts the runs.
+// TEST_DATABASES=sqlite (or postgres) restricts the runs; TEST_JOBS=1 runs the files one by one.
 import { spawn, spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { onFreshPostgres } from './postgres-test-databases.mjs';
+import { databaseFreeTests, testFilesUnder } from './database-free-tests.mjs';
 
 // The whole suite unless the arguments name test files of their own.
 export const DEFAULT_SPECS = ['server/test/**/*.test.ts', 'sdk/test/**/*.test.ts', 'verifier/test/**/*.test.ts', 'test/**/*.test.ts'];
 const given = process.argv.slice(2);
 const namesFiles = given.some((arg) => !arg.startsWith('-') && /\.ts$|\*|\//.test(arg));
-const mochaArgs = namesFiles ? given : [...given, ...DEFAULT_SPECS];
+// The whole suite runs its files in parallel worker processes (TEST_JOBS, default one more than
+// the cores: much of the suite waits on sockets, timers and the database); named files run in
+// one process, their output as it comes.
+const jobs = Number(process.env.TEST_JOBS ?? availableParallelism() + 1);
+const mochaArgs = namesFiles ? given : [...(jobs > 1 ? ['--parallel', '--jobs', String(jobs)] : []), ...given, ...DEFAULT_SPECS];
 
 
-function runMocha(label, env) {
+// The whole suite runs on SQLite; on PostgreSQL, the files that cannot touch a database
+// (scripts/database-free-tests.mjs) are left out: they would only repeat the same work.
+const DATABASE_FREE = namesFiles ? [] : databaseFreeTests(process.cwd(), DEFAULT_SPECS.map((glob) => glob.split('/**')[0]).flatMap((dir) => testFilesUnder(process.cwd(), dir)));
+
+function runMocha(label, env, skip = []) {
   return new Promise((resolvePromise) => {
-    console.log(`\n=== tests on ${label} ===`);
-    const child = spawn(process.execPath, ['node_modules/mocha/bin/mocha.js', ...mochaArgs], {
+    console.log(`\n=== tests on ${label}${skip.length > 0 ? ` (${skip.length} database-free files ran on SQLite only)` : ''} ===`);
+    const child = spawn(process.execPath, ['node_modules/mocha/bin/mocha.js', ...skip.flatMap((file) => ['--ignore', file]), ...mochaArgs], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -50,7 +60,8 @@ const results = [];
 if (!only || only.includes('sqlite')) {
   results.push(await runMocha('SQLite', { TEST_DATABASE: 'sqlite' }));
 }
-const onPostgres = await onFreshPostgres('ofctx_test_', only, (adminUrl, prefix) => runMocha('PostgreSQL', { TEST_DATABASE: 'postgres', TEST_PG_ADMIN_URL: adminUrl, TEST_PG_PREFIX: prefix }));
+const ranOnSqlite = results.length > 0;
+const onPostgres = await onFreshPostgres('ofctx_test_', only, (adminUrl, prefix) => runMocha('PostgreSQL', { TEST_DATABASE: 'postgres', TEST_PG_ADMIN_URL: adminUrl, TEST_PG_PREFIX: prefix }, ranOnSqlite ? DATABASE_FREE : []));
 if (onPostgres) results.push(onPostgres);
 
 let passed = 0, failed = 0, pending = 0, exitCode = 0;
