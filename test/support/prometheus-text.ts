@@ -63,6 +63,13 @@ export function parsePrometheusText(text: string): Exposition {
   const helps = new Set<string>();
   const samples: Sample[] = [];
   const seen = new Set<string>();
+  // Every sample name and each of its prefixes that ends before a "_": a TYPE line for any of
+  // them comes after samples of its family (a scrape is thousands of lines: no rescans).
+  const sampledPrefixes = new Set<string>();
+  const noteSampled = (name: string) => {
+    sampledPrefixes.add(name);
+    for (let i = name.indexOf('_'); i > 0; i = name.indexOf('_', i + 1)) sampledPrefixes.add(name.slice(0, i));
+  };
   const familyOf = (name: string) => {
     for (const suffix of ['_bucket', '_sum', '_count', '']) {
       const base = suffix ? name.slice(0, -suffix.length) : name;
@@ -80,7 +87,7 @@ export function parsePrometheusText(text: string): Exposition {
       if (!METRIC_NAME.test(name!)) throw new Error(`${where}: bad metric name "${name}"`);
       if (kind === 'TYPE') {
         if (types.has(name!)) throw new Error(`${where}: second TYPE for ${name}`);
-        if (samples.some((s) => s.name === name || s.name.startsWith(`${name}_`))) throw new Error(`${where}: TYPE for ${name} after its samples`);
+        if (sampledPrefixes.has(name!)) throw new Error(`${where}: TYPE for ${name} after its samples`);
         if (!TYPES.includes(rest ?? '')) throw new Error(`${where}: unknown type "${rest}"`);
         types.set(name!, rest!);
       } else {
@@ -99,24 +106,32 @@ export function parsePrometheusText(text: string): Exposition {
     const family = familyOf(name!);
     if (family && types.get(family) === 'histogram' && name!.endsWith('_bucket') && !('le' in labels)) throw new Error(`${where}: histogram bucket without "le"`);
     samples.push({ name: name!, labels, value: parseValue(valueText!, where) });
+    noteSampled(name!);
   });
   // Histograms: cumulative buckets ending in +Inf, which equals _count.
+  const labelKey = (labels: Record<string, string>) => JSON.stringify(Object.entries(labels).sort());
+  const byName = new Map<string, Sample[]>();
+  for (const sample of samples) {
+    if (!byName.has(sample.name)) byName.set(sample.name, []);
+    byName.get(sample.name)!.push(sample);
+  }
   for (const [family, type] of types) {
     if (type !== 'histogram') continue;
     const series = new Map<string, Sample[]>();
-    for (const s of samples.filter((x) => x.name === `${family}_bucket`)) {
+    for (const s of byName.get(`${family}_bucket`) ?? []) {
       const { le: _le, ...rest } = s.labels;
-      const key = JSON.stringify(Object.entries(rest).sort());
-      series.set(key, [...(series.get(key) ?? []), s]);
+      const key = labelKey(rest);
+      if (!series.has(key)) series.set(key, []);
+      series.get(key)!.push(s);
     }
+    const counts = new Map((byName.get(`${family}_count`) ?? []).map((s) => [labelKey(s.labels), s]));
     for (const [key, buckets] of series) {
       const les = buckets.map((b) => parseValue(b.labels.le!, family));
       for (let i = 1; i < buckets.length; i++) {
         if (!(les[i]! > les[i - 1]!) || buckets[i]!.value < buckets[i - 1]!.value) throw new Error(`${family}${key}: buckets not cumulative`);
       }
       if (les.at(-1) !== Infinity) throw new Error(`${family}${key}: no +Inf bucket`);
-      const count = samples.find((s) => s.name === `${family}_count` && JSON.stringify(Object.entries(s.labels).sort()) === key);
-      if (count?.value !== buckets.at(-1)!.value) throw new Error(`${family}${key}: _count differs from the +Inf bucket`);
+      if (counts.get(key)?.value !== buckets.at(-1)!.value) throw new Error(`${family}${key}: _count differs from the +Inf bucket`);
     }
   }
   return {
