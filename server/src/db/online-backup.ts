@@ -3,7 +3,7 @@
 // copies pages under a read lock and restarts if another connection changed the source.
 // The copy is written beside its destination, checked (integrity_check), then renamed into
 // place, so FILE is either a whole, verified backup or absent. PostgreSQL has its own tools
-// (pg_dump, base backups with WAL archiving): see README.
+// (pg_dump, base backups with WAL archiving): see docs/operators/retention-and-backup.md.
 import { copyFileSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';

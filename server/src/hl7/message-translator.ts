@@ -3,7 +3,7 @@
 // FHIR R4 resources that message-applier.ts applies through applyChangeSet. The database is
 // not touched here.
 //
-// MESSAGES (README "HL7 v2 over MLLP")
+// MESSAGES (docs/feeds/hl7v2.md)
 //   ADT A01 admit, A04 register, A13 cancel discharge   Patient active       -> resident.admitted
 //                                                                          (when it was not active)
 //   ADT A02 transfer, A12 cancel transfer               Patient active, at PV1-3.4's facility:

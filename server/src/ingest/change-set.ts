@@ -90,7 +90,7 @@ export type ChangeOutcome =
       id: string;
       versionId: number;
       lastUpdated: string;
-      /** Event types queued by this change (see the event table in the README). */
+      /** Event types queued by this change (see the event table in docs/feeds/fhir.md). */
       events: string[];
     }
   | {

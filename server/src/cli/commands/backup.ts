@@ -12,7 +12,7 @@ export const backup: Command = {
   async run(args, cli) {
     const source = sqlitePath(cli.config.databaseUrl);
     if (source === null) {
-      throw new Error('backup copies the embedded SQLite database; on PostgreSQL use its own tools: pg_dump --format=custom --file=FILE "$DATABASE_URL" (restore with pg_restore), or base backups with WAL archiving for point-in-time recovery. See README, "Backups".');
+      throw new Error('backup copies the embedded SQLite database; on PostgreSQL use its own tools: pg_dump --format=custom --file=FILE "$DATABASE_URL" (restore with pg_restore), or base backups with WAL archiving for point-in-time recovery. See docs/operators/retention-and-backup.md, "Backups".');
     }
     if (source === ':memory:') throw new Error('an in-memory database cannot be backed up');
     // The development key lives beside the database: without it the copy's signing secrets are lost.
