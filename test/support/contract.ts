@@ -6,6 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { ajv2020 } from '../../server/src/openapi/ajv-2020.js';
 import { loadOpenApiDocument, openApiDocumentCopy } from '../../server/src/openapi/openapi-document.js';
+import { compiledOperationMatcher } from '../../server/src/openapi/operation-matcher.js';
 
 export class ContractViolation extends Error {
   override name = 'ContractViolation';
@@ -24,9 +25,12 @@ async function contract(): Promise<OpenAPIBackend> {
   if (!backend) {
     backend = new OpenAPIBackend({ definition: openApiDocumentCopy(), quick: true, strict: false, customizeAjv: ajv2020 as never });
     await backend.init();
-    // The operation list, built once: the library flattens the document again at every match.
+    // The operation list, built once: the library flattens the document again at every match,
+    // and compiles a RegExp per operation per match; the service's compiled matcher keeps the
+    // library's rules (server/test/openapi/operation-matcher.test.ts holds it to them).
     const operations = backend.router.getOperations();
     backend.router.getOperations = () => operations;
+    backend.router.matchOperation = compiledOperationMatcher(backend.router) as typeof backend.router.matchOperation;
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats.default(ajv);
     envelopeValidator = ajv.compile(backend.definition.components!.schemas!.ErrorEnvelope as object);

@@ -6,6 +6,7 @@
 import { OpenAPIBackend, type Operation } from 'openapi-backend';
 import { assertMatchesContract, ContractViolation } from '../../support/contract.js';
 import { openApiDocumentCopy } from '../../../server/src/openapi/openapi-document.js';
+import { compiledOperationMatcher } from '../../../server/src/openapi/operation-matcher.js';
 import type { RawRequest, RawResponse } from './raw-http.js';
 
 export const TOKEN_OPERATION = 'createToken';
@@ -36,6 +37,9 @@ function router(): Promise<OpenAPIBackend['router']> {
     await api.init();
     const operations = api.router.getOperations();
     api.router.getOperations = () => operations;
+    // ...and its matching compiled once too (the library compiles a RegExp per operation per
+    // match); the service's matcher keeps the library's rules (operation-matcher.test.ts).
+    api.router.matchOperation = compiledOperationMatcher(api.router) as typeof api.router.matchOperation;
     return api.router;
   })();
   return routing;
