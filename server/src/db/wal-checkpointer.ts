@@ -16,9 +16,9 @@
 // lock, and a transaction of the service that had read before it wrote got SQLITE_BUSY at
 // once (SQLite does not wait for a lock a reader would deadlock on). If the thread fails, the
 // service's connection checkpoints itself again, as before.
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
+import { sqliteDriverPath } from './sqlite-driver.js';
 
 /** SQLite's default `wal_autocheckpoint` (pages), restored when the thread stops or fails. */
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
@@ -95,7 +95,7 @@ function finishCheckpoint(db: Knex): Promise<void> {
 export async function startWalCheckpointer(db: Knex, file: string, options: WalCheckpointerOptions = {}): Promise<WalCheckpointer> {
   const worker = new Worker(CHECKPOINTER_SOURCE, {
     eval: true,
-    workerData: { file, intervalMs: options.intervalMs ?? DEFAULT_INTERVAL_MS, restartAfterFrames: options.restartAfterFrames ?? DEFAULT_RESTART_AFTER_FRAMES, modulePath: options.modulePath ?? createRequire(import.meta.url).resolve('better-sqlite3') },
+    workerData: { file, intervalMs: options.intervalMs ?? DEFAULT_INTERVAL_MS, restartAfterFrames: options.restartAfterFrames ?? DEFAULT_RESTART_AFTER_FRAMES, modulePath: options.modulePath ?? sqliteDriverPath() },
   });
   worker.unref();
   let stopping = false;

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import Database from 'better-sqlite3';
+import { sqliteDriver } from '../../src/db/sqlite-driver.js';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../../../test/support/database.js';
 import { call } from '../../../test/support/http.js';
 import { jsonOf, runOps } from '../../../test/support/ops-cli.js';
@@ -94,7 +94,7 @@ describe('backups', function () {
       // One self-contained file: no write-ahead log needed beside it, nothing partial left.
       expect(existsSync(`${file}-wal`)).to.equal(false);
       expect(readFileSync(file).subarray(0, 16).toString()).to.equal('SQLite format 3\0');
-      const copy = new Database(file, { readonly: true });
+      const copy = new (sqliteDriver())(file, { readonly: true });
       try {
         expect(copy.pragma('integrity_check', { simple: true })).to.equal('ok');
         expect((copy.prepare('select count(*) as n from residents').get() as { n: number }).n).to.equal(5);

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { sqliteDriver } from '../../src/db/sqlite-driver.js';
 import type { Knex } from 'knex';
 import { openDatabase } from '../../src/db/database.js';
 import { startWalCheckpointer, type WalCheckpointer } from '../../src/db/wal-checkpointer.js';
@@ -19,7 +19,7 @@ async function autocheckpointOf(db: Knex): Promise<number> {
 function rowsInDatabaseFile(file: string): number {
   const copy = `${file}.alone-${Math.random().toString(36).slice(2)}`;
   copyFileSync(file, copy);
-  const reader = new Database(copy);
+  const reader = new (sqliteDriver())(copy);
   try {
     return (reader.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
   } catch {

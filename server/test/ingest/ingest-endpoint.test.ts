@@ -9,6 +9,7 @@ import { call, tokenFor } from '../../../test/support/http.js';
 import { bundle, ingestPath, postBundle, postNdjson } from '../../../test/support/ingest.js';
 import { byMrn, coverage, MRN, observation, patient, serviceRequest } from '../../../test/support/fhir-resources.js';
 import { createClient, revokeClient, type IssuedClient } from '../../src/auth/clients.js';
+import { sqliteDriverPath } from '../../src/db/sqlite-driver.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -260,11 +261,11 @@ describe('the ingest endpoint', function () {
     // Another process (as `ops import` would be) takes the write lock and keeps it 7 s: past the
     // ingest's 5 s busy timeout, and within the audit record's own 5 s after it.
     const holder = spawn(process.execPath, ['-e', `
-      const db = new (require('better-sqlite3'))(process.argv[1]);
+      const db = new (require(process.argv[2]))(process.argv[1]);
       db.exec('BEGIN IMMEDIATE');
       console.log('locked');
       setTimeout(() => { db.exec('ROLLBACK'); db.close(); }, 7000);
-    `, service.database.url.slice('sqlite:'.length)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    `, service.database.url.slice('sqlite:'.length), sqliteDriverPath()], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = once(holder, 'exit');
     await once(holder.stdout!, 'data');
     const response = await post(bundle('batch', [{ resource: patient('BUSY-1') }]));

@@ -10,6 +10,7 @@ import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import { attemptsOf } from '../../src/webhooks/delivery-store.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { loadConfig, sqlitePath } from '../../src/config/config.js';
+import { sqliteDriverPath } from '../../src/db/sqlite-driver.js';
 import { startReceiver, waitFor, type Receiver } from './support/receiver.js';
 import { FAST_WEBHOOK_ENV, startWebhookService, type WebhookTestService } from './support/webhook-service.js';
 
@@ -24,10 +25,10 @@ async function holdWriteLock(databaseUrl: string, ms: number): Promise<{ release
   const file = sqlitePath(databaseUrl);
   if (file) {
     const child = spawn(process.execPath, ['-e', `
-      const db = new (require('better-sqlite3'))(process.argv[1]);
+      const db = new (require(process.argv[2]))(process.argv[1]);
       db.exec('BEGIN IMMEDIATE');
       process.stdout.write('held\\n');
-      setTimeout(() => { db.exec('COMMIT'); db.close(); }, ${ms});`, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+      setTimeout(() => { db.exec('COMMIT'); db.close(); }, ${ms});`, file, sqliteDriverPath()], { stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<void>((resolve, reject) => {
       child.stdout.once('data', () => resolve());
       child.once('exit', (code) => reject(new Error(`the lock holder exited (${code}) before holding the lock`)));
