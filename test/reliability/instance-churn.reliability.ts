@@ -60,8 +60,15 @@ const NPI = '1245319599';
 const HL7_HOME = 'CHURN-HOME';
 // The queues drain after the load stops: 28 to 65 s seen (a quiet machine lets more load through).
 const DRAIN_MS = 240_000;
-/** The webhook lease; WEBHOOK_TIMEOUT_MS is half of it. */
+/** The webhook lease; WEBHOOK_TIMEOUT_MS (WEBHOOK_TIMEOUT) is half of it. */
 const LEASE_MS = 3000;
+const WEBHOOK_TIMEOUT = 1500;
+/**
+ * A claim is sent only while its lease holds the timeout and 250 ms more (delivery-worker.ts):
+ * an attempt that starts this long after the one before it can only come from a claim taken
+ * after the earlier claim's lease ran out, never from two claims held at once.
+ */
+const LEASE_RAN_OUT_BETWEEN_MS = WEBHOOK_TIMEOUT + 250;
 
 /** A small seeded generator (mulberry32), so a run's choices can be replayed from its seed. */
 function seeded(seed: number): () => number {
@@ -142,7 +149,7 @@ describe('instances that come and go: three instances on one PostgreSQL, one SIG
       CLIENT_QUOTA_RATE: '100000',
       CLIENT_QUOTA_BURST: '100000',
       WEBHOOK_RETRY_SCHEDULE: SCHEDULE.join(','),
-      WEBHOOK_TIMEOUT_MS: '1500',
+      WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT),
       WEBHOOK_LEASE_MS: String(LEASE_MS),
       WEBHOOK_POLL_INTERVAL_MS: '200',
       TOKEN_RATE_LIMIT: String(TOKEN_LIMIT),
@@ -544,12 +551,24 @@ describe('instances that come and go: three instances on one PostgreSQL, one SIG
     }
     const accounting = await account(db, orgId, subscriptionIds.map((id, i) => ({ id, secret: receivers[i]!.secret, arrivals: () => receivers[i]!.arrivals })), { schedule: SCHEDULE, allowInterrupted: true, slackMs: 50 });
     // An instance that stalls past its lease (a loaded machine, a pause) while the receiver
-    // answers is not killed: it records its attempt's true outcome over the `interrupted` the
-    // taker wrote (delivery-claims.ts), and the taker's re-send is a counted duplicate; the
-    // delivery itself moves on only under the current claim. Everything else is a problem.
-    // Such an attempt lasted longer than the lease (WEBHOOK_TIMEOUT_MS is half of it), so its
-    // record may also overlap the taker's next attempt or precede it by less than the schedule.
-    const stalled = new Set(accounting.attemptRows.filter((a) => (a.duration_ms ?? 0) >= LEASE_MS).map((a) => a.delivery_id));
+    // answers, or before it records the answer, is not killed: it records its attempt's true
+    // outcome over the `interrupted` the taker wrote (delivery-claims.ts), and the taker's
+    // re-send is a counted duplicate; the delivery itself moves on only under the current
+    // claim. Everything else is a problem. On such a delivery the record may show a success
+    // before the last attempt, or (stalled mid-exchange) attempts overlapping or closer than the
+    // schedule. A stall is known by the attempt that lasted longer than the lease, or by the
+    // next attempt starting so long after it that its lease had run out in between (a claim
+    // held at once by two workers would start both within the lease's room).
+    const attemptsOf = new Map<string, typeof accounting.attemptRows>();
+    for (const a of accounting.attemptRows) attemptsOf.set(a.delivery_id, [...(attemptsOf.get(a.delivery_id) ?? []), a]);
+    const stalled = new Set<string>();
+    for (const [id, tries] of attemptsOf) {
+      const sorted = [...tries].sort((a, b) => a.attempt - b.attempt);
+      if (sorted.some((a) => (a.duration_ms ?? 0) >= LEASE_MS)) stalled.add(id);
+      for (let i = 1; i < sorted.length; i++) {
+        if (Date.parse(sorted[i]!.started_at) - Date.parse(sorted[i - 1]!.started_at) >= LEASE_RAN_OUT_BETWEEN_MS && sorted[i - 1]!.error_class !== 'interrupted') stalled.add(id);
+      }
+    }
     const STALL_ARTEFACT = /an attempt before the last one succeeded already$|started -?\d+ ms before attempt \d+ ended$|came -?\d+ ms after attempt \d+ ended; at least \d+ ms were due$/;
     const afterStall = (p: string) => STALL_ARTEFACT.test(p) && [...stalled].some((id) => p.startsWith(`delivery ${id} `));
     f.webhooks.afterStall = new Set(accounting.problems.filter(afterStall).map((p) => p.split(' ')[1])).size;
