@@ -3,7 +3,7 @@
 import type { Context } from 'koa';
 import type { AppContext } from '../app-context.js';
 import type { Principal } from '../auth/principal.js';
-import type { Disclosure } from '../audit/audit-trail.js';
+import type { Disclosure } from '../db/disclosure-encoding.js';
 
 export interface PublicOperationRequest {
   params: Record<string, string>;

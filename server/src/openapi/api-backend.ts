@@ -8,7 +8,7 @@ import { OAuthError } from '../errors/oauth-error.js';
 import type { AppContext } from '../app-context.js';
 import type { Principal } from '../auth/principal.js';
 import { authenticateBearer } from '../auth/bearer-authentication.js';
-import type { Disclosure } from '../audit/audit-trail.js';
+import type { Disclosure } from '../db/disclosure-encoding.js';
 import { authorize, type ScopeAlternatives } from '../tenancy/authorize.js';
 import type { Interaction } from '../auth/scope-grants.js';
 import type { OperationHandler, OperationResult, PublicOperationHandler, PublicOperationRequest } from '../http/operation.js';

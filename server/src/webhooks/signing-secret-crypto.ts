@@ -11,6 +11,7 @@ import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomToken } from '../auth/random-token.js';
 import { sqlitePath } from '../config/config.js';
 import { makePrivate } from '../db/private-files.js';
+import { developmentKeyPath } from '../config/development-key-path.js';
 
 export const SIGNING_SECRET_PREFIX = 'ofx_whs_';
 const FORMAT_VERSION = 'v1';
@@ -101,11 +102,6 @@ function decodeKey(base64: string, source: string): Buffer {
     throw new Error(`${source} must be ${KEY_BYTES} bytes in base64 (for example: openssl rand -base64 32), got ${key.length} bytes`);
   }
   return key;
-}
-
-/** Where the development key of a SQLite database lives: beside the database file. */
-export function developmentKeyPath(databaseFile: string): string {
-  return `${databaseFile}.webhook-key`;
 }
 
 /** The cipher a process uses: the current key (as below) and, during a rotation, the previous one. */

@@ -9,7 +9,7 @@ import { warmFhirValidator } from '../../ingest/fhir-validator.js';
 import { uuidOption, UsageError, type Command } from '../command.js';
 import { detectFormat, IMPORTERS } from '../import/formats.js';
 import { ImportRefused, type ImportSummary } from '../import/importer.js';
-import { analyzeAfterBulkLoad } from '../../db/statistics-after-bulk-load.js';
+import { analyzeAfterBulkLoad } from '../../ingest/statistics-after-bulk-load.js';
 import { ContentCapture } from '../../messages/content-capture.js';
 import { MessageStore } from '../../messages/message-store.js';
 import type { MessageFormat, ReceivedMessage } from '../../messages/message-types.js';

@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 import { AuditTrail } from '../../audit/audit-trail.js';
 import { isUuid } from '../../db/uuid.js';
 import { sourceAddress } from '../../hl7/mllp-admission.js';
-import { sourceFacilities } from '../../hl7/mllp-source-facilities.js';
+import { sourceFacilities } from '../../config/mllp-source-facilities.js';
 import { listMessages, showMessage } from '../../messages/message-queries.js';
 import { MessageNotFound, reprocessMessages, type ReprocessSelection } from '../../messages/message-reprocess.js';
 import { MessageStore } from '../../messages/message-store.js';
