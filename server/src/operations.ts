@@ -10,7 +10,7 @@ import { webhookOperations } from './webhooks/webhook-operations.js';
 import { fhirSubscriptionOperations } from './webhooks/fhir/fhir-subscription-operations.js';
 import { deliveryOperations } from './webhooks/delivery-operations.js';
 import { eventOperations } from './events/event-operations.js';
-import { metricsOperations } from './metrics/metrics-endpoint.js';
+import { metricsOperations } from './http/metrics-endpoint.js';
 import { ingestOperations } from './ingest/ingest-operations.js';
 import { getFhirCapabilityStatement, r4Operations } from './resources/r4/r4-operations.js';
 import { x12Operations } from './x12/x12-operations.js';

@@ -23,7 +23,7 @@ import { operations } from './operations.js';
 import type { AppContext } from './app-context.js';
 import { Webhooks, type WebhooksOptions } from './webhooks/webhooks.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
-import { startMetricsListener } from './metrics/metrics-endpoint.js';
+import { startMetricsListener } from './http/metrics-endpoint.js';
 import { RetentionPurger } from './retention/retention-purger.js';
 import { HistoryPartitionKeeper } from './db/history-partition-keeper.js';
 import { MllpListener } from './hl7/mllp-listener.js';

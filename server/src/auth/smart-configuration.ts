@@ -4,8 +4,7 @@ import type { OperationResult, PublicOperationRequest } from '../http/operation.
 import { SCOPES } from './scopes.js';
 import { supportedScopes } from './smart-scopes.js';
 import { ASSERTION_ALGORITHMS } from './client-assertion.js';
-
-export const TOKEN_PATH = '/api/v1/oauth/token';
+import { TOKEN_PATH } from '../errors/token-endpoint.js';
 
 /**
  * The token URL as clients must name it in `aud`: from PUBLIC_BASE_URL when set (behind a

@@ -9,7 +9,7 @@
 import type { Knex } from 'knex';
 import { fetchSyncPage } from '../resources/sync-pages.js';
 import { visibilityOfClient } from '../tenancy/authorize.js';
-import type { ResourceRow } from '../resources/resource-rows.js';
+import type { ResourceRow } from '../db/resource-row.js';
 import { EXPORT_TYPES } from './export-request.js';
 import { withRelated } from '../resources/r4/r4-types.js';
 import { fileName, openWorkingFile, publishWorkingFile } from './export-files.js';

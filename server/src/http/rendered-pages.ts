@@ -20,7 +20,7 @@
 import type { PageInfo } from './envelope.js';
 import type { RenderedJson } from './rendered-json.js';
 import type { Disclosure } from '../db/disclosure-encoding.js';
-import type { ResourceRow } from '../resources/resource-rows.js';
+import type { ResourceRow } from '../db/resource-row.js';
 
 /** What a list answers, and what its audit row records, for one page of rows. */
 export interface PageAnswer {

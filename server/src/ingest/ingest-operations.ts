@@ -13,7 +13,7 @@ import { applyBundleText, bundleControlId } from './fhir-bundle-message.js';
 import { ContentCapture } from '../messages/content-capture.js';
 import { writtenRecords } from '../messages/written-records.js';
 import { importNdjson } from './fhir-ndjson.js';
-import { FHIR_JSON } from './operation-outcome.js';
+import { FHIR_JSON } from '../errors/operation-outcome.js';
 
 export const NDJSON = 'application/fhir+ndjson';
 

@@ -20,11 +20,11 @@ import { compiledRequestParser } from './request-parser.js';
 import { compiledRequestHandler } from './request-handler.js';
 import { compiledRequestValidator } from './request-validator.js';
 import { isUuid } from '../db/uuid.js';
-import { METRICS_OPERATION, metricsAuthorized, metricsUnauthorized } from '../metrics/metrics-endpoint.js';
+import { METRICS_OPERATION, metricsAuthorized, metricsUnauthorized } from '../http/metrics-endpoint.js';
 import { rememberErrorFormat } from '../http/error-format.js';
+import { TOKEN_OPERATION } from '../errors/token-endpoint.js';
 import { quotaAdmission } from '../quotas/quota-admission.js';
 
-export const TOKEN_OPERATION = 'createToken';
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 export interface OperationRegistry {

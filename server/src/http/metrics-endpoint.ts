@@ -5,9 +5,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError } from '../errors/api-error.js';
-import type { PublicOperationHandler } from '../http/operation.js';
+import type { PublicOperationHandler } from './operation.js';
 import type { MetricsConfig } from '../config/config.js';
-import type { ServiceMetrics } from './service-metrics.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
 
 export const METRICS_OPERATION = 'getMetrics';
 export const METRICS_UNAUTHORIZED = 'Send the operator metrics token: Authorization: Bearer <METRICS_TOKEN>.';
