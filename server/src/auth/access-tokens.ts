@@ -8,9 +8,10 @@ import { nowIso } from '../db/clock.js';
 import type { ClientRecord } from './clients.js';
 import type { Principal } from './principal.js';
 import { randomToken, sha256Hex } from './random-token.js';
-import { parseScopes } from './scopes.js';
-import { formatGrant } from './scope-grants.js';
-import { parseRestrictions, serializeRestrictions, type GranularRestrictions } from './granular-scopes.js';
+import { parseScopes } from '../tenancy/scopes.js';
+import { formatGrant } from '../tenancy/scope-grants.js';
+import { parseRestrictions, serializeRestrictions } from './granular-scopes.js';
+import type { GranularRestrictions } from '../tenancy/granular-restrictions.js';
 import { policyOfRow } from '../tenancy/access-policy.js';
 import { quotaOfRow } from './clients.js';
 

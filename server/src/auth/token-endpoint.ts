@@ -6,7 +6,7 @@ import { OAuthError } from '../errors/oauth-error.js';
 import type { OperationResult, PublicOperationRequest } from '../http/operation.js';
 import { authenticateClient, type ClientRecord } from './clients.js';
 import { AssertionRejected, authenticateAssertion, CLIENT_ASSERTION_TYPE } from './client-assertion.js';
-import { parseScopes } from './scopes.js';
+import { parseScopes } from '../tenancy/scopes.js';
 import { grantOf, isSmartScope } from './smart-scopes.js';
 import { tokenEndpointUrl } from './smart-configuration.js';
 

@@ -14,6 +14,8 @@ import { EXPORT_TYPES } from './export-request.js';
 import { withRelated } from '../resources/r4/r4-types.js';
 import { fileName, openWorkingFile, publishWorkingFile } from './export-files.js';
 import { finishJob, recordProgress, type ExportJob, type ExportOutput, type ExportProgress } from './export-jobs.js';
+// The tenancy rules read granular scopes' types through it (tenancy/restrictable-types.ts).
+import '../resources/r4/search/restrictable-r4-types.js';
 
 export interface RunSettings {
   dir: string;

@@ -54,7 +54,7 @@ import { isUuid } from '../db/uuid.js';
 import { transactionRows } from '../db/transaction-statements.js';
 import { statementTemplate } from '../db/statement-template.js';
 import { flagsOfSubscriptions, queueEvents, subscriptionsStatement, type MatchedSubscription, type QueuedEvent } from '../webhooks/event-outbox.js';
-import type { EventType } from '../webhooks/event-types.js';
+import type { EventType } from '../db/event-types.js';
 import type { BusinessIdentifier, ChangeIssue, ChangeOutcome, ChangeSet, ChangeSetResult, RecordType, ResourceChange } from './change-set.js';
 import { MAPPINGS } from './mapping/index.js';
 import { identifiers as identifiersOf, mapped, object, text, MappingIssue, type Columns, type ResourceMapping } from './mapping/resource-mapping.js';

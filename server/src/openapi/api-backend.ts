@@ -10,7 +10,7 @@ import type { Principal } from '../auth/principal.js';
 import { authenticateBearer } from '../auth/bearer-authentication.js';
 import type { Disclosure } from '../db/disclosure-encoding.js';
 import { authorize, type ScopeAlternatives } from '../tenancy/authorize.js';
-import type { Interaction } from '../auth/scope-grants.js';
+import type { Interaction } from '../tenancy/scope-grants.js';
 import type { OperationHandler, OperationResult, PublicOperationHandler, PublicOperationRequest } from '../http/operation.js';
 import { openApiDocumentCopy } from './openapi-document.js';
 import { ajv2020 } from './ajv-2020.js';

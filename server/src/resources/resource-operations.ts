@@ -22,6 +22,8 @@ import { toAllergyIntolerance, type AllergyRow } from './fhir-allergy-intoleranc
 import { visibilityAndStampOf, visibilityOf } from '../tenancy/authorize.js';
 import type { RecordFilter } from '../tenancy/record-visibility.js';
 import { disclosuresOf } from '../audit/disclosures.js';
+// The tenancy rules read granular scopes' types through it (tenancy/restrictable-types.ts).
+import './r4/search/restrictable-r4-types.js';
 
 const FHIR_TYPE_OF_TABLE: Record<string, string> = { residents: 'Patient', coverage: 'Coverage', observations: 'Observation', allergies: 'AllergyIntolerance' };
 

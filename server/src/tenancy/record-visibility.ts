@@ -19,18 +19,14 @@ import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
 import { preparedStatements } from '../db/prepared-statements.js';
 import type { AccessPolicy } from './access-policy.js';
-import { stampOf, type FacilityCounts } from '../resources/facility-stamp.js';
+import { stampOf, type FacilityCounts } from '../db/facility-stamp.js';
 import type { GranularRestriction } from './granular-restriction.js';
+import type { SqlFragment } from './sql-fragment.js';
 
 /** What the organization holds that a policy may hide (organizations' flags, never cleared). */
 export interface OrganizationFlags {
   restrictedRecords: boolean;
   consentDenials: boolean;
-}
-
-export interface SqlFragment {
-  sql: string;
-  bindings: Array<string | number>;
 }
 
 /** The restriction a policy puts on one organization's rows, at one instant. */

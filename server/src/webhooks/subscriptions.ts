@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 import type { components } from '@ofctx/sdk/contract';
 import { nowIso } from '../db/clock.js';
 import { isPostgres } from '../db/database.js';
-import type { EventType } from './event-types.js';
+import type { EventType } from '../db/event-types.js';
 import { SIGNATURE_HEADER, standardWebhooksSecret } from './delivery-signer.js';
 import { newSigningSecret, type SigningSecretCipher } from './signing-secret-crypto.js';
 

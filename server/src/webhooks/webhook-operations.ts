@@ -8,7 +8,7 @@ import { list, single } from '../http/envelope.js';
 import type { OperationHandler } from '../http/operation.js';
 import { fetchPage } from '../resources/pagination.js';
 import { nowIso } from '../db/clock.js';
-import { EVENT_TYPES, isEventType, type EventType } from './event-types.js';
+import { EVENT_TYPES, isEventType, type EventType } from '../db/event-types.js';
 import { serializeDeliveryBody } from './event-envelope.js';
 import { SIGNATURE_HEADER, signDelivery } from './delivery-signer.js';
 import { checkCallbackUrl, vetCallbackTarget } from './ssrf-guard.js';

@@ -13,7 +13,7 @@ import { createFacility, createOrganization } from '../../src/organizations/orga
 import { createSubscription } from '../../src/webhooks/subscriptions.js';
 import { SigningSecretCipher } from '../../src/webhooks/signing-secret-crypto.js';
 import { emitEvent, InvalidEvent } from '../../src/webhooks/event-outbox.js';
-import type { EventType } from '../../src/webhooks/event-types.js';
+import type { EventType } from '../../src/db/event-types.js';
 
 describe('emitting an event', function () {
   this.timeout(60_000);

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { createClient } from '../../auth/clients.js';
-import { INGEST_SCOPE, PARTNER_SCOPES } from '../../auth/scopes.js';
+import { INGEST_SCOPE, PARTNER_SCOPES } from '../../tenancy/scopes.js';
 import { createFacility, createOrganization, findOrganization } from '../../organizations/organizations.js';
 import { seedFacility, type SeedCounts } from '../../seed/synthetic-data.js';
 import { positiveInteger, uuidOption, UsageError, type CliContext, type Command } from '../command.js';

@@ -19,6 +19,8 @@ import { capabilityStatement } from './capability-statement.js';
 import { R4_TYPES, withRelated, type R4Type } from './r4-types.js';
 import { visibilityOf } from '../../tenancy/authorize.js';
 import { disclosuresOf } from '../../audit/disclosures.js';
+// The tenancy rules read granular scopes' types through it (tenancy/restrictable-types.ts).
+import './search/restrictable-r4-types.js';
 
 export const FHIR_JSON_UTF8 = 'application/fhir+json; charset=utf-8';
 const FHIR_HEADERS = { 'Content-Type': FHIR_JSON_UTF8 };

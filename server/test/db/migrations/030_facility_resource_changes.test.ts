@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import { freshKnexForSuite } from '../../../../test/support/database.js';
 import { migrateToLatest } from '../../../src/db/migrate.js';
 import { facilitiesWithAResident, insertCoverageRow, type CountedFacilities } from '../../../../test/support/counted-rows.js';
-import { stampOf } from '../../../src/resources/facility-stamp.js';
+import { stampOf } from '../../../src/db/facility-stamp.js';
 import * as facilityResourceChanges from '../../../src/db/migrations/030_facility_resource_changes.js';
 
 describe('the facility change counters (migration 030)', function () {
