@@ -14,7 +14,7 @@ import { ContentCapture } from '../../messages/content-capture.js';
 import { MessageStore } from '../../messages/message-store.js';
 import type { MessageFormat, ReceivedMessage } from '../../messages/message-types.js';
 import { writtenRecords } from '../../messages/written-records.js';
-import { loadSigningSecretCipher, SigningSecretCipher } from '../../webhooks/signing-secret-crypto.js';
+import { loadSigningSecretCipher, SigningSecretCipher } from '../../db/signing-secret-crypto.js';
 import { x12Envelope } from '../../x12/x12-message.js';
 import { X12Error } from '../../x12/x12-error.js';
 import { bundleControlId } from '../../ingest/fhir-bundle-message.js';

@@ -14,7 +14,7 @@ import { listMessages, showMessage } from '../../messages/message-queries.js';
 import { MessageNotFound, reprocessMessages, type ReprocessSelection } from '../../messages/message-reprocess.js';
 import { MessageStore } from '../../messages/message-store.js';
 import { MESSAGE_ROADS, MESSAGE_STATUSES, type MessageDetail, type MessageFilter, type MessagePage, type MessageRoad, type MessageStatus, type MessageSummary, type MessageViewer, type ReprocessResult } from '../../messages/message-types.js';
-import { loadSigningSecretCipher } from '../../webhooks/signing-secret-crypto.js';
+import { loadSigningSecretCipher } from '../../db/signing-secret-crypto.js';
 import { positiveInteger, uuidOption, UsageError, type CliContext, type Command, type ParsedArgs } from '../command.js';
 
 function viewer(db: Knex): MessageViewer {
