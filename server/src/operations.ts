@@ -1,6 +1,6 @@
 // Every operation of the contract and the handler that serves it. A test checks that each
 // operationId of openapi/openapi.yaml has exactly one handler here.
-import type { OperationRegistry } from './openapi/api-backend.js';
+import type { OperationRegistry } from './api-backend.js';
 import { createToken } from './auth/token-endpoint.js';
 import { smartConfigurationOperations } from './auth/smart-configuration.js';
 import { healthOperations } from './http/health-operations.js';

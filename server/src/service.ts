@@ -16,7 +16,7 @@ import { TokenRateLimiter } from './auth/token-rate-limiter.js';
 import { decoyHash } from './auth/secret-hash.js';
 import { AuditTrail } from './audit/audit-trail.js';
 import { DisclosureIndexer } from './audit/disclosure-index.js';
-import { createApiBackend } from './openapi/api-backend.js';
+import { createApiBackend } from './api-backend.js';
 import { createKoaApp } from './app.js';
 import { answerMalformedRequests } from './http/malformed-request.js';
 import { operations } from './operations.js';

@@ -1,6 +1,7 @@
 // GET .well-known/smart-configuration (SMART App Launch 2.0, backend services), at the API
 // root and under the FHIR R4 base: one public document, so one handler serves both.
-import type { OperationResult, PublicOperationRequest } from '../http/operation.js';
+import type { OperationResult } from '../http/operation.js';
+import type { PublicOperationRequest } from '../app-context.js';
 import { SCOPES } from '../tenancy/scopes.js';
 import { supportedScopes } from './smart-scopes.js';
 import { ASSERTION_ALGORITHMS } from './client-assertion.js';

@@ -32,7 +32,13 @@ export function metricsAuthorized(authorization: string | undefined, config: Met
   return config.token === undefined || metricsTokenMatches(authorization, config.token);
 }
 
-export const metricsOperations: Record<string, PublicOperationHandler> = {
+/** What /metrics reads of the running service. */
+interface MeasuredService {
+  config: { metrics: MetricsConfig };
+  metrics: ServiceMetrics;
+}
+
+export const metricsOperations: Record<string, PublicOperationHandler<MeasuredService>> = {
   [METRICS_OPERATION]: async ({ app }) => {
     if (app.config.metrics.token === undefined) {
       throw new ApiError('not_found', app.config.metrics.port === undefined ? 'Metrics are off: the operator sets METRICS_TOKEN or METRICS_PORT to turn them on.' : 'Metrics are served on their own port (METRICS_PORT).');

@@ -6,7 +6,8 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors/api-error.js';
 import { readBoundedBody } from '../http/bounded-body.js';
-import type { OperationHandler, OperationRequest, OperationResult } from '../http/operation.js';
+import type { OperationResult } from '../http/operation.js';
+import type { OperationHandler, OperationRequest } from '../app-context.js';
 import type { InboundMessageRow } from '../messages/message-store.js';
 import type { ReceivedMessage } from '../messages/message-types.js';
 import { applyBundleText, bundleControlId } from './fhir-bundle-message.js';

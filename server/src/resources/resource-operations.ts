@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../errors/api-error.js';
 import { listText, single } from '../http/envelope.js';
-import type { OperationHandler, OperationRequest } from '../http/operation.js';
+import type { OperationHandler, OperationRequest } from '../app-context.js';
 import { conditionalGet, renderedDigestTag, versionTag } from '../http/conditional-get.js';
 import { RenderedJson } from '../http/rendered-json.js';
 import { RenderedRows } from '../http/rendered-rows.js';

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '@ofctx/sdk/contract';
 import { ApiError } from '../errors/api-error.js';
 import { list, single } from '../http/envelope.js';
-import type { OperationHandler } from '../http/operation.js';
+import type { OperationHandler } from '../app-context.js';
 import { fetchPage } from '../resources/pagination.js';
 import { nowIso } from '../db/clock.js';
 import { EVENT_TYPES, isEventType, type EventType } from '../db/event-types.js';

@@ -7,7 +7,7 @@
 import type { Context } from 'koa';
 import { ApiError } from '../../errors/api-error.js';
 import { isUuid } from '../../db/uuid.js';
-import type { OperationHandler, OperationRequest, PublicOperationHandler } from '../../http/operation.js';
+import type { OperationHandler, OperationRequest, PublicOperationHandler } from '../../app-context.js';
 import { conditionalGet, versionTag } from '../../http/conditional-get.js';
 import { readRow } from '../resource-rows.js';
 import type { ResourceRow } from '../../db/resource-row.js';
