@@ -3,7 +3,6 @@
 // (resources/r4/search/restrictable-r4-types.ts, above this layer) and hands them over when it
 // is loaded; the service and the ops CLI load it at start. A restricted token evaluated before
 // then is refused with an error (never shown rows a restriction should have hidden).
-import type { SqlFragment } from './sql-fragment.js';
 import type { TokenMatch } from './granular-restrictions.js';
 
 export interface RestrictableTypes {

@@ -3,7 +3,7 @@
 // from a request, search-query.ts turns them into SQL; the CapabilityStatement and the
 // contract list the same table, so what is announced is what is served.
 import type { R4Type } from '../r4-types.js';
-import { LOINC, OBSERVATION_CATEGORY, VITAL_SIGN_CODES } from '../observation-codes.js';
+import { OBSERVATION_CATEGORY } from '../observation-codes.js';
 
 const SP = 'http://hl7.org/fhir/SearchParameter/';
 
