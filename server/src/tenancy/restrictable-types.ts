@@ -1,8 +1,8 @@
 // What a granular scope needs of the record types it restricts: each type's table, and the
 // condition a token search of one of its parameters puts on its rows. The R4 view defines both
 // (resources/r4/search/restrictable-r4-types.ts, above this layer) and hands them over when it
-// is loaded; the service and the ops CLI load it at start. A restricted token evaluated before
-// then is refused with an error (never shown rows a restriction should have hidden).
+// is loaded (every module that reads through these rules imports it). A restricted token
+// evaluated before then is refused with an error (never shown rows a restriction should have hidden).
 import type { TokenMatch } from './granular-restrictions.js';
 
 export interface RestrictableTypes {
@@ -22,6 +22,6 @@ export function useRestrictableTypes(defined: RestrictableTypes): void {
 }
 
 export function restrictableTypes(): RestrictableTypes {
-  if (!types) throw new Error('granular scopes need the R4 view\'s types: import resources/r4/search/restrictable-r4-types.js at start');
+  if (!types) throw new Error('granular scopes need the R4 view\'s types: import resources/r4/search/restrictable-r4-types.js');
   return types;
 }

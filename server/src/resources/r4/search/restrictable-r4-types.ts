@@ -1,7 +1,8 @@
 // Hands the tenancy rules what a granular scope needs of the R4 types (tenancy/restrictable-types.ts):
 // the table behind each type and the token search's own condition (search-query.ts tokenMatch),
 // so a granular scope hides exactly what that search would not return. Imported for its effect
-// by the service and the ops CLI at start.
+// by every module that reads records through the tenancy rules (the resource and R4 operations,
+// the $export runner, the event log).
 import { useRestrictableTypes } from '../../../tenancy/restrictable-types.js';
 import { R4_TYPES } from '../r4-types.js';
 import { tokenMatch } from './search-query.js';
