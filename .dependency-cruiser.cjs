@@ -10,9 +10,29 @@
 //                  the services the handlers are handed (it names the domain's types)
 //   5 composition  service.ts, app.ts, api-backend.ts, operations.ts, main.ts, cli/
 //
-// Domain folders import one another where the domain needs it (an HL7 message is ingested and
-// recorded in the message store; ingestion emits webhook events; eligibility answers arrive as
-// X12; $export reads the R4 view...), but no module may sit on a circle of imports.
+// Domain folders import one another where the domain needs it, and only there:
+//   hl7, x12, seed -> ingest            every source writes through applyChangeSet
+//   bulk, webhooks -> ingest            the organization's ingest clock ($export's instant,
+//                                       the outbox's lock on the organization's writes)
+//   ingest -> webhooks, eligibility     a change queues its events and eligibility checks in
+//                                       its own transaction
+//   ingest, hl7, x12 -> messages        every inbound message is stored with its outcome;
+//   messages -> hl7, x12, ingest        reprocessing runs a stored message down its road again
+//   hl7, messages, console -> organizations   facilities by HL7 code, names on pages
+//   auth, bulk, events, webhooks, hl7 -> resources   granular scopes name R4 search parameters;
+//                                       exports and notifications render records; paging;
+//                                       the Observation codes
+//   resources -> ingest, webhooks       the Coverage mapping's detail elements; Subscription
+//                                       topics in the CapabilityStatement
+//   auth <-> quotas                     a credential's quota override; quotas count per client
+//   auth, events, eligibility, console -> webhooks   the SSRF guard for a client's key set URL,
+//                                       event data, eligibility events, the console's actions
+//   webhooks, bulk, events, console -> auth   the caller's principal and credentials
+//   eligibility -> x12                  a 271 answer is applied as the inbound ones are
+//   retention -> bulk                   expired export files
+//   console -> messages                 the message pages
+// Folders of the domain layer may thus import each other both ways; what is forbidden
+// everywhere is a module on a circle of imports (no-circular below).
 const SRC = '^server/src/';
 const layers = [
   { name: 'foundation', path: `${SRC}(config|errors|logging|types)/` },
