@@ -32,7 +32,7 @@ export class AccessTokens {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** `granted`: API scopes and halves of read scopes (auth/scope-grants.ts); `restrictions`: its granular scopes' (auth/granular-scopes.ts). */
+  /** `granted`: API scopes and halves of read scopes (tenancy/scope-grants.ts); `restrictions`: its granular scopes' (auth/granular-scopes.ts). */
   async issue(client: ClientRecord, granted: readonly string[], restrictions: GranularRestrictions | null = null): Promise<{ token: string; scope: string; expiresIn: number }> {
     const token = randomToken('ofx_at_');
     const scope = formatGrant(granted);

@@ -113,7 +113,7 @@ export type ScopeGrant =
 
 /**
  * What a token asked with `asked` grants a client holding `held`: its entries (API scopes or
- * their halves, auth/scope-grants.ts), what it sees of the types granular scopes restrict
+ * their halves, tenancy/scope-grants.ts), what it sees of the types granular scopes restrict
  * (null: nothing restricted), and the scope stated in the answer, in the order asked.
  */
 export function grantOf(asked: readonly string[], held: readonly string[]): ScopeGrant {

@@ -13,7 +13,7 @@
 // and by bytes (one page per credential and page asked, the least recently used dropped
 // first: 512 pages of 200 Coverages would otherwise hold 36 MB a list).
 // Where a page depends on its facility's rows alone (no consent or label the policy weighs),
-// the facility's stamp (resources/facility-stamp.ts: changed in the transaction of any write
+// the facility's stamp (db/facility-stamp.ts: changed in the transaction of any write
 // to those rows, migration 030) read at the request is enough: the same stamp as
 // when the page was kept (or last found the same), the same rows. The stamp is read before
 // the rows a page is built from, so what is kept is never older than its stamp.

@@ -2,7 +2,7 @@
 // application/fhir+json: a transaction or batch Bundle, read up to INGEST_MAX_BUNDLE_BYTES.
 // application/fhir+ndjson: one resource per line, streamed and applied chunk by chunk.
 // The caller is an ingest credential (scope ingest.write, checked by tenancy/authorize.ts like
-// every scope); failures are FHIR OperationOutcome (operation-outcome.ts, error-answer.ts).
+// every scope); failures are FHIR OperationOutcome (errors/operation-outcome.ts, http/error-answer.ts).
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors/api-error.js';
 import { readBoundedBody } from '../http/bounded-body.js';

@@ -1,6 +1,6 @@
 // The one place where a caller's grant is checked against what it asks for:
 // the operation's scope (and, for a read scope, whether the token may read by id or search:
-// SMART's r and s, auth/scope-grants.ts), the path's organization and the path's facility.
+// SMART's r and s, tenancy/scope-grants.ts), the path's organization and the path's facility.
 // Resource queries then also filter by organization and facility, so a resource of another
 // tenant is simply not found (404), indistinguishable from an unknown id; and by the
 // credential's access policy and the token's granular scopes (visibilityOf below), so a record
@@ -82,7 +82,7 @@ function granularOf(db: Knex, orgId: string, restrictions: GranularRestrictions 
 
 /**
  * visibilityOf for a list, with the stamp of the facility's rows of `table`
- * (resources/facility-stamp.ts) read in the same statement.
+ * (db/facility-stamp.ts) read in the same statement.
  */
 export function visibilityAndStampOf(db: Knex, principal: Caller, table: string, facilityId: string): Promise<{ filter: RecordFilter; stamp: string }> {
   return recordFilterAndStampOf(db, principal.orgId, principal.policy, table, facilityId, granularOf(db, principal.orgId, principal.restrictions));

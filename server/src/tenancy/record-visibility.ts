@@ -140,7 +140,7 @@ export async function recordFilterOf(db: Knex, orgId: string, policy: AccessPoli
   return new RecordFilter(policy, flags, nowIso(), granular);
 }
 
-// The flags and the stamp of one facility's rows of a resource (resources/facility-stamp.ts),
+// The flags and the stamp of one facility's rows of a resource (db/facility-stamp.ts),
 // in one statement: a list asks both at every request, and on PostgreSQL each is a round trip.
 const FLAGS_AND_COUNTS_SQL = `select o.restricted_records, o.consent_denials, c.total, c.layout_version, c.changes
   from organizations o left join facility_resource_counts c on c.resource = ? and c.facility_id = ? where o.id = ?`;

@@ -1,5 +1,5 @@
 // The SubscriptionTopics of FHIR Subscriptions (R5 Backport IG on R4): one canonical per event
-// type ofctx emits (webhooks/event-types.ts), so a topic-based Subscription and a webhook hear
+// type ofctx emits (db/event-types.ts), so a topic-based Subscription and a webhook hear
 // the same events. Each names the resource its notifications focus on: the Patient (the
 // resident the event is about) for everything but a new result, whose focus is the
 // DiagnosticReport; and the `_criteria` filters it accepts (backport-subscription.ts).

@@ -1,6 +1,6 @@
 // Migration 030's change counter: every write to a facility's rows of a resource (insert,
 // update of any column, move, delete), by any statement, changes that facility's stamp
-// (resources/facility-stamp.ts) in the writing transaction, and no other
+// (db/facility-stamp.ts) in the writing transaction, and no other
 // facility's or resource's; a rolled-back write changes nothing; its rollback drops it all.
 import { expect } from 'chai';
 import type { Knex } from 'knex';
