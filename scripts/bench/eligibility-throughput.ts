@@ -42,7 +42,7 @@ import { setConnection } from '../../server/src/eligibility/clearinghouse-connec
 import { coreRequest, PAYLOAD_270, readCoreResponse, type CoreMessage, type CoreProtocol } from '../../server/src/eligibility/core-envelope.js';
 import { build270, type EligibilityInquiry } from '../../server/src/eligibility/x12-270.js';
 import { subscriberLoops } from '../../server/src/x12/eligibility-271.js';
-import { SigningSecretCipher } from '../../server/src/webhooks/signing-secret-crypto.js';
+import { SigningSecretCipher } from '../../server/src/db/signing-secret-crypto.js';
 import { systemResolver } from '../../server/src/webhooks/ssrf-guard.js';
 import { startClearinghouseDouble, type ClearinghouseDouble } from '../../test/support/clearinghouse-double.js';
 import { summarizeCpuProfile, type ProfileSummary } from './cpu-profile.js';

@@ -24,7 +24,7 @@ import { isPostgres, openDatabase, rawRows } from '../../server/src/db/database.
 import { migrateToLatest } from '../../server/src/db/migrate.js';
 import { createFacility, createOrganization, setFacilityHl7Code } from '../../server/src/organizations/organizations.js';
 import { createClient } from '../../server/src/auth/clients.js';
-import { PARTNER_SCOPES } from '../../server/src/auth/scopes.js';
+import { PARTNER_SCOPES } from '../../server/src/tenancy/scopes.js';
 import { applyChangeSet } from '../../server/src/ingest/apply-change-set.js';
 import { adtMessage } from '../../test/support/adt-messages.js';
 import { labObservations, oruMessage } from '../../test/support/hl7-clinical-messages.js';

@@ -17,7 +17,7 @@ import { openDatabase } from '../../server/src/db/database.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
 import { createFacility, createOrganization } from '../../server/src/organizations/organizations.js';
 import { createClient } from '../../server/src/auth/clients.js';
-import { PARTNER_SCOPES } from '../../server/src/auth/scopes.js';
+import { PARTNER_SCOPES } from '../../server/src/tenancy/scopes.js';
 import { MAPPINGS } from '../../server/src/ingest/mapping/index.js';
 import { accessToken, startServiceProcess } from './service-process.js';
 import { rssMiB } from './rss-sampler.js';

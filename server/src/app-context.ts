@@ -1,4 +1,6 @@
-// What request handlers need from the running service, built once at start-up.
+// What request handlers need from the running service, built once at start-up, and the
+// operation request they are handed with it. It names the domain's services, so it sits with
+// the domain layer (.dependency-cruiser.cjs), above http, which carries it without knowing it.
 import type { Knex } from 'knex';
 import type { Config } from './config/config.js';
 import type { Logger } from './logging/logger.js';
@@ -12,6 +14,8 @@ import type { BulkExportWorker } from './bulk/export-worker.js';
 import type { InFlightRequests } from './http/in-flight-requests.js';
 import type { ClientQuotas } from './quotas/client-quotas.js';
 import type { MessageStore } from './messages/message-store.js';
+import type { Principal } from './auth/principal.js';
+import type { OperationHandler as HttpOperationHandler, OperationRequest as HttpOperationRequest, PublicOperationHandler as HttpPublicOperationHandler, PublicOperationRequest as HttpPublicOperationRequest } from './http/operation.js';
 
 export interface AppContext {
   config: Config;
@@ -38,3 +42,10 @@ export interface AppContext {
   /** The MLLP connections open on this instance by source address (none without a listener). */
   mllpConnections?: () => Array<{ source: string; open: number }>;
 }
+
+/** A secured operation's request as the domain's handlers get it: this context and the caller. */
+export type OperationRequest = HttpOperationRequest<AppContext, Principal>;
+/** A public operation's request (the token endpoint, the probes, the console's pages). */
+export type PublicOperationRequest = HttpPublicOperationRequest<AppContext>;
+export type OperationHandler = HttpOperationHandler<AppContext, Principal>;
+export type PublicOperationHandler = HttpPublicOperationHandler<AppContext>;

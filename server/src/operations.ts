@@ -1,6 +1,6 @@
 // Every operation of the contract and the handler that serves it. A test checks that each
 // operationId of openapi/openapi.yaml has exactly one handler here.
-import type { OperationRegistry } from './openapi/api-backend.js';
+import type { OperationRegistry } from './api-backend.js';
 import { createToken } from './auth/token-endpoint.js';
 import { smartConfigurationOperations } from './auth/smart-configuration.js';
 import { healthOperations } from './http/health-operations.js';
@@ -10,7 +10,7 @@ import { webhookOperations } from './webhooks/webhook-operations.js';
 import { fhirSubscriptionOperations } from './webhooks/fhir/fhir-subscription-operations.js';
 import { deliveryOperations } from './webhooks/delivery-operations.js';
 import { eventOperations } from './events/event-operations.js';
-import { metricsOperations } from './metrics/metrics-endpoint.js';
+import { metricsOperations } from './http/metrics-endpoint.js';
 import { ingestOperations } from './ingest/ingest-operations.js';
 import { getFhirCapabilityStatement, r4Operations } from './resources/r4/r4-operations.js';
 import { x12Operations } from './x12/x12-operations.js';

@@ -35,7 +35,7 @@ import { AccessTokens } from '../../server/src/auth/access-tokens.js';
 import { createClient, findClient } from '../../server/src/auth/clients.js';
 import { createFacility, createOrganization, setFacilityHl7Code, setFacilityNpi } from '../../server/src/organizations/organizations.js';
 import { setConnection } from '../../server/src/eligibility/clearinghouse-connections.js';
-import { SigningSecretCipher } from '../../server/src/webhooks/signing-secret-crypto.js';
+import { SigningSecretCipher } from '../../server/src/db/signing-secret-crypto.js';
 import { systemResolver } from '../../server/src/webhooks/ssrf-guard.js';
 import { seedFacility } from '../../server/src/seed/synthetic-data.js';
 import { TEST_ENCRYPTION_KEY } from '../../server/test/webhooks/support/webhook-service.js';

@@ -12,7 +12,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { READ_SCOPE_OF_EVENT_TYPE } from '../../server/src/tenancy/event-visibility.js';
-import type { EventType } from '../../server/src/webhooks/event-types.js';
+import type { EventType } from '../../server/src/db/event-types.js';
 import type { TestService } from '../support/service.js';
 import { figures } from './support/figures.js';
 import type { RawRequest, RawResponse } from './support/raw-http.js';

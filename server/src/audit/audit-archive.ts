@@ -15,7 +15,7 @@ import { PRIVATE_MODE, makePrivate } from '../db/private-files.js';
 import { isPostgres, rawRows } from '../db/database.js';
 import { partitionsBefore } from '../db/history-partitions.js';
 import { RESOLVED_TEXTS, TEXTS_JOIN } from './audit-texts.js';
-import { decodeDisclosures } from './disclosure-encoding.js';
+import { decodeDisclosures } from '../db/disclosure-encoding.js';
 
 const PAGE = 5_000;
 

@@ -2,7 +2,7 @@
 // where (org, facility), what (operation, status) and which resource ids it returned.
 // Ids only, never resource contents, secrets or tokens. A request that returned residents'
 // records also says, in the same row, which resident each record belongs to and the
-// credential's purpose of use (audit/disclosure-encoding.ts); the accounting of disclosures
+// credential's purpose of use (db/disclosure-encoding.ts); the accounting of disclosures
 // finds those rows by resident through an index built behind the trail
 // (audit/disclosure-index.ts, migration 028).
 //
@@ -17,7 +17,7 @@ import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
 import { preparedStatements } from '../db/prepared-statements.js';
 import { DEFAULT_PURPOSE } from '../tenancy/access-policy.js';
-import { encodeDisclosures } from './disclosure-encoding.js';
+import { encodeDisclosures, type Disclosure } from '../db/disclosure-encoding.js';
 import { INTERNED_FROM, InternedTexts, POSTGRES_STORE_TEXTS, RESOLVED_RESOURCE_IDS, SQLITE_STORE_TEXT, TextsToStore } from './audit-texts.js';
 
 const MAX_COMMITS_IN_FLIGHT = 4;
@@ -29,15 +29,6 @@ const INTERNED_COLUMNS = [
   [COLUMNS.indexOf('resource_ids'), COLUMNS.indexOf('resource_ids_digest')],
   [COLUMNS.indexOf('disclosures'), COLUMNS.indexOf('disclosures_digest')],
 ] as const;
-
-/** The records of one resident an answer returned. */
-export interface Disclosure {
-  residentId: string;
-  resourceType: string;
-  resourceIds: string[];
-  /** Where those records sit in the answer's resource ids, when the caller knows (disclosuresOf). */
-  positions?: number[];
-}
 
 interface Pending {
   params: unknown[];

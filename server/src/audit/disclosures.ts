@@ -7,9 +7,8 @@
 // (organization, resident), so one resident is found among millions of rows (the bench
 // measures it).
 import type { Knex } from 'knex';
-import type { Disclosure } from './audit-trail.js';
 import { DEFAULT_PURPOSE } from '../tenancy/access-policy.js';
-import { disclosuresOfResidentIn } from './disclosure-encoding.js';
+import { disclosuresOfResidentIn, type Disclosure } from '../db/disclosure-encoding.js';
 import { RESOLVED_TEXTS, TEXTS_JOIN } from './audit-texts.js';
 import { isPostgres, rawRows, withoutJit } from '../db/database.js';
 

@@ -8,9 +8,10 @@ import { nowIso } from '../db/clock.js';
 import type { ClientRecord } from './clients.js';
 import type { Principal } from './principal.js';
 import { randomToken, sha256Hex } from './random-token.js';
-import { parseScopes } from './scopes.js';
-import { formatGrant } from './scope-grants.js';
-import { parseRestrictions, serializeRestrictions, type GranularRestrictions } from './granular-scopes.js';
+import { parseScopes } from '../tenancy/scopes.js';
+import { formatGrant } from '../tenancy/scope-grants.js';
+import { parseRestrictions, serializeRestrictions } from './granular-scopes.js';
+import type { GranularRestrictions } from '../tenancy/granular-restrictions.js';
 import { policyOfRow } from '../tenancy/access-policy.js';
 import { quotaOfRow } from './clients.js';
 
@@ -31,7 +32,7 @@ export class AccessTokens {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** `granted`: API scopes and halves of read scopes (auth/scope-grants.ts); `restrictions`: its granular scopes' (auth/granular-scopes.ts). */
+  /** `granted`: API scopes and halves of read scopes (tenancy/scope-grants.ts); `restrictions`: its granular scopes' (auth/granular-scopes.ts). */
   async issue(client: ClientRecord, granted: readonly string[], restrictions: GranularRestrictions | null = null): Promise<{ token: string; scope: string; expiresIn: number }> {
     const token = randomToken('ofx_at_');
     const scope = formatGrant(granted);

@@ -1,9 +1,9 @@
 // RFC 6750 bearer authentication: the Authorization header -> the calling principal.
 import { ApiError } from '../errors/api-error.js';
+import { REALM } from '../errors/bearer-realm.js';
 import type { AccessTokens } from './access-tokens.js';
 import type { Principal } from './principal.js';
 
-export const REALM = 'ofctx';
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 export async function authenticateBearer(authorization: string | undefined, tokens: AccessTokens): Promise<Principal> {

@@ -4,7 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
 import { decoyHash, hashSecret, verifySecret } from './secret-hash.js';
-import { formatScopes, INGEST_SCOPE, isScope, parseScopes } from './scopes.js';
+import { formatScopes, INGEST_SCOPE, isScope, parseScopes } from '../tenancy/scopes.js';
 import { randomToken } from './random-token.js';
 import { DEFAULT_POLICY, policyColumns, policyOfRow, type AccessPolicy } from '../tenancy/access-policy.js';
 import type { QuotaOverride } from '../quotas/client-quotas.js';

@@ -7,28 +7,7 @@
 // client could run: `category=vital-signs` is what `Observation?category=vital-signs` returns.
 import { searchParameters, type SearchParameter } from '../resources/r4/search/search-parameters.js';
 import type { R4Type } from '../resources/r4/r4-types.js';
-
-/** One token value as FHIR search reads it: `system|code`, `code` (any system), `system|` (any code), `|code` (no system). */
-export interface TokenMatch {
-  system?: string;
-  code?: string;
-}
-
-/** `param=v1,v2`: any of the values. */
-export interface ParameterMatch {
-  param: string;
-  tokens: TokenMatch[];
-}
-
-/** One granular scope's query: every parameter matches (`a=x&b=y`). */
-export type Restriction = ParameterMatch[];
-
-/**
- * What a token sees of the types it does not see whole, by R4 type: the records matching any
- * of the restrictions (several granular scopes of one type are an OR); an empty list: none.
- * A type absent from the map is seen whole (as the token's API scopes allow).
- */
-export type GranularRestrictions = Readonly<Record<string, readonly Restriction[]>>;
+import type { GranularRestrictions, Restriction, TokenMatch } from '../tenancy/granular-restrictions.js';
 
 const MAX_VALUES = 20;
 

@@ -1,11 +1,11 @@
 // GET .well-known/smart-configuration (SMART App Launch 2.0, backend services), at the API
 // root and under the FHIR R4 base: one public document, so one handler serves both.
-import type { OperationResult, PublicOperationRequest } from '../http/operation.js';
-import { SCOPES } from './scopes.js';
+import type { OperationResult } from '../http/operation.js';
+import type { PublicOperationRequest } from '../app-context.js';
+import { SCOPES } from '../tenancy/scopes.js';
 import { supportedScopes } from './smart-scopes.js';
 import { ASSERTION_ALGORITHMS } from './client-assertion.js';
-
-export const TOKEN_PATH = '/api/v1/oauth/token';
+import { TOKEN_PATH } from '../errors/token-endpoint.js';
 
 /**
  * The token URL as clients must name it in `aud`: from PUBLIC_BASE_URL when set (behind a

@@ -16,10 +16,11 @@
 // one), restricted when only granular scopes name it (several are an OR), seen whole when
 // another plain scope of its group brings it (as above), and not at all when only a granular
 // scope of another type of its group brings it.
-import { isScope } from './scopes.js';
-import { halfOf, INTERACTIONS, READ_SCOPES, type Interaction } from './scope-grants.js';
-import { readRestriction, type GranularRestrictions, type Restriction } from './granular-scopes.js';
-import { OBSERVATION_CATEGORY } from '../resources/r4/search/search-parameters.js';
+import { isScope } from '../tenancy/scopes.js';
+import { halfOf, INTERACTIONS, READ_SCOPES, type Interaction } from '../tenancy/scope-grants.js';
+import { readRestriction } from './granular-scopes.js';
+import type { GranularRestrictions, Restriction } from '../tenancy/granular-restrictions.js';
+import { OBSERVATION_CATEGORY } from '../resources/r4/observation-codes.js';
 import type { R4Type } from '../resources/r4/r4-types.js';
 
 /** The API scope each R4 type is read with (a test holds this table to resources/r4/r4-types.ts). */
@@ -112,7 +113,7 @@ export type ScopeGrant =
 
 /**
  * What a token asked with `asked` grants a client holding `held`: its entries (API scopes or
- * their halves, auth/scope-grants.ts), what it sees of the types granular scopes restrict
+ * their halves, tenancy/scope-grants.ts), what it sees of the types granular scopes restrict
  * (null: nothing restricted), and the scope stated in the answer, in the order asked.
  */
 export function grantOf(asked: readonly string[], held: readonly string[]): ScopeGrant {

@@ -3,10 +3,11 @@
 // signed JWT assertion (private_key_jwt, RFC 7523; SMART Backend Services), and the plain
 // RFC 6749 bodies (sections 5.1 and 5.2), never cached.
 import { OAuthError } from '../errors/oauth-error.js';
-import type { OperationResult, PublicOperationRequest } from '../http/operation.js';
+import type { OperationResult } from '../http/operation.js';
+import type { PublicOperationRequest } from '../app-context.js';
 import { authenticateClient, type ClientRecord } from './clients.js';
 import { AssertionRejected, authenticateAssertion, CLIENT_ASSERTION_TYPE } from './client-assertion.js';
-import { parseScopes } from './scopes.js';
+import { parseScopes } from '../tenancy/scopes.js';
 import { grantOf, isSmartScope } from './smart-scopes.js';
 import { tokenEndpointUrl } from './smart-configuration.js';
 

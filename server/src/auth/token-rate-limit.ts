@@ -5,17 +5,14 @@
 // down before it is refused instead of learning the limit from a 429.
 import type { Context } from 'koa';
 import { OAuthError } from '../errors/oauth-error.js';
-import { TOKEN_OPERATION } from '../openapi/api-backend.js';
+import { TOKEN_OPERATION, TOKEN_PATH } from '../errors/token-endpoint.js';
 import type { TokenRateLimiter, RateLimitVerdict } from './token-rate-limiter.js';
 import { rateLimitFields as fieldsOf } from '../http/rate-limit-fields.js';
+import type { TokenRateLimit } from '../http/request-frame.js';
 
-export const TOKEN_PATH = '/api/v1/oauth/token';
 export function rateLimitFields(limiter: Pick<TokenRateLimiter, 'points' | 'windowSeconds'>, verdict: RateLimitVerdict): Record<string, string> {
   return fieldsOf({ name: 'token', quota: limiter.points, windowSeconds: limiter.windowSeconds }, verdict.remaining, verdict.resetSeconds);
 }
-
-/** Counts a token request against its address's limit (refused: throws); other requests pass. */
-export type TokenRateLimit = (ctx: Context) => Promise<void> | undefined;
 
 export function tokenRateLimit(limiter: TokenRateLimiter): TokenRateLimit {
   return (ctx) => {

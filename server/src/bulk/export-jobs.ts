@@ -12,7 +12,8 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
 import { isPostgres } from '../db/database.js';
-import { parseRestrictions, serializeRestrictions, type GranularRestrictions } from '../auth/granular-scopes.js';
+import { parseRestrictions, serializeRestrictions } from '../auth/granular-scopes.js';
+import type { GranularRestrictions } from '../tenancy/granular-restrictions.js';
 
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed';
 

@@ -6,7 +6,8 @@
 // its status and its files belong to the client that started it (any other: 404).
 import { createReadStream } from 'node:fs';
 import { ApiError } from '../errors/api-error.js';
-import type { OperationHandler, OperationRequest, OperationResult } from '../http/operation.js';
+import type { OperationResult } from '../http/operation.js';
+import type { OperationHandler, OperationRequest } from '../app-context.js';
 import { fhirBase, FHIR_JSON_UTF8 } from '../resources/r4/r4-operations.js';
 import { exportParameters, readExportRequest } from './export-request.js';
 import { createJob, deleteJob, readJob, type ExportJob } from './export-jobs.js';

@@ -5,7 +5,7 @@
 import { ApiError } from '../errors/api-error.js';
 import type { Principal } from '../auth/principal.js';
 import { R4_TYPES, type R4Type } from '../resources/r4/r4-types.js';
-import { allows } from '../auth/scope-grants.js';
+import { allows } from '../tenancy/scope-grants.js';
 
 /** The types $export writes, in this order. */
 export const EXPORT_TYPE_NAMES = ['Patient', 'Coverage', 'Observation', 'AllergyIntolerance', 'CoverageEligibilityResponse', 'DiagnosticReport'] as const;

@@ -9,11 +9,13 @@
 import type { Knex } from 'knex';
 import { fetchSyncPage } from '../resources/sync-pages.js';
 import { visibilityOfClient } from '../tenancy/authorize.js';
-import type { ResourceRow } from '../resources/resource-rows.js';
+import type { ResourceRow } from '../db/resource-row.js';
 import { EXPORT_TYPES } from './export-request.js';
 import { withRelated } from '../resources/r4/r4-types.js';
 import { fileName, openWorkingFile, publishWorkingFile } from './export-files.js';
 import { finishJob, recordProgress, type ExportJob, type ExportOutput, type ExportProgress } from './export-jobs.js';
+// The tenancy rules read granular scopes' types through it (tenancy/restrictable-types.ts).
+import '../resources/r4/search/restrictable-r4-types.js';
 
 export interface RunSettings {
   dir: string;

@@ -4,7 +4,7 @@
 // from): `Env` has no other keys and the readers take a `VariableName`.
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { parseSourceFacilities } from '../hl7/mllp-source-facilities.js';
+import { parseSourceFacilities } from './mllp-source-facilities.js';
 import type { ConfigEnv, VariableName } from './variables.js';
 
 export interface Config {
@@ -127,7 +127,7 @@ export interface MllpConfig {
   reservedSources: string[];
   /** Of maxConnections, how many only reservedSources may use. */
   reservedConnections: number;
-  /** Sources bound to one facility (by HL7 code): a message naming none is applied there (hl7/mllp-source-facilities.ts). */
+  /** Sources bound to one facility (by HL7 code): a message naming none is applied there (config/mllp-source-facilities.ts). */
   sourceFacilities: Array<{ source: string; facilityCode: string }>;
   /** PEM files; with caFile, clients must present a certificate it signed. */
   tls: { certFile: string; keyFile: string; caFile?: string } | undefined;

@@ -7,7 +7,7 @@ import { listFacilities } from '../organizations/organizations.js';
 import { listMessages, showMessage } from '../messages/message-queries.js';
 import { MessageNotFound, reprocessMessages } from '../messages/message-reprocess.js';
 import type { MessageStatus, MessageViewer, ReprocessResult } from '../messages/message-types.js';
-import { sourceFacilities } from '../hl7/mllp-source-facilities.js';
+import { sourceFacilities } from '../config/mllp-source-facilities.js';
 import { consoleClientId, type ConsoleHandler, type ConsoleRequest } from './console-requests.js';
 import { csrfTokenOf } from './console-csrf.js';
 import { MessageContent, MessagesContent, messagesQuery, type MessageFilters } from './views/messages-page.js';

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { ApiError } from '../errors/api-error.js';
-import type { PublicOperationHandler } from '../http/operation.js';
+import type { PublicOperationHandler } from '../app-context.js';
 import { nowIso } from '../db/clock.js';
 import { findDelivery, attemptsOf, listDeliveries, redeliver, RedeliveryRefused, type DeliveryStatus } from '../webhooks/delivery-store.js';
 import { recoverDeliveries } from '../webhooks/partner-deliveries.js';

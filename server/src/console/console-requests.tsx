@@ -6,7 +6,8 @@
 import type { VNode } from 'preact';
 import type { Context } from 'koa';
 import { ApiError } from '../errors/api-error.js';
-import type { OperationResult, PublicOperationHandler, PublicOperationRequest } from '../http/operation.js';
+import type { OperationResult } from '../http/operation.js';
+import type { PublicOperationHandler, PublicOperationRequest } from '../app-context.js';
 import { findOrganization } from '../organizations/organizations.js';
 import type { AppContext } from '../app-context.js';
 import { csrfTokenMatches, csrfTokenOf, CSRF_FIELD } from './console-csrf.js';

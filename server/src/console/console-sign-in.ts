@@ -2,7 +2,7 @@
 // the link (once) and opens the session in one transaction, then sets the cookie. Signing out
 // ends the session in the database (a copied cookie opens nothing after) and clears the cookie.
 import { ApiError } from '../errors/api-error.js';
-import type { PublicOperationHandler, PublicOperationRequest } from '../http/operation.js';
+import type { PublicOperationHandler, PublicOperationRequest } from '../app-context.js';
 import { redeemConsoleLink, SIGN_IN_PATH } from './console-links.js';
 import { cookieValueOf, endConsoleSession, openConsoleSession } from './console-sessions.js';
 import { clearedSessionCookie, sessionCookie, type RequestOrigin } from './console-cookie.js';

@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, renameSync, rmSync, statSync } from 'node:fs'
 import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { sqliteDriver } from './sqlite-driver.js';
-import { developmentKeyPath } from '../webhooks/signing-secret-crypto.js';
+import { developmentKeyPath } from '../config/development-key-path.js';
 import { createPrivateFile, makePrivate } from './private-files.js';
 
 export interface BackupReport {

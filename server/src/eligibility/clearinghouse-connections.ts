@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
-import type { SigningSecretCipher } from '../webhooks/signing-secret-crypto.js';
+import type { SigningSecretCipher } from '../db/signing-secret-crypto.js';
 import { vetCallbackTarget, type TargetPolicy } from '../webhooks/ssrf-guard.js';
 import type { CoreProtocol } from './core-envelope.js';
 

@@ -25,7 +25,7 @@ import { nowIso } from '../db/clock.js';
 import { applyEligibility } from '../x12/eligibility-applier.js';
 import { subscriberLoops, type SubscriberLoop } from '../x12/eligibility-271.js';
 import { X12Error } from '../x12/x12-error.js';
-import type { SigningSecretCipher } from '../webhooks/signing-secret-crypto.js';
+import type { SigningSecretCipher } from '../db/signing-secret-crypto.js';
 import type { HostResolver } from '../webhooks/ssrf-guard.js';
 import type { PinnedConnections } from '../webhooks/pinned-connections.js';
 import { checkCoreAnswer, coreRequest, CoreEnvelopeError, PAYLOAD_270, PAYLOAD_271, PAYLOAD_999, readCoreResponse, type CoreEnvelope } from './core-envelope.js';

@@ -19,7 +19,7 @@ import type { Knex } from 'knex';
 import type { EligibilityConfig } from '../config/config.js';
 import type { Logger } from '../logging/logger.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
-import type { SigningSecretCipher } from '../webhooks/signing-secret-crypto.js';
+import type { SigningSecretCipher } from '../db/signing-secret-crypto.js';
 import type { HostResolver } from '../webhooks/ssrf-guard.js';
 import { checkableFacilities, claimChecks, completeCheck, nextRecheck, releaseCheck, renewLease, retryCheck, type ClaimedCheck } from './check-queue.js';
 import { recordConnectionAnswer, recordConnectionFailure } from './circuit-breaker.js';

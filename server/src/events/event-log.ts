@@ -8,8 +8,10 @@ import { ApiError } from '../errors/api-error.js';
 import type { Principal } from '../auth/principal.js';
 import { restrictToVisibleEvents, type EventLogFilter } from '../tenancy/event-visibility.js';
 import { visibilityOf } from '../tenancy/authorize.js';
-import { API_VERSION, type EventType } from '../webhooks/event-types.js';
+import { API_VERSION, type EventType } from '../db/event-types.js';
 import { eventData, type OrderType } from '../webhooks/event-envelope.js';
+// The tenancy rules read granular scopes' types through it (tenancy/restrictable-types.ts).
+import '../resources/r4/search/restrictable-r4-types.js';
 
 export type Event = components['schemas']['Event'];
 

@@ -2,9 +2,9 @@
 // each credential then sees is restricted in tenancy/event-visibility.ts.
 import { ApiError } from '../errors/api-error.js';
 import { single } from '../http/envelope.js';
-import type { OperationHandler } from '../http/operation.js';
+import type { OperationHandler } from '../app-context.js';
 import { pageOf } from '../resources/pagination.js';
-import { isEventType, type EventType } from '../webhooks/event-types.js';
+import { isEventType, type EventType } from '../db/event-types.js';
 import { findEvent, listEventPage } from './event-log.js';
 
 function typesOf(raw: unknown): EventType[] | undefined {

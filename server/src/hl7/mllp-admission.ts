@@ -7,7 +7,8 @@
 //    sources in MLLP_RESERVED_SOURCES (the interface engines the operator knows): other
 //    sources together never hold more than the rest, so a flood from many addresses still
 //    leaves the known engines their share.
-import net, { BlockList } from 'node:net';
+import type { BlockList } from 'node:net';
+import { listed } from '../config/address-list.js';
 
 export type AdmissionRefusal = 'source_not_allowed' | 'source_limit' | 'capacity';
 
@@ -23,33 +24,11 @@ export interface AdmissionLimits {
 
 export type Admission = { admitted: true; source: string; release(): void } | { admitted: false; source: string; reason: AdmissionRefusal };
 
-/** MLLP_ALLOWED_SOURCES / MLLP_RESERVED_SOURCES: addresses (10.1.2.3, ::1) and networks (10.0.0.0/8) separated by commas. */
-export function sourceList(sources: string[], setting = 'MLLP_ALLOWED_SOURCES'): BlockList | undefined {
-  if (sources.length === 0) return undefined;
-  const list = new BlockList();
-  for (const source of sources) {
-    const [address, prefix] = source.split('/');
-    const type = net.isIPv6(address!) ? 'ipv6' : 'ipv4';
-    if (!net.isIP(address!)) throw new Error(`${setting}: ${JSON.stringify(source)} is not an IP address or network`);
-    if (prefix === undefined) list.addAddress(address!, type);
-    else {
-      const bits = Number(prefix);
-      if (!Number.isInteger(bits) || bits < 0 || bits > (type === 'ipv4' ? 32 : 128)) throw new Error(`${setting}: ${JSON.stringify(source)} has a bad prefix length`);
-      list.addSubnet(address!, bits, type);
-    }
-  }
-  return list;
-}
-
 /** The source as one address: an IPv4 client of a dual-stack socket (::ffff:10.1.2.3) is 10.1.2.3. */
 export function sourceAddress(remote: string | undefined): string {
   if (!remote) return 'unknown';
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(remote);
   return mapped ? mapped[1]! : remote.toLowerCase();
-}
-
-export function listed(list: BlockList, source: string): boolean {
-  return net.isIP(source) !== 0 && list.check(source, net.isIPv6(source) ? 'ipv6' : 'ipv4');
 }
 
 export class MllpAdmission {

@@ -26,8 +26,9 @@ import { answerOfAck, receivedHl7 } from './hl7-received.js';
 import { nakWithoutMessage } from './hl7-ack.js';
 import { Hl7Failure } from './hl7-failure.js';
 import { FramedSocket, type FrameProblem } from './mllp-frames.js';
-import { MllpAdmission, sourceAddress, sourceList, type AdmissionRefusal } from './mllp-admission.js';
-import { sourceFacilities, type SourceFacilities } from './mllp-source-facilities.js';
+import { MllpAdmission, sourceAddress, type AdmissionRefusal } from './mllp-admission.js';
+import { sourceList } from '../config/address-list.js';
+import { sourceFacilities, type SourceFacilities } from '../config/mllp-source-facilities.js';
 
 const SHUTDOWN_GRACE_MS = 5000;
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);

@@ -4,7 +4,7 @@ import type { Middleware, Context } from 'koa';
 import type { OpenAPIBackend, Request as RouteRequest } from 'openapi-backend';
 import { ApiError } from '../errors/api-error.js';
 import { OAuthError } from '../errors/oauth-error.js';
-import { TOKEN_OPERATION } from '../openapi/api-backend.js';
+import { TOKEN_OPERATION } from '../errors/token-endpoint.js';
 import type { OperationResult } from './operation.js';
 import { JSON_CONTENT_TYPE, RenderedJson } from './rendered-json.js';
 

@@ -9,10 +9,9 @@ import { OAuthError } from '../errors/oauth-error.js';
 import type { Logger } from '../logging/logger.js';
 import { failure } from './envelope.js';
 import { safeErrorSummary } from '../logging/safe-error.js';
-import { TOKEN_OPERATION } from '../openapi/api-backend.js';
-import { FHIR_JSON, outcomeOfError } from '../ingest/operation-outcome.js';
+import { FHIR_JSON, outcomeOfError } from '../errors/operation-outcome.js';
 import { errorFormatOf } from './error-format.js';
-import { TOKEN_PATH } from '../auth/token-rate-limit.js';
+import { TOKEN_OPERATION, TOKEN_PATH } from '../errors/token-endpoint.js';
 
 /** Answers what a request's handling threw. */
 export type ErrorAnswer = (ctx: Context, thrown: unknown) => void;

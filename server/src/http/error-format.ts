@@ -5,7 +5,6 @@
 // gets the `{ data, meta, error }` envelope. The operators' console (`x-ofctx-error-format:
 // html`, and any path under /console) gets an HTML page.
 import type { Context } from 'koa';
-import { isIngestRequest } from '../ingest/operation-outcome.js';
 
 export const FHIR_BASE_PREFIX = '/api/v1/fhir/R4/';
 export const ERROR_FORMAT_EXTENSION = 'x-ofctx-error-format';
@@ -26,6 +25,11 @@ export function errorFormatOf(ctx: Context): ErrorFormat {
   if (routed !== undefined) return routed;
   if (isConsolePath(ctx.path)) return 'html';
   return ctx.path.startsWith(FHIR_BASE_PREFIX) ? 'operation-outcome' : 'envelope';
+}
+
+/** The ingest operation (POST .../ingest/{org}/{facility}/fhir): its body errors arise before routing. */
+function isIngestRequest(method: string, path: string): boolean {
+  return method === 'POST' && /^\/api\/v1\/ingest\/[^/]+\/[^/]+\/fhir\/?$/.test(path);
 }
 
 export function isConsolePath(path: string): boolean {

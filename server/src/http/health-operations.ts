@@ -1,4 +1,5 @@
 // Liveness and readiness probes for operators and orchestrators.
+import type { Knex } from 'knex';
 import type { PublicOperationHandler } from './operation.js';
 import { RenderedJson } from './rendered-json.js';
 
@@ -6,7 +7,13 @@ import { RenderedJson } from './rendered-json.js';
 // serialized once.
 const ALIVE = RenderedJson.of({ status: 'ok' });
 
-export const healthOperations: Record<string, PublicOperationHandler> = {
+/** What the probes read of the running service. */
+interface ProbedService {
+  accepting: boolean;
+  db: Knex;
+}
+
+export const healthOperations: Record<string, PublicOperationHandler<ProbedService>> = {
   getHealth: async () => ({ body: ALIVE }),
   getReadiness: async ({ app }) => {
     if (!app.accepting) return { status: 503, body: { status: 'unavailable' } };

@@ -1,17 +1,17 @@
 // The shape of an operation handler: what it gets from a validated, authorized request and
 // what it gives back. Handlers never touch Koa directly, so they stay small and testable.
+// `App` is what the running service hands them and `Who` the authenticated caller: the domain
+// layer names both (app-context.ts), http only carries them.
 import type { Context } from 'koa';
-import type { AppContext } from '../app-context.js';
-import type { Principal } from '../auth/principal.js';
-import type { Disclosure } from '../audit/audit-trail.js';
+import type { Disclosure } from '../db/disclosure-encoding.js';
 
-export interface PublicOperationRequest {
+export interface PublicOperationRequest<App = unknown> {
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: unknown;
   headers: Record<string, string | string[] | undefined>;
   requestId: string;
-  app: AppContext;
+  app: App;
   koa: Context;
 }
 
@@ -24,10 +24,10 @@ export interface OperationResult {
 }
 
 /** An operation secured with oauth2: the caller is authenticated and authorized. */
-export interface OperationRequest extends PublicOperationRequest {
-  principal: Principal;
+export interface OperationRequest<App = unknown, Who = unknown> extends PublicOperationRequest<App> {
+  principal: Who;
 }
 
-export type OperationHandler = (request: OperationRequest) => Promise<OperationResult>;
+export type OperationHandler<App = unknown, Who = unknown> = (request: OperationRequest<App, Who>) => Promise<OperationResult>;
 /** The token endpoint and the probes, which need no bearer token. */
-export type PublicOperationHandler = (request: PublicOperationRequest) => Promise<OperationResult>;
+export type PublicOperationHandler<App = unknown> = (request: PublicOperationRequest<App>) => Promise<OperationResult>;

@@ -2,7 +2,7 @@
 // the same page request after request; with each row's text kept (rendered-rows.ts), what was
 // still built per request from the same rows was the page's text (joining 50 texts), its
 // bytes and their digest for the ETag, the ids for the audit row, and which resident each
-// record belongs to, encoded for the accounting of disclosures (audit/disclosure-encoding.ts;
+// record belongs to, encoded for the accounting of disclosures (db/disclosure-encoding.ts;
 // it works per resident, and a payer's page names twice the residents of a facility's).
 // All of it is a function of the rows' (id, version_id, last_updated) in order, their
 // residents (a new resident is a new version) and the page's numbers; the rows are read from
@@ -13,14 +13,14 @@
 // and by bytes (one page per credential and page asked, the least recently used dropped
 // first: 512 pages of 200 Coverages would otherwise hold 36 MB a list).
 // Where a page depends on its facility's rows alone (no consent or label the policy weighs),
-// the facility's stamp (resources/facility-stamp.ts: changed in the transaction of any write
+// the facility's stamp (db/facility-stamp.ts: changed in the transaction of any write
 // to those rows, migration 030) read at the request is enough: the same stamp as
 // when the page was kept (or last found the same), the same rows. The stamp is read before
 // the rows a page is built from, so what is kept is never older than its stamp.
 import type { PageInfo } from './envelope.js';
 import type { RenderedJson } from './rendered-json.js';
-import type { Disclosure } from '../audit/audit-trail.js';
-import type { ResourceRow } from '../resources/resource-rows.js';
+import type { Disclosure } from '../db/disclosure-encoding.js';
+import type { ResourceRow } from '../db/resource-row.js';
 
 /** What a list answers, and what its audit row records, for one page of rows. */
 export interface PageAnswer {

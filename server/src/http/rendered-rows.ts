@@ -7,7 +7,7 @@
 // (docs/benchmarks.md); and while most rows are kept, the list reads only their keys. Per
 // process (instances keep their own, nothing to share), bounded by characters kept, oldest
 // first out.
-import type { ResourceRow } from '../resources/resource-rows.js';
+import type { ResourceRow } from '../db/resource-row.js';
 
 interface Rendered {
   versionId: number | string;

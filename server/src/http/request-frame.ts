@@ -4,14 +4,16 @@
 // line once the answer is final. One frame instead of seven nested middlewares: in Koa each
 // is a closure, a bound dispatch and two promises per request, and together they were a
 // fifth of a /healthz request's CPU time (paired A/B, 2026-11-27). Each step is its own file.
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { InFlightRequests } from './in-flight-requests.js';
 import { assignRequestId } from './request-id.js';
-import type { TokenRateLimit } from '../auth/token-rate-limit.js';
 import type { ErrorAnswer } from './error-answer.js';
 import { setSecurityHeaders } from './security-headers.js';
 import type { RequestMetrics } from '../metrics/request-metrics.js';
 import type { AccessLog } from './access-log.js';
+
+/** Counts a token request against its address's limit (refused: throws); other requests pass (auth/token-rate-limit.ts). */
+export type TokenRateLimit = (ctx: Context) => Promise<void> | undefined;
 
 export interface RequestFrameSteps {
   inFlight: InFlightRequests;

@@ -12,7 +12,7 @@ import type { AnswerError, ChangedRecord, MessageOutcome } from '../messages/mes
 import { applyChangeSet } from './apply-change-set.js';
 import type { ChangeSet, ChangeSetResult } from './change-set.js';
 import { refusedTransaction, responseBundle, translateBundle } from './fhir-bundle.js';
-import { outcomeOfError, type OperationOutcome } from './operation-outcome.js';
+import { outcomeOfError, type OperationOutcome } from '../errors/operation-outcome.js';
 
 export interface BundleAnswer {
   status: number;

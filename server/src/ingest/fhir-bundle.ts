@@ -8,9 +8,10 @@
 // applied only if the record is still at that version, else it fails 412 Precondition Failed.
 import { ApiError } from '../errors/api-error.js';
 import { INGESTIBLE_TYPES, type ChangeIssue, type ChangeOutcome, type ChangeSet, type ChangeSetResult, type IngestResource, type IngestibleType, type ResourceChange } from './change-set.js';
-import { parseIdentifierQuery } from './apply-change-set.js';
+import { parseIdentifierQuery } from './business-identifiers.js';
 import { fhirIssues } from './fhir-validator.js';
-import { issueAt, outcomeOf, type OperationOutcome } from './operation-outcome.js';
+import { outcomeOf, type OperationOutcome } from '../errors/operation-outcome.js';
+import { issueAt } from './change-issue-outcome.js';
 
 export type BundleType = 'transaction' | 'batch';
 

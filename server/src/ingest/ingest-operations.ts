@@ -2,18 +2,19 @@
 // application/fhir+json: a transaction or batch Bundle, read up to INGEST_MAX_BUNDLE_BYTES.
 // application/fhir+ndjson: one resource per line, streamed and applied chunk by chunk.
 // The caller is an ingest credential (scope ingest.write, checked by tenancy/authorize.ts like
-// every scope); failures are FHIR OperationOutcome (operation-outcome.ts, error-answer.ts).
+// every scope); failures are FHIR OperationOutcome (errors/operation-outcome.ts, http/error-answer.ts).
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors/api-error.js';
 import { readBoundedBody } from '../http/bounded-body.js';
-import type { OperationHandler, OperationRequest, OperationResult } from '../http/operation.js';
+import type { OperationResult } from '../http/operation.js';
+import type { OperationHandler, OperationRequest } from '../app-context.js';
 import type { InboundMessageRow } from '../messages/message-store.js';
 import type { ReceivedMessage } from '../messages/message-types.js';
 import { applyBundleText, bundleControlId } from './fhir-bundle-message.js';
 import { ContentCapture } from '../messages/content-capture.js';
 import { writtenRecords } from '../messages/written-records.js';
 import { importNdjson } from './fhir-ndjson.js';
-import { FHIR_JSON } from './operation-outcome.js';
+import { FHIR_JSON } from '../errors/operation-outcome.js';
 
 export const NDJSON = 'application/fhir+ndjson';
 

@@ -10,7 +10,7 @@ import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
 import { insertStatement } from '../db/insert-statement.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
-import type { SigningSecretCipher } from '../webhooks/signing-secret-crypto.js';
+import type { SigningSecretCipher } from '../db/signing-secret-crypto.js';
 import type { ChangedRecord, MessageOutcome, MessageStatus, ReceivedMessage } from './message-types.js';
 
 /** An inbound_messages row as written. */

@@ -2,7 +2,7 @@
 // and latency; at the token endpoint, tokens issued and refused; and every 429. Labelled by
 // the contract's operationId, never by the path (paths carry organization and resident ids).
 import type { Context } from 'koa';
-import { TOKEN_OPERATION } from '../openapi/api-backend.js';
+import { TOKEN_OPERATION } from '../errors/token-endpoint.js';
 import { boundedLabel, type ServiceMetrics } from './service-metrics.js';
 
 /** Counts a finished request; `started` is its performance.now() on arrival. */

@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../errors/api-error.js';
 import { listText, single } from '../http/envelope.js';
-import type { OperationHandler, OperationRequest } from '../http/operation.js';
+import type { OperationHandler, OperationRequest } from '../app-context.js';
 import { conditionalGet, renderedDigestTag, versionTag } from '../http/conditional-get.js';
 import { RenderedJson } from '../http/rendered-json.js';
 import { RenderedRows } from '../http/rendered-rows.js';
@@ -13,7 +13,8 @@ import { RenderedPages, type PageAnswer } from '../http/rendered-pages.js';
 import type { PageInfo } from '../http/envelope.js';
 import { facilityScope } from './pagination.js';
 import { isSyncRequest } from './sync-pages.js';
-import { listRows, readRow, rowsBySeq, type ResourceRow } from './resource-rows.js';
+import { listRows, readRow, rowsBySeq } from './resource-rows.js';
+import type { ResourceRow } from '../db/resource-row.js';
 import { toPatient, type ResidentRow } from './fhir-patient.js';
 import { toCoverage, type CoverageRow } from './fhir-coverage.js';
 import { toObservation, type ObservationRow } from './fhir-observation.js';
@@ -21,6 +22,8 @@ import { toAllergyIntolerance, type AllergyRow } from './fhir-allergy-intoleranc
 import { visibilityAndStampOf, visibilityOf } from '../tenancy/authorize.js';
 import type { RecordFilter } from '../tenancy/record-visibility.js';
 import { disclosuresOf } from '../audit/disclosures.js';
+// The tenancy rules read granular scopes' types through it (tenancy/restrictable-types.ts).
+import './r4/search/restrictable-r4-types.js';
 
 const FHIR_TYPE_OF_TABLE: Record<string, string> = { residents: 'Patient', coverage: 'Coverage', observations: 'Observation', allergies: 'AllergyIntolerance' };
 

@@ -8,13 +8,7 @@ import type { PageInfo } from '../http/envelope.js';
 import { fetchResourcePage, listedColumnsOf, type ListedColumns, type ListScope } from './pagination.js';
 import { fetchSyncPage, isSyncRequest, seqNext, type SyncPageInfo } from './sync-pages.js';
 import type { RecordFilter } from '../tenancy/record-visibility.js';
-
-export interface ResourceRow {
-  id: string;
-  seq: number;
-  version_id: number | string;
-  last_updated: string;
-}
+import type { ResourceRow } from '../db/resource-row.js';
 
 /**
  * A page of a table: page-numbered in insertion order, or the keyset sync path. `columns`:

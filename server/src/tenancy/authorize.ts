@@ -1,6 +1,6 @@
 // The one place where a caller's grant is checked against what it asks for:
 // the operation's scope (and, for a read scope, whether the token may read by id or search:
-// SMART's r and s, auth/scope-grants.ts), the path's organization and the path's facility.
+// SMART's r and s, tenancy/scope-grants.ts), the path's organization and the path's facility.
 // Resource queries then also filter by organization and facility, so a resource of another
 // tenant is simply not found (404), indistinguishable from an unknown id; and by the
 // credential's access policy and the token's granular scopes (visibilityOf below), so a record
@@ -9,11 +9,11 @@ import type { Knex } from 'knex';
 import { ApiError } from '../errors/api-error.js';
 import { recordFilterAndStampOf, recordFilterOf, type RecordFilter } from './record-visibility.js';
 import { policyOfRow } from './access-policy.js';
-import type { Principal } from '../auth/principal.js';
-import { REALM } from '../auth/bearer-authentication.js';
-import { allows, halfOf, INTERACTIONS, type Interaction } from '../auth/scope-grants.js';
-import type { GranularRestrictions } from '../auth/granular-scopes.js';
+import type { Caller } from './caller.js';
+import { REALM } from '../errors/bearer-realm.js';
+import { allows, halfOf, INTERACTIONS, type Interaction } from './scope-grants.js';
 import { GranularRestriction } from './granular-restriction.js';
+import type { GranularRestrictions } from './granular-restrictions.js';
 import { isPostgres } from '../db/database.js';
 
 /** Operations the contract lets in with any one of several scope sets (the event log: any read scope). */
@@ -21,7 +21,7 @@ export interface ScopeAlternatives {
   anyOf: ReadonlyArray<readonly string[]>;
 }
 
-function missingScopes(principal: Principal, required: readonly string[] | ScopeAlternatives, interaction: Interaction): { missing: string[]; oneOf: boolean } {
+function missingScopes(principal: Caller, required: readonly string[] | ScopeAlternatives, interaction: Interaction): { missing: string[]; oneOf: boolean } {
   const lacks = (scope: string) => !allows(principal.scopes, scope, interaction);
   if (!('anyOf' in required)) return { missing: required.filter(lacks), oneOf: false };
   if (required.anyOf.some((set) => !set.some(lacks))) return { missing: [], oneOf: true };
@@ -42,7 +42,7 @@ function halfMessage(scope: string, interaction: Interaction): string {
  * Throws unless `principal` may do `interaction` (read by id, or search: the operation's
  * `x-ofctx-interaction`) with the operation's scopes, in the path's organization and facility.
  */
-export function authorize(principal: Principal, requiredScopes: readonly string[] | ScopeAlternatives, params: Record<string, string>, interaction: Interaction): void {
+export function authorize(principal: Caller, requiredScopes: readonly string[] | ScopeAlternatives, params: Record<string, string>, interaction: Interaction): void {
   const { missing, oneOf } = missingScopes(principal, requiredScopes, interaction);
   if (missing.length > 0) {
     const scope = missing.join(' ');
@@ -71,7 +71,7 @@ export function authorize(principal: Principal, requiredScopes: readonly string[
  * caller may see, as the restriction every read path puts inside its query
  * (tenancy/record-visibility.ts). A row it hides is not found, exactly like an unknown id.
  */
-export function visibilityOf(db: Knex, principal: Principal): Promise<RecordFilter> {
+export function visibilityOf(db: Knex, principal: Caller): Promise<RecordFilter> {
   return recordFilterOf(db, principal.orgId, principal.policy, granularOf(db, principal.orgId, principal.restrictions));
 }
 
@@ -82,9 +82,9 @@ function granularOf(db: Knex, orgId: string, restrictions: GranularRestrictions 
 
 /**
  * visibilityOf for a list, with the stamp of the facility's rows of `table`
- * (resources/facility-stamp.ts) read in the same statement.
+ * (db/facility-stamp.ts) read in the same statement.
  */
-export function visibilityAndStampOf(db: Knex, principal: Principal, table: string, facilityId: string): Promise<{ filter: RecordFilter; stamp: string }> {
+export function visibilityAndStampOf(db: Knex, principal: Caller, table: string, facilityId: string): Promise<{ filter: RecordFilter; stamp: string }> {
   return recordFilterAndStampOf(db, principal.orgId, principal.policy, table, facilityId, granularOf(db, principal.orgId, principal.restrictions));
 }
 

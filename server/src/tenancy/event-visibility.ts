@@ -12,13 +12,14 @@
 // event names, does not see the event.
 import type { Knex } from 'knex';
 import { ApiError } from '../errors/api-error.js';
-import type { Principal } from '../auth/principal.js';
-import { REALM } from '../auth/bearer-authentication.js';
-import { EVENT_TYPES, type EventType } from '../webhooks/event-types.js';
-import type { RecordFilter, SqlFragment } from './record-visibility.js';
+import type { Caller } from './caller.js';
+import { REALM } from '../errors/bearer-realm.js';
+import { EVENT_TYPES, type EventType } from '../db/event-types.js';
+import type { RecordFilter } from './record-visibility.js';
+import type { SqlFragment } from './sql-fragment.js';
+import { restrictableTypes } from './restrictable-types.js';
 import type { GranularRestriction } from './granular-restriction.js';
-import { R4_TYPES, type R4Type } from '../resources/r4/r4-types.js';
-import { allows } from '../auth/scope-grants.js';
+import { allows } from './scope-grants.js';
 
 /** The read scope an event's type needs: the scope of the record the event is about. */
 export const READ_SCOPE_OF_EVENT_TYPE: Record<EventType, string> = {
@@ -46,7 +47,7 @@ export interface EventLogFilter {
  */
 export function restrictToVisibleEvents<Q extends Knex.QueryBuilder>(
   query: Q,
-  principal: Principal,
+  principal: Caller,
   visibility: RecordFilter,
   filter: EventLogFilter = {},
   alias = 'webhook_events',
@@ -96,11 +97,10 @@ export function restrictToVisibleEvents<Q extends Knex.QueryBuilder>(
  * resident that the token sees. Undefined when the granular scopes restrict none of them.
  */
 function eventRecordCondition(granular: GranularRestriction, type: EventType, alias: string): SqlFragment | undefined {
-  const of = (r4Type: R4Type['type'], key: string, column: string): SqlFragment | undefined => {
-    const r4 = R4_TYPES.find((t) => t.type === r4Type)!;
-    const restriction = granular.rowsOf(r4, 'vis_g');
+  const of = (r4Type: string, key: string, column: string): SqlFragment | undefined => {
+    const restriction = granular.rowsOf(r4Type, 'vis_g');
     if (!restriction) return undefined;
-    return { sql: `exists (select 1 from ${r4.table} vis_g where vis_g.${key} = ${alias}.${column} and ${restriction.sql})`, bindings: restriction.bindings };
+    return { sql: `exists (select 1 from ${restrictableTypes().tableOf(r4Type)!} vis_g where vis_g.${key} = ${alias}.${column} and ${restriction.sql})`, bindings: restriction.bindings };
   };
   switch (type) {
     case 'resident.admitted':

@@ -1,12 +1,11 @@
 // A token's granular scopes (auth/granular-scopes.ts) as SQL: the condition a row of a
 // restricted type must meet, the same condition an R4 search of those parameters builds
-// (resources/r4/search/search-query.ts tokenMatch), so a granular scope hides exactly what
+// (resources/r4/search/search-query.ts tokenMatch, handed over as restrictable-types.ts), so a granular scope hides exactly what
 // that search would not return. RecordFilter (record-visibility.ts) puts it beside the access
 // policy's restriction in every read path's query; event-visibility.ts asks it per event type.
-import type { GranularRestrictions } from '../auth/granular-scopes.js';
-import { R4_TYPES, type R4Type } from '../resources/r4/r4-types.js';
-import { tokenMatch } from '../resources/r4/search/search-query.js';
-import type { SqlFragment } from './record-visibility.js';
+import type { SqlFragment } from './sql-fragment.js';
+import { restrictableTypes } from './restrictable-types.js';
+import type { GranularRestrictions } from './granular-restrictions.js';
 
 const NOTHING: SqlFragment = { sql: '1 = 0', bindings: [] };
 
@@ -23,24 +22,26 @@ export class GranularRestriction {
   }
 
   /** True when rows of `type` are restricted (or hidden). */
-  restricts(type: R4Type['type']): boolean {
+  restricts(type: string): boolean {
     return this.restrictions[type] !== undefined;
   }
 
   /** The condition on rows of `table` under `alias`; undefined when that table's type is not restricted. */
   rows(table: string, alias: string = table): SqlFragment | undefined {
-    const r4 = R4_TYPES.find((t) => t.table === table);
-    return r4 ? this.rowsOf(r4, alias) : undefined;
+    const type = restrictableTypes().typeOf(table);
+    return type ? this.rowsOf(type, alias) : undefined;
   }
 
-  rowsOf(r4: R4Type, alias: string): SqlFragment | undefined {
-    const alternatives = this.restrictions[r4.type];
+  /** The condition on rows of R4 type `type` under `alias`; undefined when the type is not restricted. */
+  rowsOf(type: string, alias: string): SqlFragment | undefined {
+    const alternatives = this.restrictions[type];
     if (alternatives === undefined) return undefined;
     if (alternatives.length === 0) return NOTHING;
+    const types = restrictableTypes();
     const bindings: unknown[] = [];
     const any = alternatives.map((restriction) => {
       const all = restriction.map((match) => {
-        const { sql, bindings: values } = tokenMatch(this.postgres, r4, this.orgId, match.param, match.tokens, alias);
+        const { sql, bindings: values } = types.tokenMatch(this.postgres, type, this.orgId, match.param, match.tokens, alias);
         bindings.push(...values);
         return `(${sql})`;
       });

@@ -19,18 +19,14 @@ import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
 import { preparedStatements } from '../db/prepared-statements.js';
 import type { AccessPolicy } from './access-policy.js';
-import { stampOf, type FacilityCounts } from '../resources/facility-stamp.js';
+import { stampOf, type FacilityCounts } from '../db/facility-stamp.js';
 import type { GranularRestriction } from './granular-restriction.js';
+import type { SqlFragment } from './sql-fragment.js';
 
 /** What the organization holds that a policy may hide (organizations' flags, never cleared). */
 export interface OrganizationFlags {
   restrictedRecords: boolean;
   consentDenials: boolean;
-}
-
-export interface SqlFragment {
-  sql: string;
-  bindings: Array<string | number>;
 }
 
 /** The restriction a policy puts on one organization's rows, at one instant. */
@@ -144,7 +140,7 @@ export async function recordFilterOf(db: Knex, orgId: string, policy: AccessPoli
   return new RecordFilter(policy, flags, nowIso(), granular);
 }
 
-// The flags and the stamp of one facility's rows of a resource (resources/facility-stamp.ts),
+// The flags and the stamp of one facility's rows of a resource (db/facility-stamp.ts),
 // in one statement: a list asks both at every request, and on PostgreSQL each is a round trip.
 const FLAGS_AND_COUNTS_SQL = `select o.restricted_records, o.consent_denials, c.total, c.layout_version, c.changes
   from organizations o left join facility_resource_counts c on c.resource = ? and c.facility_id = ? where o.id = ?`;

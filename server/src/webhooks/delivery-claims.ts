@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
 import { isPostgres, rawRows } from '../db/database.js';
-import type { EventType } from './event-types.js';
+import type { EventType } from '../db/event-types.js';
 import type { AttemptDecision } from './retry-policy.js';
 import type { AttemptErrorClass } from './delivery-sender.js';
 import { endSubscription } from './subscriptions.js';

@@ -4,7 +4,7 @@
 // looked up in the path's organization, so another organization's ids are a 404.
 import { ApiError } from '../errors/api-error.js';
 import { list, single } from '../http/envelope.js';
-import type { OperationHandler } from '../http/operation.js';
+import type { OperationHandler } from '../app-context.js';
 import { pageOf } from '../resources/pagination.js';
 import { nowIso } from '../db/clock.js';
 import { redeliver, RedeliveryRefused } from './delivery-store.js';

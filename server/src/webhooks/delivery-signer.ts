@@ -10,7 +10,7 @@
 // receiver still holding it compares with) until the overlap ends, then the new one's.
 import { createHmac } from 'node:crypto';
 import type { components } from '@ofctx/sdk/contract';
-import type { EventType } from './event-types.js';
+import type { EventType } from '../db/event-types.js';
 
 export type DeliveryHeaders = components['schemas']['DeliveryHeaders'];
 

@@ -22,7 +22,7 @@ import { signingSecretsAt } from './secret-rotation.js';
 import { decideAfterAttempt } from './retry-policy.js';
 import { fhirChannelRequest } from './fhir/fhir-channel.js';
 import { FHIR_KIND } from './fhir/fhir-notifications.js';
-import type { SigningSecretCipher } from './signing-secret-crypto.js';
+import type { SigningSecretCipher } from '../db/signing-secret-crypto.js';
 import type { HostResolver } from './ssrf-guard.js';
 import type { SubscriptionHealth } from './subscription-health.js';
 

@@ -4,7 +4,7 @@
 // names, birth dates or other protected health information; clinical.order.created adds
 // the kind of order (a FHIR resource type), which partners cannot read through the API.
 import type { components } from '@ofctx/sdk/contract';
-import { API_VERSION, type EventType } from './event-types.js';
+import { API_VERSION, type EventType } from '../db/event-types.js';
 
 /** `data.order_type` of clinical.order.created: the FHIR resource type of the new order. */
 export type OrderType = NonNullable<components['schemas']['EventData']['order_type']>;

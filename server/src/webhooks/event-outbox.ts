@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
 import { isUuid, timeOrderedUuid } from '../db/uuid.js';
 import { isPostgres, rawRows } from '../db/database.js';
-import { isEventType, type EventType } from './event-types.js';
+import { isEventType, type EventType } from '../db/event-types.js';
 import { serializeDeliveryBody, type OrderType } from './event-envelope.js';
 import { deliveriesQueuedNotice, insertAndNotifyDeliveriesQueued, notifyDeliveriesQueued } from './delivery-wakeup.js';
 import { insertAll, InsertBatch } from '../db/insert-batch.js';

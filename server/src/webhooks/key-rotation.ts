@@ -4,7 +4,7 @@
 // (a subscription created, a secret rotated) is re-read, never overwritten. Safe to run while
 // the service runs and to run again: rows already under the current key are left alone.
 import type { Knex } from 'knex';
-import type { SigningSecretCipher } from './signing-secret-crypto.js';
+import type { SigningSecretCipher } from '../db/signing-secret-crypto.js';
 
 /** Every column encrypted with the webhook key, and the row id each one binds as AAD. */
 export const ENCRYPTED_COLUMNS: Array<{ table: string; column: string; aad: string }> = [

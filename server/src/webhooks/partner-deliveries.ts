@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import type { components } from '@ofctx/sdk/contract';
 import { nowIso } from '../db/clock.js';
 import { notifyDeliveriesQueued } from './delivery-wakeup.js';
-import type { EventType } from './event-types.js';
+import type { EventType } from '../db/event-types.js';
 
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type PublicDeliveryStatus = components['schemas']['WebhookDeliveryStatus'];

@@ -7,7 +7,8 @@ import type { Knex } from 'knex';
 import type { components } from '@ofctx/sdk/contract';
 import { nowIso } from '../db/clock.js';
 import { standardWebhooksSecret, type SigningSecrets } from './delivery-signer.js';
-import { newSigningSecret, type SigningSecretCipher } from './signing-secret-crypto.js';
+import type { SigningSecretCipher } from '../db/signing-secret-crypto.js';
+import { newSigningSecret } from './signing-secret.js';
 import type { SubscriptionRow } from './subscriptions.js';
 
 export type WebhookSecretRotation = components['schemas']['WebhookSecretRotation'];

@@ -8,9 +8,10 @@ import type { Knex } from 'knex';
 import type { components } from '@ofctx/sdk/contract';
 import { nowIso } from '../db/clock.js';
 import { isPostgres } from '../db/database.js';
-import type { EventType } from './event-types.js';
+import type { EventType } from '../db/event-types.js';
 import { SIGNATURE_HEADER, standardWebhooksSecret } from './delivery-signer.js';
-import { newSigningSecret, type SigningSecretCipher } from './signing-secret-crypto.js';
+import type { SigningSecretCipher } from '../db/signing-secret-crypto.js';
+import { newSigningSecret } from './signing-secret.js';
 
 export type WebhookSubscription = components['schemas']['WebhookSubscription'];
 export type WebhookSubscriptionCreated = components['schemas']['WebhookSubscriptionCreated'];

@@ -8,7 +8,7 @@ import type { Logger } from '../logging/logger.js';
 import { DeliveryWorker } from './delivery-worker.js';
 import { PostgresWakeupListener, wakeOnSqliteEnqueue } from './delivery-wakeup.js';
 import { emitEvent, type EmittedEvent, type EventInput } from './event-outbox.js';
-import { loadSigningSecretCipher, type SigningSecretCipher } from './signing-secret-crypto.js';
+import { loadSigningSecretCipher, type SigningSecretCipher } from '../db/signing-secret-crypto.js';
 import { systemResolver, type HostResolver } from './ssrf-guard.js';
 import type { DeliveryMetrics } from './delivery-worker.js';
 import { disableFailingSubscriptions, SubscriptionHealth, sweepIntervalMs } from './subscription-health.js';

@@ -4,7 +4,8 @@
 // invalid_x12 naming the segment and element.
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors/api-error.js';
-import type { OperationHandler, OperationRequest, OperationResult } from '../http/operation.js';
+import type { OperationResult } from '../http/operation.js';
+import type { OperationHandler, OperationRequest } from '../app-context.js';
 import { readBoundedBody } from '../http/bounded-body.js';
 import { applyX12Text, x12Envelope } from './x12-message.js';
 

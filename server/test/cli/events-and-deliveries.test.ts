@@ -8,7 +8,7 @@ import { jsonOf, runOps } from '../../../test/support/ops-cli.js';
 import { createClient } from '../../src/auth/clients.js';
 import { createFacility, createOrganization } from '../../src/organizations/organizations.js';
 import { createSubscription, endSubscription } from '../../src/webhooks/subscriptions.js';
-import { SigningSecretCipher } from '../../src/webhooks/signing-secret-crypto.js';
+import { SigningSecretCipher } from '../../src/db/signing-secret-crypto.js';
 import { startReceiver, waitFor, type Receiver } from '../webhooks/support/receiver.js';
 import { startWebhookService, TEST_ENCRYPTION_KEY, type WebhookTestService } from '../webhooks/support/webhook-service.js';
 

@@ -172,7 +172,7 @@ describe('history partitioned by time', function () {
       // Two years of monthly partitions, and rows in each.
       await ensurePartitions(db, audit, Date.now(), Date.parse('2024-12-01T00:00:00.000Z'));
       await ensurePartitions(db, exchanges, Date.now(), Date.parse('2024-12-01T00:00:00.000Z'));
-      // Each an answer about one resident (encoded as audit/disclosure-encoding.ts writes it);
+      // Each an answer about one resident (encoded as db/disclosure-encoding.ts writes it);
       // one in a hundred about `resident`.
       await db.raw(
         `INSERT INTO audit_events (at, request_id, client_id, org_id, operation, status, resource_ids, result_count, purpose, disclosures)

@@ -12,7 +12,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { applyChangeSet } from '../../src/ingest/apply-change-set.js';
 import { createFacility, createOrganization, setFacilityNpi } from '../../src/organizations/organizations.js';
 import { setConnection } from '../../src/eligibility/clearinghouse-connections.js';
-import { SigningSecretCipher } from '../../src/webhooks/signing-secret-crypto.js';
+import { SigningSecretCipher } from '../../src/db/signing-secret-crypto.js';
 import { systemResolver } from '../../src/webhooks/ssrf-guard.js';
 import { waitFor } from '../webhooks/support/receiver.js';
 import { spawnServer, type ServerProcess } from '../webhooks/support/processes.js';

@@ -15,7 +15,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { createClient } from '../../src/auth/clients.js';
 import { createFacility, createOrganization, setFacilityHl7Code } from '../../src/organizations/organizations.js';
 import { createSubscription } from '../../src/webhooks/subscriptions.js';
-import { SigningSecretCipher } from '../../src/webhooks/signing-secret-crypto.js';
+import { SigningSecretCipher } from '../../src/db/signing-secret-crypto.js';
 import { applyHl7Text, applyHl7Texts } from '../../src/hl7/message-applier.js';
 
 describe('one HL7 message and the database', function () {

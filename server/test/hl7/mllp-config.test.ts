@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import net from 'node:net';
 import { loadConfig } from '../../src/config/config.js';
 import { allowList } from '../../src/hl7/mllp-listener.js';
-import { sourceFacilities } from '../../src/hl7/mllp-source-facilities.js';
+import { sourceFacilities } from '../../src/config/mllp-source-facilities.js';
 import { startTestService } from '../../../test/support/service.js';
 
 describe('MLLP configuration', function () {

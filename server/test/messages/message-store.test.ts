@@ -9,7 +9,7 @@ import { createFacility, createOrganization } from '../../src/organizations/orga
 import { MessageStore } from '../../src/messages/message-store.js';
 import { listMessages, showMessage } from '../../src/messages/message-queries.js';
 import type { MessageViewer, ReceivedMessage } from '../../src/messages/message-types.js';
-import { SigningSecretCipher } from '../../src/webhooks/signing-secret-crypto.js';
+import { SigningSecretCipher } from '../../src/db/signing-secret-crypto.js';
 import { purgeExpired } from '../../src/retention/purge-expired.js';
 import type { AuditEntry } from '../../src/audit/audit-trail.js';
 

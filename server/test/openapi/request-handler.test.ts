@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { OpenAPIBackend, type Request } from 'openapi-backend';
 import { startTestService, ALL_SCOPES, type TestService } from '../../../test/support/service.js';
 import { tokenFor } from '../../../test/support/http.js';
-import { createApiBackend } from '../../src/openapi/api-backend.js';
+import { createApiBackend } from '../../src/api-backend.js';
 import { compiledRequestHandler } from '../../src/openapi/request-handler.js';
 import { operations } from '../../src/operations.js';
 import { RenderedJson } from '../../src/http/rendered-json.js';

@@ -5,7 +5,8 @@ import { startTestService, type TestService } from '../../../test/support/servic
 import { call } from '../../../test/support/http.js';
 import { seedTenants, RESOURCE_ENDPOINTS, type Tenants } from '../../../test/support/tenants.js';
 import { touchCoverage } from '../../../test/support/resource-changes.js';
-import { rowsBySeq, type ResourceRow } from '../../src/resources/resource-rows.js';
+import { rowsBySeq } from '../../src/resources/resource-rows.js';
+import type { ResourceRow } from '../../src/db/resource-row.js';
 import { RecordFilter } from '../../src/tenancy/record-visibility.js';
 import { DEFAULT_POLICY } from '../../src/tenancy/access-policy.js';
 import { createChangeTrigger, dropChangeTrigger } from '../../src/db/migrations/030_facility_resource_changes.js';

@@ -11,9 +11,9 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { createClient } from '../../src/auth/clients.js';
 import { createFacility, createOrganization } from '../../src/organizations/organizations.js';
 import { createSubscription } from '../../src/webhooks/subscriptions.js';
-import { SigningSecretCipher } from '../../src/webhooks/signing-secret-crypto.js';
+import { SigningSecretCipher } from '../../src/db/signing-secret-crypto.js';
 import { emitEvent, InvalidEvent } from '../../src/webhooks/event-outbox.js';
-import type { EventType } from '../../src/webhooks/event-types.js';
+import type { EventType } from '../../src/db/event-types.js';
 
 describe('emitting an event', function () {
   this.timeout(60_000);

@@ -7,7 +7,7 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { jsonOf, runOps } from '../../../test/support/ops-cli.js';
-import { SigningSecretCipher } from '../../src/webhooks/signing-secret-crypto.js';
+import { SigningSecretCipher } from '../../src/db/signing-secret-crypto.js';
 import { ENCRYPTED_COLUMNS, rotateEncryptionKey } from '../../src/webhooks/key-rotation.js';
 import { startReceiver, waitFor, type Receiver } from './support/receiver.js';
 import { startWebhookService, type Tenant, type WebhookTestService } from './support/webhook-service.js';

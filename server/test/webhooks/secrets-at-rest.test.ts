@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { call } from '../../../test/support/http.js';
 import { sqlitePath } from '../../src/config/config.js';
-import { developmentKeyPath } from '../../src/webhooks/signing-secret-crypto.js';
+import { developmentKeyPath } from '../../src/config/development-key-path.js';
 import { startReceiver, waitFor, type Receiver } from './support/receiver.js';
 import { startWebhookService, type WebhookTestService } from './support/webhook-service.js';
 

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { createHmac, randomUUID } from 'node:crypto';
 import { assertDeliveryMatchesContract } from '../../../test/support/contract.js';
 import { call } from '../../../test/support/http.js';
-import { EVENT_TYPES } from '../../src/webhooks/event-types.js';
+import { EVENT_TYPES } from '../../src/db/event-types.js';
 import { MAX_ACTIVE_SUBSCRIPTIONS } from '../../src/webhooks/subscriptions.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { startWebhookService, type Tenant, type WebhookTestService } from './support/webhook-service.js';

@@ -12,7 +12,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { startReceiver, waitFor, type Receiver } from '../../../server/test/webhooks/support/receiver.js';
 import { startWebhookService, type WebhookTestService } from '../../../server/test/webhooks/support/webhook-service.js';
-import type { EventType } from '../../../server/src/webhooks/event-types.js';
+import type { EventType } from '../../../server/src/db/event-types.js';
 import { account, addCounts, waitSettled, type SubscriptionUnderTest } from './support/accounting.js';
 import { BEHAVIOURS, FaultyReceiver, type Behaviour } from './support/faulty-receiver.js';
 import { latency, webhookFigures } from './support/figures.js';

@@ -1,6 +1,6 @@
 // `clearinghouse set | list | remove`: where an organization's eligibility questions (X12 270
 // over CAQH CORE) go. See eligibility/clearinghouse-connections.ts.
-import { loadSigningSecretCipher } from '../../webhooks/signing-secret-crypto.js';
+import { loadSigningSecretCipher } from '../../db/signing-secret-crypto.js';
 import { systemResolver } from '../../webhooks/ssrf-guard.js';
 import { findOrganization } from '../../organizations/organizations.js';
 import { ConnectionProblem, listConnections, removeConnection, setConnection, shownConnection, type ClearinghouseConnection } from '../../eligibility/clearinghouse-connections.js';

@@ -5,7 +5,7 @@ import { createClient, findClient, grantFacilities, listClients, revokeClient, u
 import type { QuotaOverride } from '../../quotas/client-quotas.js';
 import type { QuotaLimits } from '../../quotas/token-bucket.js';
 import { DEFAULT_POLICY, isPurposeOfUse, normalisedPayer, PURPOSES_OF_USE, type AccessPolicy } from '../../tenancy/access-policy.js';
-import { INGEST_SCOPE, PARTNER_SCOPES, isScope, parseScopes } from '../../auth/scopes.js';
+import { INGEST_SCOPE, PARTNER_SCOPES, isScope, parseScopes } from '../../tenancy/scopes.js';
 import { findOrganization } from '../../organizations/organizations.js';
 import { required, uuidList, uuidOption, UsageError, type CliContext, type Command, type ParsedArgs } from '../command.js';
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { nowIso } from '../../db/clock.js';
 import { findOrganization } from '../../organizations/organizations.js';
-import { loadSigningSecretCipher } from '../../webhooks/signing-secret-crypto.js';
+import { loadSigningSecretCipher } from '../../db/signing-secret-crypto.js';
 import { systemResolver } from '../../webhooks/ssrf-guard.js';
 import { queueChecks } from '../../eligibility/check-queue.js';
 import { readInquirySubject } from '../../eligibility/eligibility-inquiry.js';

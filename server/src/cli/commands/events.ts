@@ -3,7 +3,7 @@
 // its own, in the same transaction (ingest/apply-change-set.ts). Deliveries are written with the event in one transaction; a running server picks
 // them up at once on PostgreSQL (NOTIFY) or at its next poll on SQLite.
 import { emitEvent, InvalidEvent, type EmittedEvent } from '../../webhooks/event-outbox.js';
-import { EVENT_TYPES } from '../../webhooks/event-types.js';
+import { EVENT_TYPES } from '../../db/event-types.js';
 import { required, uuidOption, UsageError, type Command } from '../command.js';
 
 export const eventEmit: Command = {

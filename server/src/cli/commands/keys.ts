@@ -1,6 +1,6 @@
 // `keys rotate`: moves every webhook signing secret to the current WEBHOOK_ENCRYPTION_KEY,
 // decrypting with WEBHOOK_ENCRYPTION_KEY_PREVIOUS where needed (docs/operators/keys.md, "Rotating the webhook encryption key").
-import { loadSigningSecretCipher } from '../../webhooks/signing-secret-crypto.js';
+import { loadSigningSecretCipher } from '../../db/signing-secret-crypto.js';
 import { rotateEncryptionKey, type RotationReport } from '../../webhooks/key-rotation.js';
 import type { Command } from '../command.js';
 

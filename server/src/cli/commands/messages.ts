@@ -9,12 +9,12 @@ import type { Knex } from 'knex';
 import { AuditTrail } from '../../audit/audit-trail.js';
 import { isUuid } from '../../db/uuid.js';
 import { sourceAddress } from '../../hl7/mllp-admission.js';
-import { sourceFacilities } from '../../hl7/mllp-source-facilities.js';
+import { sourceFacilities } from '../../config/mllp-source-facilities.js';
 import { listMessages, showMessage } from '../../messages/message-queries.js';
 import { MessageNotFound, reprocessMessages, type ReprocessSelection } from '../../messages/message-reprocess.js';
 import { MessageStore } from '../../messages/message-store.js';
 import { MESSAGE_ROADS, MESSAGE_STATUSES, type MessageDetail, type MessageFilter, type MessagePage, type MessageRoad, type MessageStatus, type MessageSummary, type MessageViewer, type ReprocessResult } from '../../messages/message-types.js';
-import { loadSigningSecretCipher } from '../../webhooks/signing-secret-crypto.js';
+import { loadSigningSecretCipher } from '../../db/signing-secret-crypto.js';
 import { positiveInteger, uuidOption, UsageError, type CliContext, type Command, type ParsedArgs } from '../command.js';
 
 function viewer(db: Knex): MessageViewer {

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import { createClient } from '../../auth/clients.js';
-import { INGEST_SCOPE, PARTNER_SCOPES } from '../../auth/scopes.js';
+import { INGEST_SCOPE, PARTNER_SCOPES } from '../../tenancy/scopes.js';
 import { createFacility, createOrganization, findOrganization } from '../../organizations/organizations.js';
 import { seedFacility, type SeedCounts } from '../../seed/synthetic-data.js';
 import { positiveInteger, uuidOption, UsageError, type CliContext, type Command } from '../command.js';
-import { analyzeAfterBulkLoad } from '../../db/statistics-after-bulk-load.js';
+import { analyzeAfterBulkLoad } from '../../ingest/statistics-after-bulk-load.js';
 
 function progressBar(cli: CliContext) {
   return (done: number, total: number) => {

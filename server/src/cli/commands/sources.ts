@@ -2,7 +2,7 @@
 // (EHR, ADT feed) connects. A separate kind from partner credentials: scope ingest.write only,
 // so it can write through /api/v1/ingest and read nothing; a partner credential never gets it.
 import { createClient, findClient, listClients, revokeClient } from '../../auth/clients.js';
-import { INGEST_SCOPE } from '../../auth/scopes.js';
+import { INGEST_SCOPE } from '../../tenancy/scopes.js';
 import { findOrganization } from '../../organizations/organizations.js';
 import { required, uuidList, uuidOption, UsageError, type Command } from '../command.js';
 import { publicView } from './clients.js';

@@ -14,7 +14,7 @@ export async function up(db: Knex): Promise<void> {
     // JSON array of event types.
     t.text('event_types').notNullable();
     t.string('description', 500).nullable();
-    // AES-256-GCM, `v1:iv:tag:ciphertext` (signing-secret-crypto.ts); never the secret in clear.
+    // AES-256-GCM, `v1:iv:tag:ciphertext` (db/signing-secret-crypto.ts); never the secret in clear.
     t.text('signing_secret_encrypted').notNullable();
     t.string('status', 16).notNullable();
     t.string('created_at', 32).notNullable();

@@ -5,7 +5,7 @@
 // - client_assertion_jtis: every accepted assertion's (client, jti) until it expires. The
 //   primary key makes the insert fail for a second use, on every instance at once.
 // - webhook_subscriptions: the secret replaced by a rotation, encrypted like the current
-//   one (signing-secret-crypto.ts), kept until `previous_secret_expires_at` so deliveries
+//   one (db/signing-secret-crypto.ts), kept until `previous_secret_expires_at` so deliveries
 //   are signed with both during the overlap.
 import type { Knex } from 'knex';
 

@@ -3,7 +3,7 @@
 // showed, each landing at a random place of its (org_id, resident_id, at) index: on SQLite
 // that was 40% of a coverage list's cost. Now:
 // - audit_events.purpose and .disclosures: the credential's purpose of use and which of the
-//   row's resource_ids belong to which resident (audit/disclosure-encoding.ts), in the
+//   row's resource_ids belong to which resident (db/disclosure-encoding.ts), in the
 //   request's own audit row, durable before the answer as before.
 // - audit_disclosure_backlog: the audit rows with disclosures not yet in the index, kept by a
 //   trigger in the row's own transaction, whoever writes it.
@@ -16,7 +16,7 @@
 // audit_disclosures keeps the rows written before this migration; the report still reads
 // them, and nothing writes it any more.
 import type { Knex } from 'knex';
-import { decodeDisclosures } from '../../audit/disclosure-encoding.js';
+import { decodeDisclosures } from '../disclosure-encoding.js';
 
 const SQLITE_TRIGGER = `CREATE TRIGGER audit_events_disclosure_backlog AFTER INSERT ON audit_events
   WHEN NEW.disclosures IS NOT NULL

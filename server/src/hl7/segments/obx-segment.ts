@@ -11,7 +11,7 @@ import type { BusinessIdentifier } from '../../ingest/change-set.js';
 import { fieldError } from '../hl7-failure.js';
 import { codeableConcept, component, hl7DateTime } from '../hl7-fields.js';
 import { derivedValue, type Hl7Reading } from '../hl7-reading.js';
-import { LOINC, OBSERVATION_CATEGORY, VITAL_SIGN_CODES } from '../../resources/r4/search/search-parameters.js';
+import { LOINC, OBSERVATION_CATEGORY, VITAL_SIGN_CODES } from '../../resources/r4/observation-codes.js';
 import type { MappedRecord } from './in1-segment.js';
 import { interpretationOfObx } from './obx-interpretation.js';
 import { referenceRangeOfObx } from './obx-reference-range.js';

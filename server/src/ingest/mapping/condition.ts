@@ -1,6 +1,6 @@
 // FHIR R4 Condition -> conditions row, kept for its event (clinical.condition.created) and
 // the audit trail, and read through the FHIR R4 view.
-import type { EventType } from '../../webhooks/event-types.js';
+import type { EventType } from '../../db/event-types.js';
 import { statusCode } from './allergy-intolerance.js';
 import { bounded, categoryColumns, firstCoding, mapped, text, type Columns, type ResourceMapping } from './resource-mapping.js';
 

@@ -3,7 +3,7 @@
 // Coverage it answers and the outcome are columns; the payer, the request it answers, the
 // benefit items and the errors are kept as JSON, as the 271 gave them. No event: the
 // Coverage's own change is the event (coverage.updated).
-import type { EventType } from '../../webhooks/event-types.js';
+import type { EventType } from '../../db/event-types.js';
 import { bounded, fullDate, issue, mapped, object, oneOf, text, type ResourceMapping } from './resource-mapping.js';
 
 const WHERE = 'CoverageEligibilityResponse';

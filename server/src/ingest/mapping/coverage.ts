@@ -25,7 +25,7 @@
 //                                          common display of a person); no guess otherwise
 // A contained subscriber with relationship `self` is refused: the 270 would ask for the wrong
 // person. Any other subscriber with relationship `self` is taken as the resident.
-import type { EventType } from '../../webhooks/event-types.js';
+import type { EventType } from '../../db/event-types.js';
 import { bounded, fullDate, instant, issue, mapped, object, oneOf, storedConcept, text, type Columns, type ResourceMapping } from './resource-mapping.js';
 
 const STATUSES = ['active', 'cancelled', 'draft', 'entered-in-error'] as const;

@@ -5,8 +5,8 @@
 // (`Observation?identifier=SYSTEM|VALUE`, `ServiceRequest?identifier=...`) and resolved when
 // read, so results written in the same message, or an order known later, are found.
 // clinical.result.created: a new report, or a new status.
-import type { EventType } from '../../webhooks/event-types.js';
-import { parseIdentifierQuery } from '../apply-change-set.js';
+import type { EventType } from '../../db/event-types.js';
+import { parseIdentifierQuery } from '../business-identifiers.js';
 import { bounded, categoryColumns, firstCoding, instant, issue, mapped, object, oneOf, text, type Columns, type ResourceMapping } from './resource-mapping.js';
 
 export const DIAGNOSTIC_REPORT_STATUSES = ['registered', 'partial', 'preliminary', 'final', 'amended', 'corrected', 'appended', 'cancelled', 'entered-in-error', 'unknown'] as const;

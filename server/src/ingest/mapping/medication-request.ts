@@ -1,7 +1,7 @@
 // FHIR R4 MedicationRequest -> medication_requests row, kept for its event
 // (clinical.order.created) and the audit trail, and read through the FHIR R4 view. status and intent
 // are R4 required bindings, checked here because the validator does not check value sets.
-import type { EventType } from '../../webhooks/event-types.js';
+import type { EventType } from '../../db/event-types.js';
 import { bounded, categoryColumns, firstCoding, issue, mapped, object, oneOf, requiredText, text, type Columns, type ResourceMapping } from './resource-mapping.js';
 
 /** http://hl7.org/fhir/R4/valueset-medicationrequest-status.html */

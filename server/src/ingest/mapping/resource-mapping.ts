@@ -2,7 +2,7 @@
 // resident, how a FHIR R4 resource becomes the row's own columns, and which events a real
 // change of those columns means. One file per type beside this one.
 import type { ChangeIssue, IngestResource, RecordType } from '../change-set.js';
-import type { EventType } from '../../webhooks/event-types.js';
+import type { EventType } from '../../db/event-types.js';
 
 /** The row's own columns (never id, org, facility, resident, version or timestamps). */
 export type Columns = Record<string, string | number | boolean | null>;

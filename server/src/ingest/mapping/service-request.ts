@@ -3,7 +3,7 @@
 // read through the FHIR R4 view. R4 makes `code` optional; ofctx needs it to know what was ordered,
 // as it needs Condition.code. status and intent are R4 required bindings, checked here
 // because the validator does not check value sets.
-import type { EventType } from '../../webhooks/event-types.js';
+import type { EventType } from '../../db/event-types.js';
 import { bounded, categoryColumns, firstCoding, mapped, oneOf, text, type Columns, type ResourceMapping } from './resource-mapping.js';
 
 /** http://hl7.org/fhir/R4/valueset-request-status.html */

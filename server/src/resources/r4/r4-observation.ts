@@ -7,7 +7,7 @@
 import type { ObservationRow } from '../fhir-observation.js';
 import { fhirMeta } from '../fhir-meta.js';
 import { identifierElement, type Identifier } from './r4-identifiers.js';
-import { LOINC, OBSERVATION_CATEGORY, VITAL_SIGN_CODES } from './search/search-parameters.js';
+import { LOINC, OBSERVATION_CATEGORY, VITAL_SIGN_CODES } from './observation-codes.js';
 
 const VITAL_SIGNS = new Set(VITAL_SIGN_CODES);
 const VITAL_SIGNS_CATEGORY = {

@@ -7,9 +7,10 @@
 import type { Context } from 'koa';
 import { ApiError } from '../../errors/api-error.js';
 import { isUuid } from '../../db/uuid.js';
-import type { OperationHandler, OperationRequest, PublicOperationHandler } from '../../http/operation.js';
+import type { OperationHandler, OperationRequest, PublicOperationHandler } from '../../app-context.js';
 import { conditionalGet, versionTag } from '../../http/conditional-get.js';
-import { readRow, type ResourceRow } from '../resource-rows.js';
+import { readRow } from '../resource-rows.js';
+import type { ResourceRow } from '../../db/resource-row.js';
 import { authorize } from '../../tenancy/authorize.js';
 import { readSearch, searchPairs, strictHandling } from './search/search-request.js';
 import { countMatches, orderOf, searchPageAndTotal, type SearchScope } from './search/search-query.js';
@@ -18,6 +19,8 @@ import { capabilityStatement } from './capability-statement.js';
 import { R4_TYPES, withRelated, type R4Type } from './r4-types.js';
 import { visibilityOf } from '../../tenancy/authorize.js';
 import { disclosuresOf } from '../../audit/disclosures.js';
+// The tenancy rules read granular scopes' types through it (tenancy/restrictable-types.ts).
+import './search/restrictable-r4-types.js';
 
 export const FHIR_JSON_UTF8 = 'application/fhir+json; charset=utf-8';
 const FHIR_HEADERS = { 'Content-Type': FHIR_JSON_UTF8 };

@@ -4,7 +4,7 @@
 // Subscription's timeout (never longer than the server's). Not signed: FHIR receivers
 // authenticate notifications by the headers they asked for (an Authorization, say).
 import type { ClaimedDelivery } from '../delivery-claims.js';
-import type { SigningSecretCipher } from '../signing-secret-crypto.js';
+import type { SigningSecretCipher } from '../../db/signing-secret-crypto.js';
 import { FHIR_JSON } from './backport-subscription.js';
 import { settingsOf } from './fhir-notifications.js';
 

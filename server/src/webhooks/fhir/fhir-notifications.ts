@@ -9,7 +9,8 @@
 import type { Knex } from 'knex';
 import { nowIso } from '../../db/clock.js';
 import { timeOrderedUuid } from '../../db/uuid.js';
-import { readRow, type ResourceRow } from '../../resources/resource-rows.js';
+import { readRow } from '../../resources/resource-rows.js';
+import type { ResourceRow } from '../../db/resource-row.js';
 import { R4_TYPES, withRelated } from '../../resources/r4/r4-types.js';
 import { withDiagnosticReportReferences, type R4DiagnosticReportRow } from '../../resources/r4/r4-diagnostic-report.js';
 import type { RecordFilter } from '../../tenancy/record-visibility.js';

@@ -5,7 +5,7 @@
 // organization, whose limit it counts in. Errors are OperationOutcomes (the contract's
 // x-ofctx-error-format).
 import { ApiError } from '../../errors/api-error.js';
-import type { OperationHandler, OperationRequest } from '../../http/operation.js';
+import type { OperationHandler, OperationRequest } from '../../app-context.js';
 import { fhirBase, FHIR_JSON_UTF8 } from '../../resources/r4/r4-operations.js';
 import { SubscriptionLimitReached, MAX_ACTIVE_SUBSCRIPTIONS } from '../subscriptions.js';
 import { vetRegistration } from '../webhook-operations.js';

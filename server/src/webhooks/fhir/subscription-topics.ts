@@ -1,9 +1,9 @@
 // The SubscriptionTopics of FHIR Subscriptions (R5 Backport IG on R4): one canonical per event
-// type ofctx emits (webhooks/event-types.ts), so a topic-based Subscription and a webhook hear
+// type ofctx emits (db/event-types.ts), so a topic-based Subscription and a webhook hear
 // the same events. Each names the resource its notifications focus on: the Patient (the
 // resident the event is about) for everything but a new result, whose focus is the
 // DiagnosticReport; and the `_criteria` filters it accepts (backport-subscription.ts).
-import type { EventType } from '../event-types.js';
+import type { EventType } from '../../db/event-types.js';
 
 /** Where ofctx's topic canonicals live (stable identifiers, not a page to fetch). */
 export const TOPIC_BASE = 'https://ofctx.dev/fhir/SubscriptionTopic';

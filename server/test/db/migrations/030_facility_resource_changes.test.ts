@@ -1,13 +1,13 @@
 // Migration 030's change counter: every write to a facility's rows of a resource (insert,
 // update of any column, move, delete), by any statement, changes that facility's stamp
-// (resources/facility-stamp.ts) in the writing transaction, and no other
+// (db/facility-stamp.ts) in the writing transaction, and no other
 // facility's or resource's; a rolled-back write changes nothing; its rollback drops it all.
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { freshKnexForSuite } from '../../../../test/support/database.js';
 import { migrateToLatest } from '../../../src/db/migrate.js';
 import { facilitiesWithAResident, insertCoverageRow, type CountedFacilities } from '../../../../test/support/counted-rows.js';
-import { stampOf } from '../../../src/resources/facility-stamp.js';
+import { stampOf } from '../../../src/db/facility-stamp.js';
 import * as facilityResourceChanges from '../../../src/db/migrations/030_facility_resource_changes.js';
 
 describe('the facility change counters (migration 030)', function () {

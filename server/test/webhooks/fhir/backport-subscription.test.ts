@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { ApiError } from '../../../src/errors/api-error.js';
 import { readFilter, readSubscription, toR4Subscription, FILTER_CRITERIA, HEARTBEAT_PERIOD, MAX_COUNT, PAYLOAD_CONTENT, SUBSCRIPTION_PROFILE, TIMEOUT } from '../../../src/webhooks/fhir/backport-subscription.js';
 import { SUBSCRIPTION_TOPICS, topicById } from '../../../src/webhooks/fhir/subscription-topics.js';
-import { EVENT_TYPES } from '../../../src/webhooks/event-types.js';
+import { EVENT_TYPES } from '../../../src/db/event-types.js';
 
 const admitted = topicById('resident-admitted')!;
 const result = topicById('result-created')!;

@@ -11,7 +11,7 @@ import { AccessTokens } from '../../../../server/src/auth/access-tokens.js';
 import { createClient, findClient } from '../../../../server/src/auth/clients.js';
 import { createFacility, createOrganization } from '../../../../server/src/organizations/organizations.js';
 import { emitEvent, type EmittedEvent, type EventInput } from '../../../../server/src/webhooks/event-outbox.js';
-import { EVENT_TYPES, type EventType } from '../../../../server/src/webhooks/event-types.js';
+import { EVENT_TYPES, type EventType } from '../../../../server/src/db/event-types.js';
 
 export const ALL_EVENT_TYPES: EventType[] = EVENT_TYPES.map((t) => t.event_type);
 

@@ -3,6 +3,7 @@
 // from a request, search-query.ts turns them into SQL; the CapabilityStatement and the
 // contract list the same table, so what is announced is what is served.
 import type { R4Type } from '../r4-types.js';
+import { OBSERVATION_CATEGORY } from '../observation-codes.js';
 
 const SP = 'http://hl7.org/fhir/SearchParameter/';
 
@@ -30,10 +31,6 @@ export interface SearchParameter {
   documentation: string;
   target: Target;
 }
-
-export const LOINC = 'http://loinc.org';
-export const VITAL_SIGN_CODES = ['85354-9', '8480-6', '8462-4', '8867-4', '9279-1', '8310-5', '29463-7', '59408-5', '2708-6', '8302-2', '39156-5', '9843-4'];
-export const OBSERVATION_CATEGORY = 'http://terminology.hl7.org/CodeSystem/observation-category';
 
 const TOKEN = 'A token: `code`, `system|code`, `system|` (any code of the system) or `|code`; several separated by commas match any.';
 const DATE = 'A date or instant (`2026`, `2026-11`, `2026-11-20`, `2026-11-20T10:00:00Z`) with an optional prefix `eq` (default), `ne`, `gt`, `lt`, `ge`, `le`; give it twice for a range.';

@@ -18,7 +18,8 @@ import { COUNTED_TABLES } from '../../../db/migrations/resource-counters.js';
 import { ApiError } from '../../../errors/api-error.js';
 import type { RecordFilter } from '../../../tenancy/record-visibility.js';
 import type { R4Type } from '../r4-types.js';
-import { LOINC, NULLABLE_SORT_COLUMNS, OBSERVATION_CATEGORY, searchParameters, VITAL_SIGN_CODES } from './search-parameters.js';
+import { NULLABLE_SORT_COLUMNS, searchParameters } from './search-parameters.js';
+import { LOINC, OBSERVATION_CATEGORY, VITAL_SIGN_CODES } from '../observation-codes.js';
 import { uuidsOnly, type Clause, type DateRange, type SearchRequest, type Sort, type TokenValue } from './search-request.js';
 
 export interface SearchScope {

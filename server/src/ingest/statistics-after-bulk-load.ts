@@ -7,8 +7,8 @@
 // plans are planned again from them. SQLite is left as it is: its plans here are fixed by the
 // indexes (migrations 024-027) and were chosen without statistics; an ANALYZE could move them.
 import type { Knex } from 'knex';
-import { isPostgres } from './database.js';
-import { MAPPINGS } from '../ingest/mapping/index.js';
+import { isPostgres } from '../db/database.js';
+import { MAPPINGS } from './mapping/index.js';
 
 /** What ingestion writes: each type's table, the identifiers, names and counters, the write log, the events. */
 export const BULK_LOADED_TABLES: readonly string[] = [

@@ -1,7 +1,7 @@
 // A token's stored grant: API scopes whole, or a read scope's read-by-id or search half; a
 // bare API scope (every token issued before the halves) keeps meaning both.
 import { expect } from 'chai';
-import { allows, formatGrant } from '../../src/auth/scope-grants.js';
+import { allows, formatGrant } from '../../src/tenancy/scope-grants.js';
 
 describe('scope grants', () => {
   it('stores halves only when one is granted alone, in canonical order', () => {

@@ -1,4 +1,4 @@
-// Signing secrets at rest: AES-256-GCM with a random 12-byte IV per secret, stored as
+// Signing secrets (and the other data kept encrypted, such as inbound messages' contents) at rest: AES-256-GCM with a random 12-byte IV per secret, stored as
 // `v1:<iv>:<tag>:<ciphertext>` (base64url parts). The subscription id is bound in as
 // additional authenticated data, so a ciphertext copied onto another row does not decrypt.
 // The key comes from WEBHOOK_ENCRYPTION_KEY; on SQLite without one, a development key is
@@ -8,19 +8,13 @@
 // decrypts (GCM's tag tells which key fits); new secrets and `ops keys rotate` use the current one.
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { randomToken } from '../auth/random-token.js';
 import { sqlitePath } from '../config/config.js';
-import { makePrivate } from '../db/private-files.js';
+import { makePrivate } from './private-files.js';
+import { developmentKeyPath } from '../config/development-key-path.js';
 
-export const SIGNING_SECRET_PREFIX = 'ofx_whs_';
 const FORMAT_VERSION = 'v1';
 const KEY_BYTES = 32;
 const IV_BYTES = 12;
-
-/** A new signing secret: `ofx_whs_` + base64url of 32 random bytes. */
-export function newSigningSecret(): string {
-  return randomToken(SIGNING_SECRET_PREFIX, 32);
-}
 
 export class SigningSecretCipher {
   private readonly key: Buffer;
@@ -101,11 +95,6 @@ function decodeKey(base64: string, source: string): Buffer {
     throw new Error(`${source} must be ${KEY_BYTES} bytes in base64 (for example: openssl rand -base64 32), got ${key.length} bytes`);
   }
   return key;
-}
-
-/** Where the development key of a SQLite database lives: beside the database file. */
-export function developmentKeyPath(databaseFile: string): string {
-  return `${databaseFile}.webhook-key`;
 }
 
 /** The cipher a process uses: the current key (as below) and, during a rotation, the previous one. */

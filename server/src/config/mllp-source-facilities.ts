@@ -4,7 +4,7 @@
 // such a message there. A source bound to two codes, or to none, still has the message refused
 // naming the missing field. A message that names its facility goes by that name, as always.
 import { BlockList } from 'node:net';
-import { listed, sourceList } from './mllp-admission.js';
+import { listed, sourceList } from './address-list.js';
 
 export type SourceFacilities = (source: string) => string | undefined;
 

@@ -8,7 +8,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { loadConfig } from '../../src/config/config.js';
 import { startService } from '../../src/service.js';
 import { createLogger } from '../../src/logging/logger.js';
-import { developmentKeyPath, loadWebhookEncryptionKey, newSigningSecret, SigningSecretCipher } from '../../src/webhooks/signing-secret-crypto.js';
+import { loadWebhookEncryptionKey, SigningSecretCipher } from '../../src/db/signing-secret-crypto.js';
+import { newSigningSecret } from '../../src/webhooks/signing-secret.js';
+import { developmentKeyPath } from '../../src/config/development-key-path.js';
 
 describe('signing secrets at rest', () => {
   const cipher = new SigningSecretCipher(randomBytes(32));

@@ -5,9 +5,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError } from '../errors/api-error.js';
-import type { PublicOperationHandler } from '../http/operation.js';
+import type { PublicOperationHandler } from './operation.js';
 import type { MetricsConfig } from '../config/config.js';
-import type { ServiceMetrics } from './service-metrics.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
 
 export const METRICS_OPERATION = 'getMetrics';
 export const METRICS_UNAUTHORIZED = 'Send the operator metrics token: Authorization: Bearer <METRICS_TOKEN>.';
@@ -32,7 +32,13 @@ export function metricsAuthorized(authorization: string | undefined, config: Met
   return config.token === undefined || metricsTokenMatches(authorization, config.token);
 }
 
-export const metricsOperations: Record<string, PublicOperationHandler> = {
+/** What /metrics reads of the running service. */
+interface MeasuredService {
+  config: { metrics: MetricsConfig };
+  metrics: ServiceMetrics;
+}
+
+export const metricsOperations: Record<string, PublicOperationHandler<MeasuredService>> = {
   [METRICS_OPERATION]: async ({ app }) => {
     if (app.config.metrics.token === undefined) {
       throw new ApiError('not_found', app.config.metrics.port === undefined ? 'Metrics are off: the operator sets METRICS_TOKEN or METRICS_PORT to turn them on.' : 'Metrics are served on their own port (METRICS_PORT).');

@@ -3,28 +3,28 @@
 // and each one throws the catalogue's error.
 import { OpenAPIBackend, type Context as RouteContext, type Operation } from 'openapi-backend';
 import type { Context } from 'koa';
-import { ApiError } from '../errors/api-error.js';
-import { OAuthError } from '../errors/oauth-error.js';
-import type { AppContext } from '../app-context.js';
-import type { Principal } from '../auth/principal.js';
-import { authenticateBearer } from '../auth/bearer-authentication.js';
-import type { Disclosure } from '../audit/audit-trail.js';
-import { authorize, type ScopeAlternatives } from '../tenancy/authorize.js';
-import type { Interaction } from '../auth/scope-grants.js';
-import type { OperationHandler, OperationResult, PublicOperationHandler, PublicOperationRequest } from '../http/operation.js';
-import { openApiDocumentCopy } from './openapi-document.js';
-import { ajv2020 } from './ajv-2020.js';
-import { validationDetails } from './validation-details.js';
-import { compiledOperationMatcher } from './operation-matcher.js';
-import { compiledRequestParser } from './request-parser.js';
-import { compiledRequestHandler } from './request-handler.js';
-import { compiledRequestValidator } from './request-validator.js';
-import { isUuid } from '../db/uuid.js';
-import { METRICS_OPERATION, metricsAuthorized, metricsUnauthorized } from '../metrics/metrics-endpoint.js';
-import { rememberErrorFormat } from '../http/error-format.js';
-import { quotaAdmission } from '../quotas/quota-admission.js';
+import { ApiError } from './errors/api-error.js';
+import { OAuthError } from './errors/oauth-error.js';
+import type { AppContext, OperationHandler, PublicOperationHandler, PublicOperationRequest } from './app-context.js';
+import type { Principal } from './auth/principal.js';
+import { authenticateBearer } from './auth/bearer-authentication.js';
+import type { Disclosure } from './db/disclosure-encoding.js';
+import { authorize, type ScopeAlternatives } from './tenancy/authorize.js';
+import type { Interaction } from './tenancy/scope-grants.js';
+import type { OperationResult } from './http/operation.js';
+import { openApiDocumentCopy } from './openapi/openapi-document.js';
+import { ajv2020 } from './openapi/ajv-2020.js';
+import { validationDetails } from './openapi/validation-details.js';
+import { compiledOperationMatcher } from './openapi/operation-matcher.js';
+import { compiledRequestParser } from './openapi/request-parser.js';
+import { compiledRequestHandler } from './openapi/request-handler.js';
+import { compiledRequestValidator } from './openapi/request-validator.js';
+import { isUuid } from './db/uuid.js';
+import { METRICS_OPERATION, metricsAuthorized, metricsUnauthorized } from './http/metrics-endpoint.js';
+import { rememberErrorFormat } from './http/error-format.js';
+import { TOKEN_OPERATION } from './errors/token-endpoint.js';
+import { quotaAdmission } from './quotas/quota-admission.js';
 
-export const TOKEN_OPERATION = 'createToken';
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 export interface OperationRegistry {

@@ -6,7 +6,15 @@
 // Residents are keys, so the index's catch-up reads them without parsing the lists
 // (audit/disclosure-index.ts). An id missing from resource_ids (never expected) is written as
 // itself instead of a position.
-import type { Disclosure } from './audit-trail.js';
+
+/** The records of one resident that an answer returned (what the audit trail records of it). */
+export interface Disclosure {
+  residentId: string;
+  resourceType: string;
+  resourceIds: string[];
+  /** Where those records sit in the answer's resource ids, when the caller knows (disclosuresOf). */
+  positions?: number[];
+}
 
 /** Resource type -> resident id -> the resident's records (positions in resource_ids). */
 type Encoded = Record<string, Record<string, Array<number | string>>>;

@@ -1,8 +1,7 @@
-// FHIR OperationOutcome: how the ingest endpoint answers every failure (application/fhir+json),
-// built from a change's issues or from the error catalogue's ApiError.
-import { ApiError } from '../errors/api-error.js';
-import { errorCatalogue } from '../errors/error-catalogue.js';
-import type { ChangeIssue } from './change-set.js';
+// FHIR OperationOutcome: how the FHIR operations (ingest, the R4 view) answer every failure
+// (application/fhir+json), built from the error catalogue's ApiError or (ingest/change-issue-outcome.ts)
+// from a change's issues.
+import type { ApiError } from './api-error.js';
 
 export const FHIR_JSON = 'application/fhir+json';
 /** The code system of ofctx's catalogue codes inside an issue's `details`. */
@@ -33,16 +32,6 @@ const STATUS_ISSUE: Record<number, string> = {
   503: 'transient',
 };
 
-/**
- * An issue of one change, placed at its entry or line: `Bundle.entry[2].resource.birthDate`.
- * A stale ifMatch also carries the catalogue code `precondition_failed` in `details`.
- */
-export function issueAt(at: string, issue: ChangeIssue, resourcePath = ''): OperationOutcome['issue'][number] {
-  const expression = (issue.expression ?? []).map((e) => (resourcePath ? `${resourcePath}${e.includes('.') ? e.slice(e.indexOf('.')) : ''}` : e));
-  const details = issue.versionConflict ? { details: { coding: [{ system: ERROR_CODE_SYSTEM, code: 'precondition_failed' }], text: errorCatalogue.precondition_failed.message } } : {};
-  return { severity: 'error', code: issue.code, diagnostics: `${at}: ${issue.diagnostics}`, ...(expression.length ? { expression } : {}), ...details };
-}
-
 export function outcomeOf(issues: OperationOutcome['issue']): OperationOutcome {
   return { resourceType: 'OperationOutcome', issue: issues };
 }
@@ -58,9 +47,4 @@ export function outcomeOfError(error: ApiError, requestId: string): OperationOut
       details: { coding: [{ system: ERROR_CODE_SYSTEM, code: error.code }], text: error.message },
     },
   ]);
-}
-
-/** The ingest operation's path: its failures are answered as OperationOutcome. */
-export function isIngestRequest(method: string, path: string): boolean {
-  return method === 'POST' && /^\/api\/v1\/ingest\/[^/]+\/[^/]+\/fhir\/?$/.test(path);
 }
