@@ -575,6 +575,8 @@ export function renderReport(results: BenchResults): { markdown: string; summary
   const markdown = [
     '# Benchmarks',
     '',
+    'For operators sizing a deployment and contributors changing a hot path: what ofctx does per second and per request (lists, ingestion, feeds, deliveries, eligibility, quotas), each figure against a target and a baseline.',
+    '',
     '<!-- Written by `npm run bench` (scripts/bench/run.ts, scripts/bench/report.ts). Edit those, not this file. -->',
     '',
     'Every figure is compared with a baseline measured in the same run on the same machine, because absolute numbers from a shared 2-core virtual machine say little on their own. The figures below are one run; expect ±10-20% between runs on this kind of machine, more when it is busy.',
