@@ -2,7 +2,9 @@
 // registered is answered AE and kept; `ops messages list` shows it refused with its reason;
 // after `ops facility update --hl7-code` and `ops messages reprocess` the resident exists with
 // one resident.admitted, and a second reprocess applies nothing. The same for a refused FHIR
-// Bundle. The message's text never reaches a log, nor a list or a show without --raw.
+// Bundle. The message's text never reaches a log, nor a list or a show without --raw. A Bundle
+// or an interchange over INGEST_MAX_BUNDLE_BYTES, answered 413 unread, is kept too: its size
+// and answer, no content.
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { startTestService, type TestService } from '../support/service.js';
@@ -13,6 +15,10 @@ import { bundle, postBundle } from '../support/ingest.js';
 import { byMrn, coverage, MRN, patient } from '../support/fhir-resources.js';
 import { tokenFor } from '../support/http.js';
 import { createClient } from '../../server/src/auth/clients.js';
+import { assertMatchesContract } from '../support/contract.js';
+
+/** Kept small here so an oversize message is cheap to send. */
+const MAX_BUNDLE_BYTES = 20_000;
 
 describe('the message store: find a refused message, fix the cause, reprocess it once', function () {
   this.timeout(120_000);
@@ -23,7 +29,7 @@ describe('the message store: find a refused message, fix the cause, reprocess it
   let env: Record<string, string>;
 
   before(async () => {
-    service = await startTestService({ env: { MLLP_PORT: '0' } });
+    service = await startTestService({ env: { MLLP_PORT: '0', INGEST_MAX_BUNDLE_BYTES: String(MAX_BUNDLE_BYTES) } });
     db = service.running.app.db;
     orgId = (await service.seed.org('Quill Care')).id;
     facilityId = (await service.seed.facility(orgId, 'Quill House')).id;
@@ -139,5 +145,43 @@ describe('the message store: find a refused message, fix the cause, reprocess it
     expect(await admissions(residentId!)).to.equal(1);
     expect(Number((await db('coverage').where({ org_id: orgId }).count({ n: '*' }).first())!.n)).to.equal(1);
     expect(service.logs()).not.to.include('Wrenfield');
+  });
+
+  it('a Bundle or a 271 over INGEST_MAX_BUNDLE_BYTES, answered 413 unread: listed refused with its size and reason, no content; a reprocess says why it cannot run', async () => {
+    const source = await createClient(db, { orgId, facilityIds: [facilityId], scopes: ['ingest.write'], name: 'Big sender', kind: 'ingest' });
+    const token = await tokenFor(service.baseUrl, source, 'ingest.write');
+    // A Bundle whose Content-Length is over the limit: refused before a byte of it is read.
+    const big = JSON.stringify({ ...bundle('batch', [{ resource: patient('MS-BIG-1', { name: [{ family: 'Oversizewright', given: ['Bea'] }] }) }]), padding: 'x'.repeat(MAX_BUNDLE_BYTES) });
+    const refused = await postBundle(service.baseUrl, token, orgId, facilityId, big);
+    expect(refused.status).to.equal(413);
+    // An interchange sent chunked (no Content-Length): refused once the limit is passed.
+    const chunk = `ISA*00*          *00*          *ZZ*BIGPAYER       *ZZ*FACILITY       *260101*1200*^*00501*000000905*0*P*:~${'REF*SY*123456789~'.repeat(2000)}`;
+    const response = await fetch(`${service.baseUrl}/api/v1/ingest/${orgId}/${facilityId}/x12`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/edi-x12' },
+      body: new ReadableStream({ start: (controller) => { for (let i = 0; i < 2; i++) controller.enqueue(new TextEncoder().encode(chunk)); controller.close(); } }),
+      duplex: 'half',
+    } as RequestInit);
+    const answer = await response.json();
+    await assertMatchesContract('POST', `${service.baseUrl}/api/v1/ingest/${orgId}/${facilityId}/x12`, response.status, response.headers, answer);
+    expect(response.status).to.equal(413);
+    expect(answer.error.code).to.equal('payload_too_large');
+
+    const listed = jsonOf(await runOps(['messages', 'list', '--org', orgId, '--status', 'refused', '--since', '1h', '--json'], env));
+    const bundleRow = listed.messages.find((m: { message_type: string; answer_code: string }) => m.message_type === 'Bundle' && m.answer_code === '413');
+    const x12Row = listed.messages.find((m: { message_type: string }) => m.message_type === '271');
+    expect(bundleRow).to.include({ road: 'fhir', format: 'fhir-bundle', status: 'refused', has_content: false, size_bytes: Buffer.byteLength(big), control_id: null });
+    expect(bundleRow.reason).to.match(/^The Bundle exceeds 20000 bytes \(INGEST_MAX_BUNDLE_BYTES\)/);
+    expect(bundleRow.source.client_id).to.equal(source.client_id);
+    expect(x12Row).to.include({ road: 'x12', format: 'x12-271', status: 'refused', answer_code: '413', has_content: false });
+    expect(x12Row.size_bytes).to.be.greaterThan(MAX_BUNDLE_BYTES);
+    const shown = jsonOf(await runOps(['messages', 'show', bundleRow.id, '--json'], env));
+    expect(shown.answer.body.resourceType).to.equal('OperationOutcome');
+    expect(shown.answer.errors[0]).to.include({ severity: 'error', code: 'payload_too_large' });
+
+    const again = await runOps(['messages', 'reprocess', bundleRow.id, '--json'], env);
+    expect(again.code).to.not.equal(0);
+    expect(again.stderr).to.include('its content was not kept').and.include('INGEST_MAX_BUNDLE_BYTES');
+    expect(service.logs()).not.to.include('Oversizewright');
   });
 });

@@ -108,7 +108,7 @@ const consoleReprocessMessages: ConsoleHandler = async (request) => {
     return { redirect: back, flash: results.map(lineOf).join('\n'), resourceIds: results.flatMap((r) => [r.message_id, ...(r.outcome_id ? [r.outcome_id] : [])]) };
   } catch (error) {
     if (error instanceof MessageNotFound) throw new ApiError('not_found', `No message ${error.id} in this organization.`);
-    // The store's refusals in words (a message whose content was purged, or with no facility to apply it to).
+    // The store's refusals in words (a message whose content was not kept, or with no facility to apply it to).
     if (error instanceof Error && error.constructor === Error && /^message /.test(error.message)) return { redirect: back, flash: `Not reprocessed: ${error.message}.`, resourceIds: ids };
     throw error;
   }

@@ -3,7 +3,6 @@
 // application/fhir+ndjson: one resource per line, streamed and applied chunk by chunk.
 // The caller is an ingest credential (scope ingest.write, checked by tenancy/authorize.ts like
 // every scope); failures are FHIR OperationOutcome (errors/operation-outcome.ts, http/error-answer.ts).
-import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors/api-error.js';
 import { readBoundedBody } from '../http/bounded-body.js';
 import type { OperationResult } from '../http/operation.js';
@@ -14,14 +13,28 @@ import { applyBundleText, bundleControlId } from './fhir-bundle-message.js';
 import { ContentCapture } from '../messages/content-capture.js';
 import { writtenRecords } from '../messages/written-records.js';
 import { importNdjson } from './fhir-ndjson.js';
-import { FHIR_JSON } from '../errors/operation-outcome.js';
+import { FHIR_JSON, outcomeOfError } from '../errors/operation-outcome.js';
+import { storeUnread } from '../messages/unread-message.js';
 
 export const NDJSON = 'application/fhir+ndjson';
 
-/** The body as text, up to INGEST_MAX_BUNDLE_BYTES (larger: 413, not stored: only its size was read). */
-function readBundleText(req: IncomingMessage, maxBytes: number): Promise<string> {
-  const tooLarge = () => new ApiError('payload_too_large', `The Bundle exceeds ${maxBytes} bytes (INGEST_MAX_BUNDLE_BYTES); send large imports as ${NDJSON}, which is streamed.`);
-  return readBoundedBody(req, maxBytes, tooLarge);
+/** The body as text, up to INGEST_MAX_BUNDLE_BYTES (larger: 413, stored refused with its size and no content: only its size was read). */
+async function readBundleText(request: OperationRequest, received: Omit<ReceivedMessage, 'content' | 'controlId' | 'sizeBytes'>): Promise<string> {
+  const { app } = request;
+  const maxBytes = app.config.ingestMaxBundleBytes;
+  let bytesKnown = 0;
+  const tooLarge = (bytes: number) => {
+    bytesKnown = bytes;
+    return new ApiError('payload_too_large', `The Bundle exceeds ${maxBytes} bytes (INGEST_MAX_BUNDLE_BYTES); send large imports as ${NDJSON}, which is streamed.`);
+  };
+  try {
+    return await readBoundedBody(request.koa.req, maxBytes, tooLarge);
+  } catch (error) {
+    if (bytesKnown > 0 && error instanceof ApiError) {
+      await storeUnread(app.messages, { ...received, sizeBytes: bytesKnown }, error, outcomeOfError(error, request.requestId), (failure) => app.logger.error({ err: failure.message, request_id: request.requestId }, 'an oversize Bundle could not be stored in the message store'));
+    }
+    throw error;
+  }
 }
 
 const fhirJson = { 'Content-Type': FHIR_JSON };
@@ -32,7 +45,8 @@ const fhirJson = { 'Content-Type': FHIR_JSON };
  */
 async function ingestBundle(request: OperationRequest): Promise<OperationResult> {
   const { app, params, principal } = request;
-  const text = await readBundleText(request.koa.req, app.config.ingestMaxBundleBytes);
+  const source = { client_id: principal.clientId, peer: null, sending_application: null, sending_facility: null };
+  const text = await readBundleText(request, { road: 'fhir', format: 'fhir-bundle', orgId: params.org_id!, facilityId: params.facility_id!, source, messageType: 'Bundle' });
   const target = { orgId: params.org_id!, facilityId: params.facility_id!, actor: principal.clientId, emitEvents: true };
   let controlId: string | null = null;
   try {
@@ -40,7 +54,7 @@ async function ingestBundle(request: OperationRequest): Promise<OperationResult>
   } catch {
     // Not JSON: refused below, stored without a control id.
   }
-  const received: ReceivedMessage = { road: 'fhir', format: 'fhir-bundle', orgId: target.orgId, facilityId: target.facilityId, source: { client_id: principal.clientId, peer: null, sending_application: null, sending_facility: null }, messageType: 'Bundle', controlId, content: text };
+  const received: ReceivedMessage = { road: 'fhir', format: 'fhir-bundle', orgId: target.orgId, facilityId: target.facilityId, source, messageType: 'Bundle', controlId, content: text };
   let row: InboundMessageRow | undefined;
   const answer = await applyBundleText(app.db, text, target, request.requestId, async (trx, outcome) => {
     row = app.messages.row(received, outcome);

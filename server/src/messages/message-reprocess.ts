@@ -108,7 +108,7 @@ async function runAgain(deps: ReprocessDeps, original: OriginalRow, viewer: Mess
     return resultOf(original.id, await storeAlone(deps, original, outcome, by), outcome);
   }
   const content = store.content(original);
-  if (content === null) throw new Error(`message ${original.id}: its content was purged (MESSAGE_RETENTION_DAYS); it cannot be run again`);
+  if (content === null) throw new Error(`message ${original.id}: its content was not kept (${original.size_bytes} bytes, over INGEST_MAX_BUNDLE_BYTES when it came); it cannot be run again: ask the sender to send it again, split, or as NDJSON`);
   if (original.format !== 'hl7v2') {
     const copy = await appliedCopy(db, original);
     if (copy) {
