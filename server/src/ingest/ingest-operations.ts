@@ -11,7 +11,7 @@ import type { InboundMessageRow } from '../messages/message-store.js';
 import type { ReceivedMessage } from '../messages/message-types.js';
 import { applyBundleText, bundleControlId } from './fhir-bundle-message.js';
 import { ContentCapture } from '../messages/content-capture.js';
-import { writtenRecords } from '../messages/written-records.js';
+import { ingestWritesMark, writtenRecords } from '../messages/written-records.js';
 import { importNdjson } from './fhir-ndjson.js';
 import { FHIR_JSON, outcomeOfError } from '../errors/operation-outcome.js';
 import { storeUnread } from '../messages/unread-message.js';
@@ -76,6 +76,7 @@ async function ingestBundle(request: OperationRequest): Promise<OperationResult>
 async function ingestNdjson(request: OperationRequest): Promise<OperationResult> {
   const { app, params, principal } = request;
   const capture = new ContentCapture(app.config.ingestMaxBundleBytes);
+  const mark = await ingestWritesMark(app.db);
   const summary = await importNdjson(
     app.db,
     capture.through(request.koa.req as AsyncIterable<Buffer>),
@@ -87,7 +88,7 @@ async function ingestNdjson(request: OperationRequest): Promise<OperationResult>
     {
       status: summary.rejected_count > 0 ? 'applied_with_warnings' : 'applied',
       answer: { code: '200', errors: summary.rejected.map((r) => ({ severity: 'error' as const, code: r.code, where: `line ${r.line}`, text: r.issue })), body: summary },
-      records: await writtenRecords(app.db, params.org_id!, request.requestId),
+      records: await writtenRecords(app.db, params.org_id!, request.requestId, mark),
     },
   );
   app.metrics.ingest.record('fhir', { created: summary.created, updated: summary.updated, unchanged: summary.unchanged, rejected: summary.rejected_count });

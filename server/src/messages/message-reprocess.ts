@@ -21,7 +21,7 @@ import { importNdjson } from '../ingest/fhir-ndjson.js';
 import { applyX12Text } from '../x12/x12-message.js';
 import { messageQuery } from './message-queries.js';
 import type { InboundMessageRow, MessageStore, ReprocessedOriginal } from './message-store.js';
-import { writtenRecords } from './written-records.js';
+import { ingestWritesMark, writtenRecords } from './written-records.js';
 import type { MessageFilter, MessageOutcome, MessageStatus, MessageViewer, ReprocessResult } from './message-types.js';
 
 export interface ReprocessDeps {
@@ -153,11 +153,12 @@ async function runAgain(deps: ReprocessDeps, original: OriginalRow, viewer: Mess
       return resultOf(original.id, await storeAlone(deps, original, answer.outcome, by), answer.outcome);
     }
     case 'fhir-ndjson': {
+      const mark = await ingestWritesMark(db);
       const summary = await importNdjson(db, Readable.from([content]), target, { requestId });
       const outcome: MessageOutcome = {
         status: summary.rejected_count > 0 ? 'applied_with_warnings' : 'applied',
         answer: { code: '200', errors: summary.rejected.map((r) => ({ severity: 'error' as const, code: r.code, where: `line ${r.line}`, text: r.issue })), body: summary },
-        records: await writtenRecords(db, original.org_id!, requestId),
+        records: await writtenRecords(db, original.org_id!, requestId, mark),
       };
       return resultOf(original.id, await storeAlone(deps, original, outcome, by), outcome);
     }

@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import { ApiError } from '../errors/api-error.js';
 import { failure, single } from '../http/envelope.js';
 import type { AnswerError, MessageOutcome } from '../messages/message-types.js';
-import { writtenRecords } from '../messages/written-records.js';
+import { ingestWritesMark, writtenRecords } from '../messages/written-records.js';
 import { applyEligibility, type EligibilitySummary, type EligibilityTarget } from './eligibility-applier.js';
 import { X12Error } from './x12-error.js';
 
@@ -29,13 +29,14 @@ export function x12Envelope(text: string): { sender: string | null; controlNumbe
 
 export async function applyX12Text(db: Knex, text: string, target: EligibilityTarget & { requestId: string }): Promise<X12Answer> {
   try {
+    const mark = await ingestWritesMark(db);
     const summary = await applyEligibility(db, text, target);
     const errors: AnswerError[] = [
       ...summary.unmatched.map((l): AnswerError => ({ severity: 'warning', code: 'unmatched', where: l.at, text: l.issue })),
       ...summary.rejected.map((l): AnswerError => ({ severity: 'warning', code: 'rejected', where: l.at, text: l.issue })),
       ...summary.conflicts.map((l): AnswerError => ({ severity: 'warning', code: 'conflict', where: l.at, text: l.issue })),
     ];
-    const records = await writtenRecords(db, target.orgId, target.requestId);
+    const records = await writtenRecords(db, target.orgId, target.requestId, mark);
     return {
       status: 200,
       body: single(summary),

@@ -13,7 +13,7 @@ import { analyzeAfterBulkLoad } from '../../ingest/statistics-after-bulk-load.js
 import { ContentCapture } from '../../messages/content-capture.js';
 import { MessageStore } from '../../messages/message-store.js';
 import type { MessageFormat, ReceivedMessage } from '../../messages/message-types.js';
-import { writtenRecords } from '../../messages/written-records.js';
+import { ingestWritesMark, writtenRecords } from '../../messages/written-records.js';
 import { loadSigningSecretCipher, SigningSecretCipher } from '../../db/signing-secret-crypto.js';
 import { x12Envelope } from '../../x12/x12-message.js';
 import { X12Error } from '../../x12/x12-error.js';
@@ -118,12 +118,13 @@ export const importCommand: Command = {
       return { road: 'import', format: importer.format as MessageFormat, orgId, facilityId, source: { client_id: 'ops-cli', peer: null, sending_application: envelope.sender, sending_facility: null }, messageType: { 'fhir-bundle': 'Bundle', 'fhir-ndjson': 'NDJSON', 'x12-271': '271' }[importer.format] ?? importer.format, controlId, content, sizeBytes: capture.bytes };
     };
     try {
+      const mark = await ingestWritesMark(db);
       const summary = await importer.run(stream, { db, orgId, facilityId, actor: 'ops-cli', runId }, (resources) => bar.update(bytes, resources));
       await analyzeAfterBulkLoad(db);
       await store.store(received(), {
         status: summary.rejected_count > 0 ? 'applied_with_warnings' : 'applied',
         answer: { code: 'imported', errors: summary.rejected.map((r) => ({ severity: 'error' as const, code: 'rejected', where: r.at, text: r.issue })) },
-        records: await writtenRecords(db, orgId, runId),
+        records: await writtenRecords(db, orgId, runId, mark),
       });
       return summary;
     } catch (error) {
