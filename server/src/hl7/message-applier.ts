@@ -108,12 +108,20 @@ async function alreadyApplied(db: Knex, orgId: string, t: Hl7Translation): Promi
   return (await db('hl7_applied_messages').where({ org_id: orgId, ...controlKeyOf(t) }).first('control_id')) !== undefined;
 }
 
-/** The resident the message names, when it exists (organization-wide, by the matched identifier). */
+/**
+ * The resident the message names, when it exists (organization-wide, by the matched identifier):
+ * one statement, the identifier rows joined to their resident (two at most: a match that is
+ * not unique names nobody). On PostgreSQL each statement is a round trip an MLLP sender waits for.
+ */
 async function currentResident(trx: Knex.Transaction, orgId: string, match: BusinessIdentifier): Promise<{ id: string; facility_id: string; active: boolean; birth_date: string | null; gender: string } | undefined> {
-  const ids = (await trx('resource_identifiers').where({ org_id: orgId, resource_type: 'Patient', system: match.system, value: match.value }).pluck('resource_id')) as string[];
-  if (ids.length !== 1) return undefined;
-  const row = await trx('residents').where({ id: ids[0] }).first('id', 'facility_id', 'active', 'birth_date', 'gender');
-  return row ? { id: row.id as string, facility_id: row.facility_id as string, active: Boolean(row.active), birth_date: (row.birth_date as string | null) ?? null, gender: row.gender as string } : undefined;
+  const rows = (await trx('resource_identifiers as i')
+    .leftJoin('residents as r', 'r.id', 'i.resource_id')
+    .where({ 'i.org_id': orgId, 'i.resource_type': 'Patient', 'i.system': match.system, 'i.value': match.value })
+    .limit(2)
+    .select('i.resource_id', 'r.id', 'r.facility_id', 'r.active', 'r.birth_date', 'r.gender')) as Array<{ resource_id: string; id: string | null; facility_id: string; active: unknown; birth_date: string | null; gender: string }>;
+  if (rows.length !== 1) return undefined;
+  const row = rows[0]!;
+  return row.id ? { id: row.id, facility_id: row.facility_id, active: Boolean(row.active), birth_date: row.birth_date ?? null, gender: row.gender } : undefined;
 }
 
 /** PID-7 or PID-8 was left out (malformed): the resident's own values are kept. */
@@ -245,10 +253,10 @@ async function applyOne(db: Knex, p: Ready, source: Hl7Source, onError?: (error:
       let tickedAt: string | undefined;
       let subscriptions: MatchedSubscription[] | undefined;
       if (isPostgres(db)) {
-        // The facility's subscriptions ride along when the message cannot move the resident
-        // elsewhere; a remembered facility is checked here (remembered-facilities.ts).
-        const reads: Record<string, CompiledStatement> = {};
-        if (t.active !== 'keep') reads.subscriptions = subscriptionsStatement(trx, orgId, facility.id);
+        // The facility's subscriptions ride along (used when the resident turns out to be in the
+        // message's facility: results, orders and updates too, not only admissions); a
+        // remembered facility is checked here (remembered-facilities.ts).
+        const reads: Record<string, CompiledStatement> = { subscriptions: subscriptionsStatement(trx, orgId, facility.id) };
         if (p.remembered) reads.facility = stillNamedStatement(trx, facility.id, t.facilityCode);
         const ticked = await tickIngestClockWith(trx, orgId, { first: recordingStatement(trx, applied.org_id, applied.sending_application, applied.control_id, applied.applied_at), reads });
         if (p.remembered && ticked.reads.facility!.length === 0) throw new FacilityCodeMoved();
@@ -278,26 +286,40 @@ async function applyOne(db: Knex, p: Ready, source: Hl7Source, onError?: (error:
           }
         }
       }
+      // The answer, from the changes' outcomes once each is decided: a refused Patient refuses
+      // the message (thrown inside its transaction: nothing is written); and the message with
+      // what it changed, stored if and only if applied, in the chunk's own insert (no round
+      // trip of its own on PostgreSQL).
+      let answered: (Hl7Outcome & { storedRow?: InboundMessageRow }) | undefined;
+      const answer = (outcomes: ChangeOutcome[]) => {
+        const patientOutcome = changes[0]?.at === 'PID' ? outcomes[0] : undefined;
+        if (patientOutcome?.outcome === 'rejected') throw failureOf(patientOutcome.issue);
+        const kept: Hl7Failure[] = [...p.warnings];
+        const events: string[] = [];
+        outcomes.forEach((outcome, i) => {
+          if (outcome.outcome === 'rejected') kept.push(recordWarning(changes[i]!.at, outcome.issue));
+          else events.push(...outcome.events);
+        });
+        const acked: Hl7Outcome = { ack: ackOf(message, undefined, kept), result: 'applied', events };
+        const residentId = patientOutcome ? patientOutcome.id : (current?.id ?? null);
+        const row = rowOf(source, p.text, messageOutcomeOf(acked, { records: recordsOf(outcomes), residentId, orgId, facilityId }));
+        answered = row ? { ...acked, storedRow: row } : acked;
+        return row ? [{ table: 'inbound_messages', rows: [row as unknown as Record<string, unknown>] }] : [];
+      };
       const result = await applyChangeSet(trx, { orgId, facilityId, mode: 'batch', actor: HL7_ACTOR, emitEvents: true, changes }, {
         requestId: `hl7:${t.controlId}`.slice(0, 64),
         chunkSize: changes.length + 1,
         ...(tickedAt ? { tickedAt } : {}),
         ...(subscriptions && facilityId === facility.id ? { subscriptions } : {}),
+        alongside: answer,
       });
-      const patientOutcome = changes[0]?.at === 'PID' ? result.outcomes[0] : undefined;
-      if (patientOutcome?.outcome === 'rejected') throw failureOf(patientOutcome.issue);
-      const kept: Hl7Failure[] = [...p.warnings];
-      const events: string[] = [];
-      result.outcomes.forEach((outcome, i) => {
-        if (outcome.outcome === 'rejected') kept.push(recordWarning(changes[i]!.at, outcome.issue));
-        else events.push(...outcome.events);
-      });
-      const answered: Hl7Outcome = { ack: ackOf(message, undefined, kept), result: 'applied', events };
-      // The message and what it changed, in its own transaction: stored if and only if applied.
-      const residentId = patientOutcome ? patientOutcome.id : (current?.id ?? null);
-      const row = rowOf(source, p.text, messageOutcomeOf(answered, { records: recordsOf(result.outcomes), residentId, orgId, facilityId }));
-      if (row) await source.store!.insert(trx, [row]);
-      return row ? { ...answered, stored: row } : answered;
+      // A message that changes nothing (no change to apply) is answered and stored here.
+      if (!answered) {
+        const rows = answer(result.outcomes);
+        if (rows.length) await source.store!.insert(trx, [answered!.storedRow!]);
+      }
+      const { storedRow, ...outcome } = answered!;
+      return storedRow ? { ...outcome, stored: storedRow } : outcome;
     });
   } catch (error) {
     if (error instanceof AlreadyApplied) return storedAlone(db, p.text, { ack: ackOf(message, undefined, p.warnings), result: 'duplicate', events: [] }, source, facility, onError);

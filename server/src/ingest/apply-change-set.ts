@@ -25,6 +25,7 @@ import { MappingIssue } from './mapping/resource-mapping.js';
 import { tickIngestClock, tickIngestClockWith } from './ingest-clock.js';
 import { prepare, type Prepared } from './prepared-change.js';
 import { ChangeChunk } from './change-chunk.js';
+import type { AlongsideRows } from './write-chunk.js';
 
 export interface ApplyOptions {
   /** The HTTP request (or CLI run) this change set came from, for the audit trail. */
@@ -39,6 +40,13 @@ export interface ApplyOptions {
   tickedAt?: string;
   /** The facility's subscriptions, read with that tick (PostgreSQL: `subscriptionsQuery` as one of its reads). */
   subscriptions?: MatchedSubscription[];
+  /**
+   * Rows of other tables written with the chunk's own, from its outcomes once every change is
+   * decided (in its one insert statement on PostgreSQL when the chunk only adds rows): the HL7
+   * applier's message-store row, which is then no round trip of its own. A set of one chunk
+   * only; throwing from it refuses the chunk (nothing of it is written).
+   */
+  alongside?: (outcomes: ChangeOutcome[]) => AlongsideRows;
 }
 
 const DEFAULT_CHUNK = 500;
@@ -86,7 +94,8 @@ async function applyChunk(db: Knex, set: ChangeSet, items: Prepared[], allOrNoth
           : [index, { at: o.at, outcome: 'rejected', refused: true, issue: { code: 'invalid', diagnostics: 'not applied: another change of this transaction was rejected' } }],
       );
     }
-    await chunk.flush(set.actor, options.requestId);
+    const alongside = options.alongside?.([...outcomes].sort(([a], [b]) => a - b).map(([, o]) => o));
+    await chunk.flush(set.actor, options.requestId, alongside);
     return outcomes;
   });
 }
@@ -96,6 +105,7 @@ export async function applyChangeSet(db: Knex, changeSet: ChangeSet, options: Ap
   const prepared = changeSet.changes.map(prepare);
   const outcomes: ChangeOutcome[] = new Array(prepared.length);
   const size = changeSet.mode === 'transaction' ? Math.max(prepared.length, 1) : (options.chunkSize ?? DEFAULT_CHUNK);
+  if (options.alongside && prepared.length > size) throw new Error('ApplyOptions.alongside needs a change set of one chunk');
   for (let start = 0; start < prepared.length; start += size) {
     const chunk = prepared.slice(start, start + size);
     const chunkOptions = start === 0 ? options : { ...options, tickedAt: undefined, subscriptions: undefined };

@@ -23,7 +23,7 @@ import { checkVersion } from './version-check.js';
 import { eventsOfCreation, eventsOfUpdate, queuedEvents } from './change-events.js';
 import { noWrites, type ChunkWrites } from './chunk-writes.js';
 import { TABLES_WITH_CREATED_AT } from './record-tables.js';
-import { writeChunk } from './write-chunk.js';
+import { writeChunk, type AlongsideRows } from './write-chunk.js';
 
 function sameValue(stored: unknown, value: unknown): boolean {
   if (typeof value === 'boolean') return Boolean(stored) === value;
@@ -169,7 +169,7 @@ export class ChangeChunk {
     return outcome(row, 'created', events);
   }
 
-  flush(actor: string, requestId: string | undefined): Promise<void> {
-    return writeChunk(this.trx, this.set, this.now, this.writes, this.subscriptions, actor, requestId);
+  flush(actor: string, requestId: string | undefined, alongside: AlongsideRows = []): Promise<void> {
+    return writeChunk(this.trx, this.set, this.now, this.writes, this.subscriptions, actor, requestId, alongside);
   }
 }

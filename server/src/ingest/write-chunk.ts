@@ -18,7 +18,10 @@ import type { ChangeSet } from './change-set.js';
 import type { ChunkWrites } from './chunk-writes.js';
 import { RECORD_TABLES, RESIDENT_TABLES, TABLE_TYPES } from './record-tables.js';
 
-export async function writeChunk(trx: Knex.Transaction, set: ChangeSet, now: string, writes: ChunkWrites, subscriptions: MatchedSubscription[] | undefined, actor: string, requestId: string | undefined): Promise<void> {
+/** Rows of other tables the caller writes with the chunk's own (ApplyOptions.alongside). */
+export type AlongsideRows = Array<{ table: string; rows: Array<Record<string, unknown>> }>;
+
+export async function writeChunk(trx: Knex.Transaction, set: ChangeSet, now: string, writes: ChunkWrites, subscriptions: MatchedSubscription[] | undefined, actor: string, requestId: string | undefined, alongside: AlongsideRows = []): Promise<void> {
   // A chunk that only adds rows (a new resident and its records, new records) writes them
   // all in one statement on PostgreSQL (db/insert-batch.ts), its event with them. One that
   // updates, moves, merges or touches rows writes each insert first, as those statements
@@ -90,6 +93,8 @@ export async function writeChunk(trx: Knex.Transaction, set: ChangeSet, now: str
     rows: subscriptions,
     flags: { restrictedRecords: flagsOfSubscriptions(subscriptions).restrictedRecords || flags.restricted_records === 1, consentDenials: flagsOfSubscriptions(subscriptions).consentDenials || flags.consent_denials === 1 },
   };
+  // Before the events: queueing them may write the batch, with the deliveries' NOTIFY last.
+  for (const { table, rows } of alongside) await insert(table, rows);
   await queueEvents(trx, writes.events, batch, known);
   await batch?.flush();
 }
