@@ -7,6 +7,7 @@
 import { Hl7Message } from '@medplum/core';
 import type { Knex } from 'knex';
 import { applyChangeSet } from '../ingest/apply-change-set.js';
+import type { RecordRow } from '../ingest/record-row.js';
 import type { BusinessIdentifier, ChangeIssue, ChangeOutcome, ResourceChange } from '../ingest/change-set.js';
 import { r4SchemaIssues, type SchemaCheckedType } from '../ingest/r4-json-schema.js';
 import { findFacilityByHl7Code, type Hl7Facility } from '../organizations/organizations.js';
@@ -113,15 +114,26 @@ async function alreadyApplied(db: Knex, orgId: string, t: Hl7Translation): Promi
  * one statement, the identifier rows joined to their resident (two at most: a match that is
  * not unique names nobody). On PostgreSQL each statement is a round trip an MLLP sender waits for.
  */
-async function currentResident(trx: Knex.Transaction, orgId: string, match: BusinessIdentifier): Promise<{ id: string; facility_id: string; active: boolean; birth_date: string | null; gender: string } | undefined> {
+async function currentResident(trx: Knex.Transaction, orgId: string, match: BusinessIdentifier): Promise<CurrentResident | undefined> {
   const rows = (await trx('resource_identifiers as i')
     .leftJoin('residents as r', 'r.id', 'i.resource_id')
     .where({ 'i.org_id': orgId, 'i.resource_type': 'Patient', 'i.system': match.system, 'i.value': match.value })
     .limit(2)
-    .select('i.resource_id', 'r.id', 'r.facility_id', 'r.active', 'r.birth_date', 'r.gender')) as Array<{ resource_id: string; id: string | null; facility_id: string; active: unknown; birth_date: string | null; gender: string }>;
-  if (rows.length !== 1) return undefined;
-  const row = rows[0]!;
-  return row.id ? { id: row.id, facility_id: row.facility_id, active: Boolean(row.active), birth_date: row.birth_date ?? null, gender: row.gender } : undefined;
+    .select({ matched_id: 'i.resource_id' }, 'r.*')) as Array<RecordRow & { matched_id: string }>;
+  if (rows.length !== 1 || !rows[0]!.id) return undefined;
+  // The whole row, as the change set reads it: handed to it, it is not read again.
+  const { matched_id: _matched, ...row } = rows[0]!;
+  return { id: row.id, facility_id: row.facility_id, active: Boolean(row.active), birth_date: (row.birth_date as string | null) ?? null, gender: row.gender as string, row: row as RecordRow };
+}
+
+interface CurrentResident {
+  id: string;
+  facility_id: string;
+  active: boolean;
+  birth_date: string | null;
+  gender: string;
+  /** The residents row (select *). */
+  row: RecordRow;
 }
 
 /** PID-7 or PID-8 was left out (malformed): the resident's own values are kept. */
@@ -312,6 +324,7 @@ async function applyOne(db: Knex, p: Ready, source: Hl7Source, onError?: (error:
         ...(tickedAt ? { tickedAt } : {}),
         ...(subscriptions && facilityId === facility.id ? { subscriptions } : {}),
         alongside: answer,
+        ...(current ? { known: [{ type: 'Patient' as const, row: current.row, identifier: t.match }] } : {}),
       });
       // A message that changes nothing (no change to apply) is answered and stored here.
       if (!answered) {

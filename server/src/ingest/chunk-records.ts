@@ -21,6 +21,18 @@ const identifierMatches = statementTemplate((db: Knex, orgId: string, ...values:
   db('resource_identifiers').where({ org_id: orgId }).whereIn('value', values).select('resource_type', 'system', 'value', 'resource_id'),
 );
 
+/**
+ * A record the caller read in this transaction already, with the identifier it was found by
+ * (the HL7 applier's resident): the chunk reads it no second time.
+ */
+export interface KnownRecord {
+  type: RecordType;
+  /** The row as `select *` reads it. */
+  row: RecordRow;
+  /** The identifier that names it, and only it, in the organization. */
+  identifier: BusinessIdentifier;
+}
+
 export class ChunkRecords {
   /** Every record read or inserted, by id. */
   readonly rows = new Map<string, { type: RecordType; row: RecordRow }>();
@@ -36,17 +48,24 @@ export class ChunkRecords {
     private readonly set: ChangeSet,
   ) {}
 
-  /** Reads, for the whole chunk at once, every row its changes may match or reference. */
-  async load(items: Prepared[]): Promise<void> {
+  /** Reads, for the whole chunk at once, every row its changes may match or reference (but those `known` already). */
+  async load(items: Prepared[], known: KnownRecord[] = []): Promise<void> {
+    for (const record of known) {
+      this.rows.set(record.row.id, { type: record.type, row: record.row });
+      this.byIdentifier.set(identifierKey(record.type, record.identifier), [record.row.id]);
+    }
     const keys = new Map<string, [string, string, string]>();
     const ids = new Map<string, Set<string>>();
     const wantId = (type: RecordType, id: string) => {
-      if (!isUuid(id)) return;
+      if (!isUuid(id) || this.rows.has(id.toLowerCase())) return;
       const table = MAPPINGS[type].table;
       if (!ids.has(table)) ids.set(table, new Set());
       ids.get(table)!.add(id.toLowerCase());
     };
-    const wantKey = (type: string, identifier: BusinessIdentifier) => keys.set(identifierKey(type, identifier), [type, identifier.system, identifier.value]);
+    const wantKey = (type: string, identifier: BusinessIdentifier) => {
+      const key = identifierKey(type, identifier);
+      if (!this.byIdentifier.has(key)) keys.set(key, [type, identifier.system, identifier.value]);
+    };
     for (const item of items) {
       if (item.issue || !item.mapping) continue;
       const match = item.change.match;
