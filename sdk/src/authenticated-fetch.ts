@@ -3,15 +3,18 @@
 import { isRetrySafe } from './retry.js';
 import type { TokenManager } from './token-manager.js';
 import type { FetchFunction, Send } from './transport.js';
+import type { QuotaPacer } from './quota-pacing.js';
 
 export interface AuthenticatedFetchOptions {
   baseUrl: URL;
   send: Send;
   tokens: TokenManager;
   userAgent: string | undefined;
+  /** Paces the API's requests by the credential's quota; none: not paced. */
+  pacer?: QuotaPacer | undefined;
 }
 
-export function createAuthenticatedFetch({ baseUrl, send, tokens, userAgent }: AuthenticatedFetchOptions): FetchFunction {
+export function createAuthenticatedFetch({ baseUrl, send, tokens, userAgent, pacer }: AuthenticatedFetchOptions): FetchFunction {
   const basePath = baseUrl.pathname.replace(/\/+$/, '');
 
   return async function authenticatedFetch(request) {
@@ -38,11 +41,11 @@ export function createAuthenticatedFetch({ baseUrl, send, tokens, userAgent }: A
       return new Request(url, { method: request.method, headers, body, signal, redirect: 'manual' });
     };
 
-    const response = await send(build, { retrySafe, signal: request.signal });
+    const response = await send(build, { retrySafe, signal: request.signal, pacer });
     if (response.status !== 401) return response;
     // The token was revoked or expired early: one more try with a fresh one. A 401 is
     // answered before anything runs, so this is safe for every operation.
     tokens.invalidate(usedToken);
-    return send(build, { retrySafe, signal: request.signal });
+    return send(build, { retrySafe, signal: request.signal, pacer });
   };
 }

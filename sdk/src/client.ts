@@ -15,6 +15,7 @@ import {
   type PrivateKeyInput,
 } from './client-authentication.js';
 import { createTransport, type FetchFunction } from './transport.js';
+import { QuotaPacer } from './quota-pacing.js';
 import { userAgentHeader } from './user-agent.js';
 import { WebhooksClient } from './webhooks.js';
 import { EventsClient } from './events.js';
@@ -50,6 +51,15 @@ export interface ClientOptions {
   maxRetries?: number | undefined;
   /** Bound on the total time spent waiting between retries of one call. Default 60 000 ms. */
   maxRetryWaitMs?: number | undefined;
+  /**
+   * Pace requests by the credential's quota: when an answer's `RateLimit` field says no more
+   * than this many units are left, the next request waits until the quota has refilled
+   * enough (at most `maxQuotaWaitMs`, cancellable by the call's `signal`). Default 0: wait
+   * only once the quota is spent. `false` turns pacing off (a 429 is still waited out and retried).
+   */
+  quotaReserve?: number | false | undefined;
+  /** The longest one request waits for the quota's refill before it is sent anyway. Default 10 000 ms. */
+  maxQuotaWaitMs?: number | undefined;
   /** Renew the token this long before it expires. Default 60 000 ms. */
   renewTokenBeforeExpiryMs?: number | undefined;
   /** Appended to the User-Agent, such as `acme-eligibility/2.3`. */
@@ -79,6 +89,8 @@ const DEFAULTS = {
   timeoutMs: 30_000,
   maxRetries: 3,
   maxRetryWaitMs: 60_000,
+  quotaReserve: 0,
+  maxQuotaWaitMs: 10_000,
   renewTokenBeforeExpiryMs: 60_000,
 } as const;
 
@@ -114,9 +126,14 @@ export function createClientWithRuntime(options: ClientOptions, runtime: Runtime
     runtime,
     userAgent,
   });
+  // One pacer per client: the quota is the credential's, shared by all its calls.
+  const pacer =
+    options.quotaReserve === false
+      ? undefined
+      : new QuotaPacer(runtime, { reserve: numberOption(options, 'quotaReserve', 0, Number.MAX_SAFE_INTEGER), maxWaitMs: numberOption(options, 'maxQuotaWaitMs', 0, MAX_TIMER_MS) });
   const raw = createOpenApiClient<paths>({
     baseUrl: baseUrlText,
-    fetch: createAuthenticatedFetch({ baseUrl, send, tokens, userAgent }),
+    fetch: createAuthenticatedFetch({ baseUrl, send, tokens, userAgent, pacer }),
   });
 
   return {

@@ -3,6 +3,7 @@
 import { ConnectionError, OfctxError, RequestAbortedError } from './errors.js';
 import { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES } from './retry.js';
 import type { Runtime } from './runtime.js';
+import type { QuotaPacer } from './quota-pacing.js';
 
 export type FetchFunction = (request: Request) => Promise<Response>;
 
@@ -21,6 +22,8 @@ export interface SendOptions {
   retrySafe: boolean;
   /** The caller's signal: aborts the call, including back-off waits. */
   signal?: AbortSignal | null | undefined;
+  /** Paces attempts by the credential's quota (quota-pacing.ts): the API's calls, not the token's. */
+  pacer?: QuotaPacer | undefined;
 }
 
 /**
@@ -37,7 +40,7 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 export function createTransport(options: TransportOptions): Send {
   const { runtime } = options;
 
-  return async function send(build, { retrySafe, signal }) {
+  return async function send(build, { retrySafe, signal, pacer }) {
     let retries = 0;
     let waitedMs = 0;
 
@@ -58,6 +61,14 @@ export function createTransport(options: TransportOptions): Send {
 
     for (;;) {
       if (signal?.aborted) throw new RequestAbortedError(signal.reason);
+      if (pacer) {
+        // Before the attempt's own timeout starts: a wait for the quota's refill is not the server's time.
+        try {
+          await pacer.beforeSend(signal ?? undefined);
+        } catch {
+          throw new RequestAbortedError(signal?.reason);
+        }
+      }
       const attempt = attemptSignal(signal, options.timeoutMs);
       let response: Response;
       try {
@@ -75,6 +86,7 @@ export function createTransport(options: TransportOptions): Send {
         attempt.dispose();
       }
 
+      pacer?.observe(response.headers);
       if (RETRYABLE_STATUSES.has(response.status)) {
         const asked = parseRetryAfter(response.headers.get('retry-after'), runtime.now());
         // A 429 (a credential's quota, the token endpoint's limit, an export limit) is answered

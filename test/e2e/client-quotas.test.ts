@@ -127,14 +127,23 @@ describe('per-credential request quotas', function () {
     }
   });
 
-  it('the SDK waits Retry-After on a 429 and then gets its answer', async () => {
-    const issued = await service.seed.client({ orgId, facilityIds: [facilityId], scopes: ALL_SCOPES });
-    // One unit a second, two at once: the third list is refused for about a second.
-    jsonOf(await runOps(['client', 'update', issued.client_id, '--quota-rate', '1', '--quota-burst', '2', '--json'], { DATABASE_URL: service.database.url }));
-    const facility = createClient({ baseUrl: service.baseUrl, clientId: issued.client_id, clientSecret: issued.client_secret, fetch: contractCheckingFetch }).facility(orgId, facilityId);
-    const started = performance.now();
-    for (let i = 0; i < 3; i++) expect((await facility.coverage.list()).data).to.have.lengthOf.at.least(1);
-    // The third waited for the 429's Retry-After (1 s) before it was sent again.
-    expect(performance.now() - started).to.be.at.least(900);
+  it('the SDK slows down as the RateLimit field says the quota is spent, and is not refused; without pacing it waits Retry-After on the 429', async () => {
+    for (const pacing of [true, false]) {
+      const issued = await service.seed.client({ orgId, facilityIds: [facilityId], scopes: ALL_SCOPES });
+      // One unit a second, two at once: the third list finds the quota spent for about a second.
+      jsonOf(await runOps(['client', 'update', issued.client_id, '--quota-rate', '1', '--quota-burst', '2', '--json'], { DATABASE_URL: service.database.url }));
+      const statuses: number[] = [];
+      const counting = async (request: Request) => {
+        const response = await contractCheckingFetch(request);
+        if (!request.url.endsWith('/oauth/token')) statuses.push(response.status);
+        return response;
+      };
+      const facility = createClient({ baseUrl: service.baseUrl, clientId: issued.client_id, clientSecret: issued.client_secret, fetch: counting, ...(pacing ? {} : { quotaReserve: false }) }).facility(orgId, facilityId);
+      const started = performance.now();
+      for (let i = 0; i < 3; i++) expect((await facility.coverage.list()).data).to.have.lengthOf.at.least(1);
+      // The third waited about a second: before it was sent (paced), or after its 429 (Retry-After 1 s).
+      expect(performance.now() - started, pacing ? 'paced' : 'not paced').to.be.at.least(900);
+      expect(statuses, pacing ? 'paced' : 'not paced').to.deep.equal(pacing ? [200, 200, 200] : [200, 200, 429, 200]);
+    }
   });
 });

@@ -195,6 +195,20 @@ export async function swap(db: Knex, spec: HistoryTable, now = Date.now()): Prom
   return swapped;
 }
 
+/**
+ * What a migration does for a table joining the partitioned history: beginMove, then, for a
+ * table of up to `inlineRows` rows (a new database, a small site), the copy and the swap right
+ * there; a bigger one is left to the service's keeper. Returns what happened.
+ */
+export async function moveToPartitions(db: Knex, spec: HistoryTable, inlineRows: number): Promise<'skipped' | 'begun' | 'moved'> {
+  if (!(await beginMove(db, spec))) return 'skipped';
+  const small = rawRows<{ n: number }>(await db.raw(`SELECT count(*)::int AS n FROM (SELECT 1 FROM "${spec.table}" LIMIT ${inlineRows + 1}) t`))[0]!;
+  if (small.n > inlineRows) return 'begun';
+  while ((await copyBatch(db, spec, inlineRows * 1_000)) !== null);
+  if (!(await swap(db, spec))) throw new Error(`${spec.table}: the swap to partitions did not happen`);
+  return 'moved';
+}
+
 /** The moves begun and not yet swapped. */
 export async function pendingMoves(db: Knex): Promise<MoveState[]> {
   if (rawRows(await db.raw('SELECT 1 FROM pg_class WHERE oid = to_regclass(?)', [MOVES_TABLE])).length === 0) return [];

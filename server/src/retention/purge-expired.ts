@@ -139,6 +139,8 @@ export async function purgeExpired(
       .whereIn('seq', db('inbound_messages').select('seq').where('received_at', '<', messageCutoff).orderBy('received_at').limit(limit))
       .del(),
   );
+  // Attempts by their start (the claim's instant): whole weeks past the cut-off dropped.
+  await dropWhole('webhook_delivery_attempts', historyCutoff);
   await drain('webhook_delivery_attempts', () =>
     db('webhook_delivery_attempts')
       .whereIn('seq', db('webhook_delivery_attempts').select('seq').where('started_at', '<', historyCutoff).orderBy('started_at').limit(limit))

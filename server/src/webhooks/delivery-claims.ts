@@ -34,6 +34,13 @@ export interface ClaimedDelivery {
   /** This attempt's position in the current retry series (1 = first try). */
   attemptInSeries: number;
   claimToken: string;
+  /**
+   * When it was claimed (epoch ms, the `last_attempt_at` written with the claim): the
+   * attempt's recorded start. Whoever records the attempt (its worker, or the worker taking
+   * its expired lease, as interrupted) knows this instant, so (delivery_id, attempt,
+   * started_at) names one attempt, a key that holds across time partitions (PostgreSQL).
+   */
+  claimedAt: number;
   /** When the claim's lease ends (epoch ms, the `due_at` written with it): past it, another worker may take the delivery. */
   leaseEndsAt: number;
   callbackUrl: string;
@@ -125,7 +132,7 @@ function claimOnSqlite(session: SqliteSession, options: ClaimOptions, now: strin
     for (const row of rows) {
       session.run(SQLITE_CLAIM_ROW, [leaseEnd, claimToken, now, row.seq]);
       if (row.status === 'sending') session.run(SQLITE_INTERRUPTED, [row.id, row.attempts, row.last_attempt_at ?? now]);
-      claimed.push(claimedDelivery(row, candidate, claimToken, leaseEnd));
+      claimed.push(claimedDelivery(row, candidate, claimToken, now, leaseEnd));
     }
     room -= rows.length;
   }
@@ -206,7 +213,7 @@ const PG_CLAIM = `
   interrupted AS (
     INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, error_class)
     SELECT id, attempts, COALESCE(tried_at, $2), 'interrupted' FROM claimed WHERE was = 'sending'
-    ON CONFLICT (delivery_id, attempt) DO NOTHING
+    ON CONFLICT (delivery_id, attempt, started_at) DO NOTHING
   )
   SELECT id, event_id, subscription_id, event_type, body, attempts, series_start FROM claimed ORDER BY seq`;
 
@@ -215,10 +222,10 @@ async function claimOnPostgres(session: PgSession, candidates: readonly Candidat
   if (candidates.length === 0) return [];
   const bySubscription = new Map(candidates.map((c) => [c.subscription_id, c]));
   const rows = (await session.query(PG_CLAIM, [candidates.map((c) => c.subscription_id), now, options.perSubscription, options.limit, leaseEnd, claimToken])) as unknown as ClaimedRow[];
-  return rows.map((row) => claimedDelivery(row, bySubscription.get(row.subscription_id)!, claimToken, leaseEnd));
+  return rows.map((row) => claimedDelivery(row, bySubscription.get(row.subscription_id)!, claimToken, now, leaseEnd));
 }
 
-function claimedDelivery(row: ClaimedRow, subscription: CandidateRow, claimToken: string, leaseEnd: string): ClaimedDelivery {
+function claimedDelivery(row: ClaimedRow, subscription: CandidateRow, claimToken: string, claimedAt: string, leaseEnd: string): ClaimedDelivery {
   const attempt = Number(row.attempts) + 1;
   return {
     id: row.id,
@@ -229,6 +236,7 @@ function claimedDelivery(row: ClaimedRow, subscription: CandidateRow, claimToken
     attempt,
     attemptInSeries: attempt - Number(row.series_start),
     claimToken,
+    claimedAt: Date.parse(claimedAt),
     leaseEndsAt: Date.parse(leaseEnd),
     callbackUrl: subscription.callback_url,
     signingSecretEncrypted: subscription.signing_secret_encrypted,
@@ -241,6 +249,7 @@ function claimedDelivery(row: ClaimedRow, subscription: CandidateRow, claimToken
 }
 
 export interface RecordedAttempt {
+  /** The claim's instant (ClaimedDelivery.claimedAt): part of the attempt's key. */
   startedAt: number;
   durationMs: number | null;
   status: number | null;
@@ -276,7 +285,7 @@ function nextState(transition: FinishedAttempt['transition'], now: number): { st
 const SQLITE_RECORD_ATTEMPT = `
   INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, duration_ms, response_status, error_class, worker_id)
   VALUES (?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT (delivery_id, attempt) DO UPDATE SET started_at = excluded.started_at, duration_ms = excluded.duration_ms,
+  ON CONFLICT (delivery_id, attempt) DO UPDATE SET duration_ms = excluded.duration_ms,
     response_status = excluded.response_status, error_class = excluded.error_class, worker_id = excluded.worker_id`;
 // Only the holder of the current claim moves the delivery on.
 const SQLITE_MOVE_ON = `
@@ -291,7 +300,7 @@ const PG_RECORD_CTES = `
   attempts AS (
     INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, duration_ms, response_status, error_class, worker_id)
     SELECT id, attempt, started_at, duration_ms, response_status, error_class, worker_id FROM o
-    ON CONFLICT (delivery_id, attempt) DO UPDATE SET started_at = excluded.started_at, duration_ms = excluded.duration_ms,
+    ON CONFLICT (delivery_id, attempt, started_at) DO UPDATE SET duration_ms = excluded.duration_ms,
       response_status = excluded.response_status, error_class = excluded.error_class, worker_id = excluded.worker_id
   ),
   recorded AS (
@@ -311,6 +320,15 @@ const PG_RECORD_AND_LOCK = `
   locked AS (${PG_LOCK_CANDIDATES.replace(/\$(\d+)\b/g, (_, n: string) => ({ '1': '$12', '2': '$13', '3': '$14', '4': '$1' })[n]!)})
   SELECT CASE WHEN coalesce(locked.n, 1) = 1 THEN (SELECT coalesce(string_agg(id::text, ','), '') FROM recorded) END AS recorded_ids, locked.*
   FROM (SELECT 1) one LEFT JOIN (SELECT *, row_number() OVER () AS n FROM locked) locked ON true`;
+
+/**
+ * The unique key an attempt is upserted on. On PostgreSQL it holds the partition key
+ * (started_at, migration 044); SQLite keeps (delivery_id, attempt). Either names one attempt:
+ * its started_at is its claim's instant, known to everyone recording it.
+ */
+function attemptKey(db: Knex): string[] {
+  return isPostgres(db) ? ['delivery_id', 'attempt', 'started_at'] : ['delivery_id', 'attempt'];
+}
 
 type OutcomeRow = FinishedAttempt & ReturnType<typeof nextState>;
 
@@ -422,8 +440,8 @@ export async function recordAttempt(db: Knex, claim: ClaimedDelivery, attempt: R
         error_class: attempt.errorClass,
         worker_id: attempt.workerId,
       })
-      .onConflict(['delivery_id', 'attempt'])
-      .merge();
+      .onConflict(attemptKey(trx))
+      .merge(['duration_ms', 'response_status', 'error_class', 'worker_id']);
     // 410 Gone: the receiver says this endpoint is gone for good.
     // The subscription row first: concurrent 410s of one subscription then queue here
     // instead of each locking its delivery and then waiting for the others' (deadlock).

@@ -200,7 +200,9 @@ export class DeliveryWorker {
     }
     const transition: DeliveryTransition =
       result.errorClass === 'aborted' ? { kind: 'released' } : decideAfterAttempt(result, claim.attemptInSeries, config.retrySchedule, Date.now(), this.deps.random);
-    const attempt: RecordedAttempt = { startedAt, durationMs: result.durationMs, status: result.status, errorClass: result.errorClass, workerId: this.id };
+    // Recorded as started at its claim: the instant a worker taking over an expired lease also
+    // records it by (interrupted), so both name the same attempt (delivery-claims.ts).
+    const attempt: RecordedAttempt = { startedAt: claim.claimedAt, durationMs: result.durationMs, status: result.status, errorClass: result.errorClass, workerId: this.id };
     if (transition.kind === 'disable') {
       // Rare, and it ends the subscription: recorded at once, in a transaction of its own.
       try {

@@ -43,11 +43,21 @@ interface DeliveryRow {
 
 const COLUMNS = ['d.id', 'd.event_id', 'd.event_type', 'e.facility_id', 'd.status', 'd.due_at', 'd.created_at', 'd.completed_at'];
 
+/**
+ * How long before its delivery's creation an attempt may be recorded as started: none is
+ * (a delivery is claimed after it is queued), but instances' clocks may disagree a little.
+ */
+const CLOCK_SKEW_ALLOWANCE_MS = 86_400_000;
+
 async function withAttempts(db: Knex, rows: DeliveryRow[]): Promise<WebhookDelivery[]> {
   const attempts = new Map<string, WebhookDelivery['attempts']>(rows.map((r) => [r.id, []]));
   if (rows.length > 0) {
+    // Named in the query, the time reads only the weeks of attempts since the oldest delivery
+    // on the page (PostgreSQL's time partitions), not every week kept.
+    const since = nowIso(Math.min(...rows.map((r) => Date.parse(r.created_at))) - CLOCK_SKEW_ALLOWANCE_MS);
     const found = (await db('webhook_delivery_attempts')
       .whereIn('delivery_id', rows.map((r) => r.id))
+      .andWhere('started_at', '>=', since)
       .orderBy(['delivery_id', 'attempt'])
       .select('delivery_id', 'started_at', 'duration_ms', 'response_status', 'error_class')) as Array<Record<string, unknown>>;
     for (const a of found) {

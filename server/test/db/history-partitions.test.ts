@@ -16,9 +16,26 @@ import { disclosuresOfResident } from '../../src/audit/disclosures.js';
 import { indexAllQueuedDisclosures } from '../../src/audit/disclosure-index.js';
 import { exchangesSince, listExchanges } from '../../src/eligibility/exchange-log.js';
 import { jsonOf, runOps } from '../../../test/support/ops-cli.js';
+import { attemptsOf } from '../../src/webhooks/delivery-store.js';
+import { findSubscriptionDelivery, listSubscriptionDeliveries } from '../../src/webhooks/partner-deliveries.js';
+import { disableFailingSubscriptions } from '../../src/webhooks/subscription-health.js';
 
 const audit = historyTable('audit_events')!;
 const exchanges = historyTable('eligibility_exchanges')!;
+const attempts = historyTable('webhook_delivery_attempts')!;
+
+/** An organization with a facility and one webhook subscription, for deliveries to name. */
+async function seedSubscriber(db: Knex): Promise<{ orgId: string; facilityId: string; subscriptionId: string }> {
+  const [orgId, facilityId, clientPk, subscriptionId] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+  const at = new Date().toISOString();
+  await db('organizations').insert({ id: orgId, name: 'partitions test', created_at: at });
+  await db('facilities').insert({ id: facilityId, org_id: orgId, name: 'partitions test facility', created_at: at });
+  await db('clients').insert({ id: clientPk, client_id: `partitions-${clientPk}`, org_id: orgId, name: 'partitions test', secret_hash: 'x', scopes: 'system/*.read', status: 'active', created_at: at });
+  await db('webhook_subscriptions').insert({
+    id: subscriptionId, org_id: orgId, client_pk: clientPk, callback_url: 'https://receiver.example/hook', event_types: '["resident.admitted"]', signing_secret_encrypted: 'x', status: 'active', created_at: at,
+  });
+  return { orgId, facilityId, subscriptionId };
+}
 
 interface PlanNode {
   'Node Type': string;
@@ -162,6 +179,45 @@ describe('history partitioned by time', function () {
     expect(reads.map((r) => r.at)).to.deep.equal(['2021-03-20T00:00:00.000Z']);
   });
 
+  it('purges delivery attempts by dropping the weeks wholly past the cut-off, and in batches in the week that straddles it (PostgreSQL)', async function () {
+    if (!isPostgres(db)) this.skip();
+    const { orgId, subscriptionId } = await seedSubscriber(db);
+    await ensurePartitions(db, attempts, Date.now(), Date.parse('2026-05-01T00:00:00.000Z'));
+    // Still queued, so the deliveries themselves stay: only their attempts are history.
+    const deliveryId = randomUUID();
+    await db('webhook_deliveries').insert({ id: deliveryId, subscription_id: subscriptionId, org_id: orgId, event_type: 'resident.admitted', body: '{}', status: 'pending', attempts: 5, due_at: '2026-06-20T00:00:00.000Z', created_at: '2026-04-30T00:00:00.000Z' });
+    const startedAt = ['2026-05-01T00:00:00.000Z', '2026-05-06T00:00:00.000Z', '2026-05-12T00:00:00.000Z', '2026-05-17T00:00:00.000Z', '2026-05-20T00:00:00.000Z'];
+    await db('webhook_delivery_attempts').insert(startedAt.map((at, i) => ({ delivery_id: deliveryId, attempt: i + 1, started_at: at, duration_ms: 5, response_status: 500, error_class: 'http_status' })));
+    // Cut-off: 2026-05-16 (30 days before 2026-06-15), a Saturday: the week of 2026-05-11 straddles it.
+    const report = await purgeExpired(db, { auditDays: 100_000, deliveryDays: 30, batchSize: 2 }, { now: Date.parse('2026-06-15T00:00:00.000Z') });
+    expect(report.cutoffs.webhook_history).to.equal('2026-05-16T00:00:00.000Z');
+    const dropped = report.partitions_dropped.filter((p) => p.table === 'webhook_delivery_attempts').map((p) => p.partition);
+    expect(dropped).to.deep.equal(['webhook_delivery_attempts_p20260427', 'webhook_delivery_attempts_p20260504']);
+    expect(report.removed.webhook_delivery_attempts).to.equal(1);
+    expect(await db('webhook_delivery_attempts').where({ delivery_id: deliveryId }).orderBy('attempt').pluck('started_at')).to.deep.equal(startedAt.slice(3));
+    expect(await db('webhook_deliveries').where({ id: deliveryId }).first('status')).to.deep.equal({ status: 'pending' });
+    const names = (await listPartitions(db, 'webhook_delivery_attempts')).map((p) => p.name);
+    expect(names).to.not.include('webhook_delivery_attempts_p20260504');
+    expect(names).to.include('webhook_delivery_attempts_p20260511');
+  });
+
+  it('upserts an attempt on (delivery_id, attempt, started_at): the outcome recorded after its interrupted record replaces it, in its week (PostgreSQL)', async function () {
+    if (!isPostgres(db)) this.skip();
+    const { orgId, subscriptionId } = await seedSubscriber(db);
+    const deliveryId = randomUUID();
+    const claimedAt = new Date().toISOString();
+    await db('webhook_deliveries').insert({ id: deliveryId, subscription_id: subscriptionId, org_id: orgId, event_type: 'resident.admitted', body: '{}', status: 'pending', attempts: 1, due_at: claimedAt, created_at: claimedAt });
+    // As the claim taking over an expired lease records it, then as its own worker does, late.
+    await db('webhook_delivery_attempts').insert({ delivery_id: deliveryId, attempt: 1, started_at: claimedAt, error_class: 'interrupted' }).onConflict(['delivery_id', 'attempt', 'started_at']).ignore();
+    await db('webhook_delivery_attempts')
+      .insert({ delivery_id: deliveryId, attempt: 1, started_at: claimedAt, duration_ms: 12, response_status: 200, error_class: null, worker_id: 'w1' })
+      .onConflict(['delivery_id', 'attempt', 'started_at'])
+      .merge(['duration_ms', 'response_status', 'error_class', 'worker_id']);
+    expect(await attemptsOf(db, deliveryId)).to.deep.equal([{ attempt: 1, started_at: claimedAt, duration_ms: 12, response_status: 200, error_class: null, worker_id: 'w1' }]);
+    const week = partitionName('webhook_delivery_attempts', periodStart(Date.parse(claimedAt), 'week'));
+    expect(rawRows<{ n: number }>(await db.raw(`SELECT count(*)::int AS n FROM "${week}" WHERE delivery_id = ?`, [deliveryId]))[0]!.n).to.equal(1);
+  });
+
   describe('the readers that name a time read only its partitions (PostgreSQL)', () => {
     const orgId = randomUUID();
     const resident = randomUUID();
@@ -183,7 +239,46 @@ describe('history partitioned by time', function () {
       );
       await indexAllQueuedDisclosures(db);
       await db.raw('ANALYZE audit_events');
+
+      // Six months of deliveries to one subscription, one every 4 minutes, each with two
+      // attempts (a 503, then a 200) a minute apart: weekly partitions of 5,000 attempts.
+      subscriber = await seedSubscriber(db);
+      await ensurePartitions(db, attempts, Date.now(), Date.parse('2026-06-01T00:00:00.000Z'));
+      await db.raw(
+        `INSERT INTO webhook_events (id, org_id, facility_id, resident_id, event_type, occurred_at, created_at)
+         SELECT ('00000000-0000-4000-8000-' || lpad(to_hex(n), 12, '0'))::uuid, ?, ?, gen_random_uuid(), 'resident.admitted', t, t
+         FROM (SELECT n, to_char(timestamp '2026-06-01' + (n * interval '4 minutes'), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS t FROM generate_series(1, 60000) AS n) g`,
+        [subscriber.orgId, subscriber.facilityId],
+      );
+      await db.raw(
+        `INSERT INTO webhook_deliveries (id, event_id, subscription_id, org_id, event_type, body, status, attempts, created_at, completed_at, last_attempt_at)
+         SELECT ('00000000-0000-4000-9000-' || lpad(to_hex(n), 12, '0'))::uuid, ('00000000-0000-4000-8000-' || lpad(to_hex(n), 12, '0'))::uuid, ?, ?, 'resident.admitted', '{}', 'delivered', 2, t, t, t
+         FROM (SELECT n, to_char(timestamp '2026-06-01' + (n * interval '4 minutes'), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS t FROM generate_series(1, 60000) AS n) g`,
+        [subscriber.subscriptionId, subscriber.orgId],
+      );
+      await db.raw(
+        `INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, duration_ms, response_status, error_class)
+         SELECT ('00000000-0000-4000-9000-' || lpad(to_hex(n), 12, '0'))::uuid, a,
+           to_char(timestamp '2026-06-01' + (n * interval '4 minutes') + (a * interval '1 minute'), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 20,
+           CASE WHEN a = 1 THEN 503 ELSE 200 END, CASE WHEN a = 1 THEN 'http_status' END
+         FROM generate_series(1, 60000) AS n CROSS JOIN generate_series(1, 2) AS a`,
+      );
+      await db.raw('ANALYZE webhook_events');
+      await db.raw('ANALYZE webhook_deliveries');
+      await db.raw('ANALYZE webhook_delivery_attempts');
     });
+    let subscriber: { orgId: string; facilityId: string; subscriptionId: string };
+
+    /** Asserts the plans of `read` probe the partitions of `table` holding rows by key, never scan one. */
+    async function expectProbed(table: string, read: () => Promise<unknown>): Promise<void> {
+      const holding = new Set(
+        rawRows<{ name: string }>(await db.raw(`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = ?::regclass AND c.reltuples > 100`, [table])).map((r) => r.name),
+      );
+      expect(holding.size).to.be.greaterThan(20);
+      const scans = (await plansOf(table, read)).flatMap((p) => scansOf(p)).filter((s) => holding.has(s.relation));
+      expect(scans).to.not.be.empty;
+      expect(scans.filter((s) => s.how === 'Seq Scan'), 'partitions holding rows scanned').to.deep.equal([]);
+    }
 
     /** The statements `read` sends that name `table`, each explained with its own bindings. */
     async function plansOf(table: string, read: () => Promise<unknown>): Promise<PlanNode[]> {
@@ -242,6 +337,42 @@ describe('history partitioned by time', function () {
       const plans = await plansOf('audit_events', () => db('audit_events').select('seq').where('at', '<', cutoff).orderBy('at').limit(2));
       const read = plans.flatMap((p) => scansOf(p)).map((s) => s.relation).filter((r) => r.startsWith('audit_events_'));
       expect(read.every((name) => name === 'audit_events_default' || name < partitionName('audit_events', Date.parse('2025-07-01T00:00:00.000Z')))).to.equal(true);
+    });
+
+    it('a delivery\'s attempts (`ops deliveries show`, the console\'s delivery page), without a time, probe each week by key', async () => {
+      const deliveryId = '00000000-0000-4000-9000-000000000100';
+      await expectProbed('webhook_delivery_attempts', () => attemptsOf(db, deliveryId));
+      expect((await attemptsOf(db, deliveryId)).map((a) => a.attempt)).to.deep.equal([1, 2]);
+    });
+
+    it('the partner\'s page of deliveries and one delivery read their attempts only in the weeks since the oldest of them', async () => {
+      const page = await listSubscriptionDeliveries(db, subscriber.subscriptionId, { page: 3, pageSize: 50 });
+      expect(page.deliveries).to.have.length(50);
+      expect(page.deliveries.every((d) => d.attempts.length === 2)).to.equal(true);
+      // The deliveries' creation, less the day allowed for instances' clocks (partner-deliveries.ts).
+      const from = boundOf(Date.parse(page.deliveries.at(-1)!.created_at) - 86_400_000);
+      await expectPruned('webhook_delivery_attempts', from, () => listSubscriptionDeliveries(db, subscriber.subscriptionId, { page: 3, pageSize: 50 }));
+      const one = page.deliveries[7]!;
+      await expectPruned('webhook_delivery_attempts', boundOf(Date.parse(one.created_at) - 86_400_000), () => findSubscriptionDelivery(db, subscriber.subscriptionId, one.id));
+      expect((await findSubscriptionDelivery(db, subscriber.subscriptionId, one.id))!.attempts.map((a) => a.status_code)).to.deep.equal([503, 200]);
+    });
+
+    it('the retention batches of attempts read only the weeks before the cut-off; those of deliveries probe attempts by key', async () => {
+      const cutoff = '2026-07-01T00:00:00.000Z';
+      const plans = await plansOf('webhook_delivery_attempts', () => db('webhook_delivery_attempts').select('seq').where('started_at', '<', cutoff).orderBy('started_at').limit(2));
+      const read = plans.flatMap((p) => scansOf(p)).map((s) => s.relation).filter((r) => r.startsWith('webhook_delivery_attempts_'));
+      expect(read).to.not.be.empty;
+      expect(read.every((name) => name === 'webhook_delivery_attempts_default' || name < partitionName('webhook_delivery_attempts', Date.parse(cutoff)))).to.equal(true);
+      // A batch of finished deliveries takes its attempts with it (none of these exist: nothing deleted).
+      await expectProbed('webhook_delivery_attempts', () => db('webhook_delivery_attempts').whereIn('delivery_id', [randomUUID(), randomUUID()]).del());
+    });
+
+    it('the auto-disable\'s look for a success since a subscription began failing reads only the weeks since', async () => {
+      const failingSince = '2026-10-01T00:00:00.000Z';
+      await db('webhook_subscriptions').where({ id: subscriber.subscriptionId }).update({ failing_since: failingSince });
+      await expectPruned('webhook_delivery_attempts', failingSince, () => disableFailingSubscriptions(db, 1));
+      // A success since: not disabled, its failing run starts at the first failure after it.
+      expect(await db('webhook_subscriptions').where({ id: subscriber.subscriptionId }).first('status')).to.deep.equal({ status: 'active' });
     });
 
     it('the disclosures report over every month, without a time, probes each partition by key, never scans one', async () => {

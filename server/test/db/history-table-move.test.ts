@@ -1,7 +1,9 @@
 // An existing PostgreSQL database upgraded online (migration 039): a million audit rows are
 // moved to time partitions while writers go on inserting and retention goes on deleting;
 // every acknowledged write is there once, every deleted row is gone, nothing is duplicated.
+// And the delivery attempts (migration 044), moved while workers record and rewrite attempts.
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../../../test/support/database.js';
 import { openDatabase, rawRows } from '../../src/db/database.js';
@@ -119,5 +121,111 @@ describe('moving a history table to time partitions online (PostgreSQL)', functi
     expect(rawRows(await db.raw(`SELECT 1 FROM pg_class WHERE relname = ?`, [twinName('audit_events')]))).to.have.length(0);
     const triggers = rawRows<{ name: string }>(await db.raw(`SELECT tgname AS name FROM pg_trigger WHERE tgrelid = 'audit_events'::regclass AND NOT tgisinternal`));
     expect(triggers.map((t) => t.name)).to.deep.equal(['audit_events_disclosure_backlog']);
+  });
+});
+
+describe('moving the delivery attempts to weekly partitions online (PostgreSQL, migration 044)', function () {
+  this.timeout(300_000);
+  const ATTEMPTS = 80_000;
+  let database: TestDatabase;
+  let db: Knex;
+  let subscriptionId: string;
+  let orgId: string;
+
+  before(async function () {
+    if (testDatabaseKind !== 'postgres') return this.skip();
+    database = await createTestDatabase();
+    db = openDatabase(database.url);
+    await db.migrate.latest({ migrationSource: sourceUpTo('042_resident_birth_date_optional') });
+    [orgId, subscriptionId] = [randomUUID(), randomUUID()];
+    const clientPk = randomUUID();
+    const at = new Date().toISOString();
+    await db('organizations').insert({ id: orgId, name: 'move test', created_at: at });
+    await db('clients').insert({ id: clientPk, client_id: 'move-test', org_id: orgId, name: 'move test', secret_hash: 'x', scopes: 'system/*.read', status: 'active', created_at: at });
+    await db('webhook_subscriptions').insert({ id: subscriptionId, org_id: orgId, client_pk: clientPk, callback_url: 'https://receiver.example/hook', event_types: '[]', signing_secret_encrypted: 'x', status: 'active', created_at: at });
+    // Thirty days of deliveries, two attempts each, as a deployment upgraded from before 044 holds them.
+    await db.raw(
+      `INSERT INTO webhook_deliveries (id, subscription_id, org_id, event_type, body, status, attempts, created_at, completed_at)
+       SELECT ('00000000-0000-4000-9000-' || lpad(to_hex(n), 12, '0'))::uuid, ?, ?, 'resident.admitted', '{}', 'delivered', 2, t, t
+       FROM (SELECT n, to_char(now() AT TIME ZONE 'UTC' - interval '30 days' + (n * interval '60 seconds'), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS t FROM generate_series(1, ${ATTEMPTS / 2}) AS n) g`,
+      [subscriptionId, orgId],
+    );
+    await db.raw(
+      `INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, duration_ms, response_status, error_class, worker_id)
+       SELECT ('00000000-0000-4000-9000-' || lpad(to_hex(n), 12, '0'))::uuid, a,
+         to_char(now() AT TIME ZONE 'UTC' - interval '30 days' + (n * interval '60 seconds') + (a * interval '1 second'), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 20, 200, NULL, 'old-worker'
+       FROM generate_series(1, ${ATTEMPTS / 2}) AS n CROSS JOIN generate_series(1, 2) AS a`,
+    );
+  });
+  after(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  it('copies the attempts in batches while workers record outcomes (over interrupted records too), then swaps: each attempt once, as last recorded', async () => {
+    expect(ATTEMPTS).to.be.greaterThan(INLINE_ROWS);
+    await db.migrate.latest({ migrationSource: sourceUpTo('044_delivery_attempt_partitions') });
+    expect(await isPartitioned(db, 'webhook_delivery_attempts')).to.equal(false);
+    expect((await pendingMoves(db)).map((m) => m.table_name)).to.deep.equal(['webhook_delivery_attempts']);
+
+    // Workers as delivery-claims.ts records: an attempt first as interrupted (a lease taken
+    // over), then its outcome by its own worker, late; and outcomes rewriting old attempts.
+    const KEY = ['delivery_id', 'attempt', 'started_at'];
+    const recorded = new Map<string, string>();
+    const rewritten = new Map<string, string>();
+    let writing = true;
+    let n = 0;
+    const worker = async (w: number) => {
+      const own = openDatabase(database.url);
+      try {
+        while (writing) {
+          const i = n++;
+          const id = randomUUID();
+          const startedAt = new Date().toISOString();
+          await own('webhook_deliveries').insert({ id, subscription_id: subscriptionId, org_id: orgId, event_type: 'resident.admitted', body: '{}', status: 'sending', attempts: 1, created_at: startedAt });
+          await own('webhook_delivery_attempts').insert({ delivery_id: id, attempt: 1, started_at: startedAt, error_class: 'interrupted' }).onConflict(KEY).ignore();
+          await own('webhook_delivery_attempts')
+            .insert({ delivery_id: id, attempt: 1, started_at: startedAt, duration_ms: 7, response_status: 200, error_class: null, worker_id: `w${w}` })
+            .onConflict(KEY)
+            .merge(['duration_ms', 'response_status', 'error_class', 'worker_id']);
+          recorded.set(id, `w${w}`);
+          // An old attempt's outcome recorded again (its row may be copied, or not yet).
+          const old = `00000000-0000-4000-9000-${((i * 7919) % (ATTEMPTS / 2) + 1).toString(16).padStart(12, '0')}`;
+          const row = await own('webhook_delivery_attempts').where({ delivery_id: old, attempt: 2 }).first('started_at');
+          await own('webhook_delivery_attempts')
+            .insert({ delivery_id: old, attempt: 2, started_at: row.started_at, duration_ms: 9, response_status: 200, error_class: null, worker_id: `again-${i}` })
+            .onConflict(KEY)
+            .merge(['duration_ms', 'response_status', 'error_class', 'worker_id']);
+          rewritten.set(old, `again-${i}`);
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+      } finally {
+        await own.destroy();
+      }
+    };
+    const workers = [worker(1), worker(2), worker(3)];
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await keepHistoryPartitions(db, {}, () => true, 0);
+    expect(await isPartitioned(db, 'webhook_delivery_attempts')).to.equal(true);
+    expect(await pendingMoves(db)).to.deep.equal([]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    writing = false;
+    await Promise.all(workers);
+
+    expect(recorded.size).to.be.greaterThan(50);
+    const counts = rawRows<{ n: number; keys: number }>(
+      await db.raw(`SELECT count(*)::int AS n, count(DISTINCT (delivery_id, attempt))::int AS keys FROM webhook_delivery_attempts`),
+    )[0]!;
+    expect(counts).to.deep.equal({ n: ATTEMPTS + recorded.size, keys: ATTEMPTS + recorded.size });
+    const fresh = (await db('webhook_delivery_attempts').whereIn('delivery_id', [...recorded.keys()]).select('delivery_id', 'error_class', 'worker_id')) as Array<{ delivery_id: string; error_class: string | null; worker_id: string }>;
+    expect(fresh.filter((a) => a.error_class !== null || a.worker_id !== recorded.get(a.delivery_id))).to.deep.equal([]);
+    const again = (await db('webhook_delivery_attempts').whereIn('delivery_id', [...rewritten.keys()]).andWhere({ attempt: 2 }).select('delivery_id', 'worker_id')) as Array<{ delivery_id: string; worker_id: string }>;
+    expect(again).to.have.length(rewritten.size);
+    expect(again.filter((a) => a.worker_id !== rewritten.get(a.delivery_id))).to.deep.equal([]);
+    // In their weeks, the DEFAULT partition empty; the key the upserts name is the table's.
+    expect(rawRows<{ n: number }>(await db.raw('SELECT count(*)::int AS n FROM webhook_delivery_attempts_default'))[0]!.n).to.equal(0);
+    expect((await listPartitions(db, 'webhook_delivery_attempts')).length).to.be.greaterThan(5);
+    const keys = rawRows<{ def: string }>(await db.raw(`SELECT pg_get_indexdef(indexrelid) AS def FROM pg_index WHERE indrelid = 'webhook_delivery_attempts'::regclass AND indisunique`)).map((r) => r.def);
+    expect(keys.some((def) => def.endsWith('(delivery_id, attempt, started_at)'))).to.equal(true);
   });
 });

@@ -100,7 +100,11 @@ describe('webhook deliveries', function () {
       [3, 200, null],
     ]);
     expect(attempts.every((a) => a.duration_ms !== null && a.duration_ms >= 0 && a.started_at.endsWith('Z'))).to.equal(true);
-    expect(await findDelivery(db, record!.id)).to.include({ status: 'delivered', attempts: 3, last_status: 200, last_error: null });
+    const delivered = await findDelivery(db, record!.id);
+    expect(delivered).to.include({ status: 'delivered', attempts: 3, last_status: 200, last_error: null });
+    // An attempt starts at its claim: the instant a worker taking over its lease would record
+    // it by too, so (delivery_id, attempt, started_at) names it (delivery-claims.ts).
+    expect(attempts[2]!.started_at).to.equal(delivered!.last_attempt_at);
   });
 
   it('fans out to active subscriptions that list the type, only for facilities their credential is granted', async () => {

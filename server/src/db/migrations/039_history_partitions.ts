@@ -12,9 +12,12 @@
 import type { Knex } from 'knex';
 import { isPostgres } from '../database.js';
 import { HISTORY_TABLES } from '../history-tables.js';
-import { beginMove, copyBatch, MOVES_TABLE, swap } from '../history-table-move.js';
+import { MOVES_TABLE, moveToPartitions } from '../history-table-move.js';
 
 export const INLINE_ROWS = 50_000;
+
+/** The tables this migration moved; later ones join by migrations of their own (044). */
+const MOVED_HERE = ['audit_events', 'eligibility_exchanges', 'webhook_events', 'inbound_messages'];
 
 export async function up(db: Knex): Promise<void> {
   if (!isPostgres(db)) return;
@@ -25,13 +28,7 @@ export async function up(db: Knex): Promise<void> {
     t.string('started_at', 32).notNullable();
     t.string('swapped_at', 32).nullable();
   });
-  for (const spec of HISTORY_TABLES) {
-    if (!(await beginMove(db, spec))) continue;
-    const small = (await db.raw(`SELECT count(*)::int AS n FROM (SELECT 1 FROM "${spec.table}" LIMIT ${INLINE_ROWS + 1}) t`)) as { rows: Array<{ n: number }> };
-    if (small.rows[0]!.n > INLINE_ROWS) continue;
-    while ((await copyBatch(db, spec, INLINE_ROWS * 1_000)) !== null);
-    if (!(await swap(db, spec))) throw new Error(`${spec.table}: the swap to partitions did not happen`);
-  }
+  for (const spec of HISTORY_TABLES.filter((t) => MOVED_HERE.includes(t.table))) await moveToPartitions(db, spec, INLINE_ROWS);
 }
 
 export async function down(db: Knex): Promise<void> {
