@@ -180,7 +180,8 @@ function steadyOf(samples: Sample[]): SteadyLoad {
     requests: samples.length,
     p50Ms: percentile(ms, 50),
     p99Ms: percentile(ms, 99),
-    maxMs: ms.length ? Math.max(...ms) : NaN,
+    // A loop, not Math.max(...ms): a half-hour purge times 360,000 requests, past the argument limit.
+    maxMs: ms.length ? ms.reduce((a, b) => (b > a ? b : a), -Infinity) : NaN,
     over50Ms: ms.filter((x) => x > 50).length,
     failures: samples.filter((s) => s.status !== 200).length,
   };
