@@ -459,21 +459,21 @@ async function backlogEmpty(url: string): Promise<void> {
 }
 
 /**
- * Interrupted (Ctrl-C, SIGTERM), the run drops its databases before it exits, as it does when
- * it ends or fails: at 10^8 rows they hold hundreds of gigabytes.
+ * Interrupted (Ctrl-C, SIGTERM), the run drops its databases, as it does when it ends or fails:
+ * at 10^8 rows they hold hundreds of gigabytes. Dropping them (WITH FORCE) fails the run's
+ * statements, so it ends through its own failure path (its services stopped, the drops
+ * repeated IF EXISTS), not in the middle of it.
  */
 function dropOnSignal(settings: BenchSettings, names: string[]): () => void {
   const handler = (signal: NodeJS.Signals) => {
     settings.log(`  ${signal}: dropping ${names.join(', ')}`);
+    process.exitCode = 130;
     const admin = new pg.Client({ connectionString: settings.postgresAdminUrl });
     void (async () => {
-      try {
-        await admin.connect();
-        for (const name of names) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        process.exit(130);
-      }
-    })();
+      await admin.connect();
+      for (const name of [...names].reverse()) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    })().catch((error: Error) => settings.log(`  ! could not drop ${names.join(', ')}: ${error.message}`));
   };
   process.once('SIGINT', handler);
   process.once('SIGTERM', handler);
