@@ -35,7 +35,7 @@ export const LIST_RESIDENTS = 10_000;
 export const LIST_CONNECTIONS = 32;
 
 /** A server's own process, and on PostgreSQL the backends serving its database, found at each reading. */
-async function chargedTo(databaseUrl: string): Promise<{ charge(pid: number): CpuCharged; close(): Promise<void> }> {
+export async function chargedTo(databaseUrl: string): Promise<{ charge(pid: number): CpuCharged; close(): Promise<void> }> {
   if (!/^postgres(ql)?:/.test(databaseUrl)) return { charge: (pid) => () => [pid], close: async () => undefined };
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();

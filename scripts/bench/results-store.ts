@@ -13,6 +13,7 @@ import type { PolicyThroughputResult } from './policy-throughput.js';
 import type { EligibilityThroughputResult } from './eligibility-throughput.js';
 import type { FairnessResult } from './fairness.js';
 import type { ListThroughputResult } from './list-throughput.js';
+import type { ScaleResult } from './scale-audit.js';
 import type { Machine } from './machine.js';
 import { ROOT } from './service-process.js';
 import type { StartupResult } from './startup.js';
@@ -40,6 +41,7 @@ export interface BenchResults {
   policy?: Measured<PolicyThroughputResult>;
   eligibility?: Measured<EligibilityThroughputResult>;
   fairness?: Measured<FairnessResult>;
+  scale?: Measured<ScaleResult>;
 }
 
 export const RESULTS_FILE = join(ROOT, '.bench', 'results.json');

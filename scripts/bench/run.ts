@@ -1,4 +1,4 @@
-// `npm run bench`: runs the benchmarks (all, or BENCH_ONLY=list,growth,delivery,verifier,startup,ingest,feeds,export,search,policy,eligibility,fairness;
+// `npm run bench`: runs the benchmarks (all, or BENCH_ONLY=list,growth,delivery,verifier,startup,ingest,feeds,export,search,policy,eligibility,fairness,scale;
 // BENCH_ONLY=report re-renders the page from the stored figures),
 // each against a baseline measured in the same run, and writes docs/benchmarks.md.
 // Never part of the test suite: timings on a shared machine are figures to read, not to assert.
@@ -15,6 +15,7 @@ import { policyThroughput } from './policy-throughput.js';
 import { eligibilityThroughput } from './eligibility-throughput.js';
 import { fairness } from './fairness.js';
 import { listThroughput } from './list-throughput.js';
+import { scaleAudit } from './scale-audit.js';
 import { describeMachine } from './machine.js';
 import { renderReport } from './report.js';
 import { loadResults, saveResults, type BenchResults, type Measured } from './results-store.js';
@@ -36,6 +37,7 @@ const BENCHMARKS = {
   policy: policyThroughput,
   eligibility: eligibilityThroughput,
   fairness,
+  scale: scaleAudit,
 } satisfies Record<keyof BenchResults, (settings: BenchSettings) => Promise<unknown>>;
 
 type Name = keyof typeof BENCHMARKS;
