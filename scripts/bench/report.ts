@@ -396,7 +396,7 @@ function startupSection(m: Measured<NonNullable<BenchResults['startup']>['result
     '',
     measuredLine(m),
     '',
-    `The service spawned as \`npm start\` runs it (\`node --enable-source-maps --max-semi-space-size=32 server/dist/main.js\`, the esbuild bundle of the server's own code) on an already migrated SQLite database, timed from spawn to the first 200 from \`/readyz\` (polled every 5 ms); median of ${r.runs} after one unmeasured start. The floor: \`node -e 0\` to exit. The bundle build that \`npm start\` runs first is timed on its own line.`,
+    `The service spawned as \`npm start\` runs it (\`node --enable-source-maps server/dist/main.js\`, the esbuild bundle of the server's own code) on an already migrated SQLite database, timed from spawn to the first 200 from \`/readyz\` (polled every 5 ms); median of ${r.runs} after one unmeasured start. The floor: \`node -e 0\` to exit. The bundle build that \`npm start\` runs first is timed on its own line.`,
     '',
     table(['', 'median', 'min', 'max'], STARTUP_LINES.map((line) => [line, `${count(r.lines[line].medianMs)} ms`, `${count(r.lines[line].minMs)} ms`, `${count(r.lines[line].maxMs)} ms`])),
   ].join('\n');

@@ -65,9 +65,7 @@ async function waitUntilReady(url: string, child: ChildProcess, output: () => st
 export async function startServiceProcess(options: ServiceOptions): Promise<ServiceProcess> {
   const port = await freePort();
   await bundleBuilt();
-  // The flags of `npm start` (package.json): a young generation of 32 MB semi-spaces (see
-  // docs/benchmarks.md, CPU time per request, 2026-11-28).
-  const nodeArgs = ['--enable-source-maps', '--max-semi-space-size=32', ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [])];
+  const nodeArgs = ['--enable-source-maps', ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [])];
   const started = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, 'server/dist/main.js'], {
     cwd: ROOT,

@@ -9,7 +9,7 @@ import { ROOT, freePort } from '../../../server/test/webhooks/support/processes.
 
 // The bundle `npm start` runs (scripts/build-server.mjs, built once per run): an instance
 // restarted every few seconds on a busy two-core machine must not spend its time in tsx.
-const NODE_ARGS = ['--enable-source-maps', '--max-semi-space-size=32', 'server/dist/main.js'];
+const NODE_ARGS = ['--enable-source-maps', 'server/dist/main.js'];
 let built = false;
 function buildOnce(): void {
   if (built) return;
