@@ -101,12 +101,13 @@ async function plainObservations(db: Knex, orgId: string, facilityId: string, me
   return (performance.now() - started) / 1000;
 }
 
-/** The message store's size: its rows, and their bytes on disk (table and indexes; SQLite by dbstat pages, PostgreSQL by relation size). */
+/** The message store's size: its rows, and their bytes on disk (table and indexes; SQLite by dbstat pages, PostgreSQL by its partitions' relation sizes). */
 async function storeSize(db: Knex): Promise<{ messages: number; bytes: number; bytesPerMessage: number; contentBytesPerMessage: number }> {
   const messages = Number((await db('inbound_messages').count({ n: '*' }).first())!.n);
   const content = Number((await db('inbound_messages').sum({ n: db.raw('length(content_encrypted)') }).first())!.n ?? 0);
   let bytes: number;
-  if (isPostgres(db)) bytes = Number(rawRows<{ bytes: string }>(await db.raw(`SELECT pg_total_relation_size('inbound_messages') AS bytes`))[0]!.bytes);
+  // PostgreSQL: the table is partitioned (migration 039): its rows are in its partitions, the parent holds none.
+  if (isPostgres(db)) bytes = Number(rawRows<{ bytes: string }>(await db.raw(`SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS bytes FROM pg_class c WHERE c.oid = 'inbound_messages'::regclass OR c.oid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = 'inbound_messages'::regclass)`))[0]!.bytes);
   else bytes = Number(rawRows<{ bytes: number }>(await db.raw(`SELECT sum(pgsize) AS bytes FROM dbstat WHERE name LIKE 'inbound_messages%' OR name LIKE 'sqlite_autoindex_inbound_messages%'`))[0]!.bytes);
   return { messages, bytes, bytesPerMessage: bytes / Math.max(messages, 1), contentBytesPerMessage: content / Math.max(messages, 1) };
 }
