@@ -14,7 +14,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../server/src/db/database.js';
@@ -27,6 +27,7 @@ import { accessToken, NODE_WITH_TSX, ROOT, startServiceProcess } from './service
 import { onScratchPostgres } from './scratch-postgres.js';
 import { percentile } from './stats.js';
 import type { BenchSettings } from './settings.js';
+import { statusOf } from './latency.js';
 
 const DEFAULT_RESIDENTS = 2_000;
 const ROUNDS = Number(process.env.BENCH_FAIRNESS_ROUNDS ?? 3);
@@ -73,18 +74,6 @@ export interface FairnessResult {
   skipped: string[];
 }
 
-function once(url: URL, headers: Record<string, string>, agent: Agent): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { headers, agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 /** A request every 1/rate seconds (the next one at once when one took longer), each timed. */
 async function pacedLatency(url: string, headers: Record<string, string>, seconds: number): Promise<PacedResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -99,7 +88,7 @@ async function pacedLatency(url: string, headers: Record<string, string>, second
       const wait = due - performance.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       const sent = performance.now();
-      const status = await once(target, headers, agent);
+      const status = await statusOf(target, headers, agent);
       samples.push(performance.now() - sent);
       if (status !== 200) failures += 1;
     }

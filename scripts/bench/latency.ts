@@ -12,7 +12,8 @@ export interface LatencyResult {
   failures: number;
 }
 
-function once(url: URL, headers: Record<string, string>, agent: Agent): Promise<number> {
+/** One GET on `agent`, its body read and dropped: its status (the callers time it). */
+export function statusOf(url: URL, headers: Record<string, string>, agent: Agent): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(url, { headers, agent }, (res) => {
       res.resume();
@@ -34,7 +35,7 @@ export async function measureLatency(options: { url: string; headers: Record<str
       const end = performance.now() + seconds * 1000;
       while (performance.now() < end) {
         const started = performance.now();
-        const status = await once(url, options.headers, agent);
+        const status = await statusOf(url, options.headers, agent);
         samples.push(performance.now() - started);
         if (status !== 200) failures += 1;
       }

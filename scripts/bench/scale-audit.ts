@@ -24,7 +24,7 @@
 //   BENCH_SCALE_AUDIT_ROWS=1e7 BENCH_ONLY=scale npm run bench
 import { randomBytes } from 'node:crypto';
 import { statfsSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import pg from 'pg';
 import { openDatabase } from '../../server/src/db/database.js';
 import { createClient } from '../../server/src/auth/clients.js';
@@ -38,6 +38,7 @@ import { accessToken, ROOT, startServiceProcess, type ServiceProcess } from './s
 import { onScratchPostgres } from './scratch-postgres.js';
 import type { BenchSettings } from './settings.js';
 import { median, percentile } from './stats.js';
+import { statusOf } from './latency.js';
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_SCALE_ROUNDS ?? 5));
 /** Reads of each page over the six months: how often each resident was disclosed. */
@@ -131,18 +132,6 @@ interface Sample {
   status: number;
 }
 
-function once(url: URL, headers: Record<string, string>, agent: Agent): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { headers, agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 /** STEADY_PER_SECOND requests a second over STEADY_CONNECTIONS connections, each timed, until stop(). */
 function startSteadyLoad(url: string, headers: Record<string, string>): { stop(): Promise<Sample[]> } {
   const samples: Sample[] = [];
@@ -158,7 +147,7 @@ function startSteadyLoad(url: string, headers: Record<string, string>): { stop()
         const wait = start + n * interval - performance.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         const sentAt = performance.now();
-        const status = await once(target, headers, agent).catch(() => 0);
+        const status = await statusOf(target, headers, agent).catch(() => 0);
         samples.push({ sentAt, ms: performance.now() - sentAt, status });
       }
     } finally {
