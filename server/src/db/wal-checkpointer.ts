@@ -9,12 +9,10 @@
 // from the beginning only when it finds the log copied whole, and under writes that never stop
 // (a commit every millisecond under load) the thread's copy is always behind: the log grew to
 // 960 MB in 40 s of a list benchmark, and every page read searched it, slower and slower. So
-// once the thread finds the log holding `restartAfterFrames` pages it could not copy whole, it
-// tells the service's connection, which copies the rest itself (a passive checkpoint between
-// two of its own commits: only what was committed since the thread's pass), and its next
-// commit starts the log again. Not when the thread copied it whole: the next commit starts it
-// again by itself, and the service's checkpoint (its fsync of the database file) held the event
-// loop 10-50 ms each time for nothing (every 0.6 s under a stream of ORU^R01 messages). Not a RESTART checkpoint from the thread: that takes the write
+// once the thread finds the log holding `restartAfterFrames` pages, it tells the service's
+// connection, which copies the rest itself (a passive checkpoint between two of its own
+// commits: only what was committed since the thread's pass, a few milliseconds), and its next
+// commit starts the log again. Not a RESTART checkpoint from the thread: that takes the write
 // lock, and a transaction of the service that had read before it wrote got SQLITE_BUSY at
 // once (SQLite does not wait for a lock a reader would deadlock on). If the thread fails, the
 // service's connection checkpoints itself again, as before.
@@ -39,9 +37,7 @@ db.pragma('synchronous = NORMAL');
 const checkpoint = () => {
   try {
     const [passive] = db.pragma('wal_checkpoint(PASSIVE)');
-    // Copied whole, the log starts again at the next commit by itself: the service's connection
-    // is asked to finish only what the thread could not copy.
-    if (passive && passive.log >= workerData.restartAfterFrames && passive.checkpointed < passive.log) parentPort.postMessage({ longLog: passive.log });
+    if (passive && passive.log >= workerData.restartAfterFrames) parentPort.postMessage({ longLog: passive.log });
   } catch (error) {
     parentPort.postMessage({ failed: String(error && error.message) });
   }
