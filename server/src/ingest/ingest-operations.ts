@@ -4,7 +4,6 @@
 // The caller is an ingest credential (scope ingest.write, checked by tenancy/authorize.ts like
 // every scope); failures are FHIR OperationOutcome (errors/operation-outcome.ts, http/error-answer.ts).
 import { ApiError } from '../errors/api-error.js';
-import { readBoundedBody } from '../http/bounded-body.js';
 import type { OperationResult } from '../http/operation.js';
 import type { OperationHandler, OperationRequest } from '../app-context.js';
 import type { InboundMessageRow } from '../messages/message-store.js';
@@ -14,27 +13,21 @@ import { ContentCapture } from '../messages/content-capture.js';
 import { ingestWritesMark, writtenRecords } from '../messages/written-records.js';
 import { importNdjson } from './fhir-ndjson.js';
 import { FHIR_JSON, outcomeOfError } from '../errors/operation-outcome.js';
-import { storeUnread } from '../messages/unread-message.js';
+import { readBodyOrStoreUnread, type UnreadMessageOptions } from '../messages/unread-message.js';
 
 export const NDJSON = 'application/fhir+ndjson';
 
 /** The body as text, up to INGEST_MAX_BUNDLE_BYTES (larger: 413, stored refused with its size and no content: only its size was read). */
-async function readBundleText(request: OperationRequest, received: Omit<ReceivedMessage, 'content' | 'controlId' | 'sizeBytes'>): Promise<string> {
+function readBundleText(request: OperationRequest, received: UnreadMessageOptions['received']): Promise<string> {
   const { app } = request;
   const maxBytes = app.config.ingestMaxBundleBytes;
-  let bytesKnown = 0;
-  const tooLarge = (bytes: number) => {
-    bytesKnown = bytes;
-    return new ApiError('payload_too_large', `The Bundle exceeds ${maxBytes} bytes (INGEST_MAX_BUNDLE_BYTES); send large imports as ${NDJSON}, which is streamed.`);
-  };
-  try {
-    return await readBoundedBody(request.koa.req, maxBytes, tooLarge);
-  } catch (error) {
-    if (bytesKnown > 0 && error instanceof ApiError) {
-      await storeUnread(app.messages, { ...received, sizeBytes: bytesKnown }, error, outcomeOfError(error, request.requestId), (failure) => app.logger.error({ err: failure.message, request_id: request.requestId }, 'an oversize Bundle could not be stored in the message store'));
-    }
-    throw error;
-  }
+  return readBodyOrStoreUnread(request.koa.req, maxBytes, {
+    store: app.messages,
+    received,
+    tooLarge: () => new ApiError('payload_too_large', `The Bundle exceeds ${maxBytes} bytes (INGEST_MAX_BUNDLE_BYTES); send large imports as ${NDJSON}, which is streamed.`),
+    answerBody: (error) => outcomeOfError(error, request.requestId),
+    onError: (failure) => app.logger.error({ err: failure.message, request_id: request.requestId }, 'an oversize Bundle could not be stored in the message store'),
+  });
 }
 
 const fhirJson = { 'Content-Type': FHIR_JSON };

@@ -3,22 +3,38 @@
 // It is stored refused, as every message a sender sent and was answered is, with its source,
 // its size and the answer, but without content: only its size was read (the sender's copy is
 // the message; it cannot be reprocessed from the store, the operator asks for it split).
+import type { IncomingMessage } from 'node:http';
 import type { ApiError } from '../errors/api-error.js';
+import { readBoundedBody } from '../http/bounded-body.js';
 import type { MessageStore } from './message-store.js';
 import type { MessageOutcome, ReceivedMessage } from './message-types.js';
 
-/** Stores a message answered `error` unread (content null, `sizeBytes` as known); never throws: the sender's answer must not depend on it. */
-export async function storeUnread(
-  store: MessageStore,
-  received: Omit<ReceivedMessage, 'content' | 'controlId'> & { sizeBytes: number },
-  error: ApiError,
-  body: unknown,
-  onError: (error: Error) => void,
-): Promise<void> {
-  const outcome: MessageOutcome = { status: 'refused', answer: { code: String(error.status), errors: [{ severity: 'error', code: error.code, text: error.message }], body }, records: [] };
+export interface UnreadMessageOptions {
+  store: MessageStore;
+  /** The message as it would be stored (its size and the absent content are added here). */
+  received: Omit<ReceivedMessage, 'content' | 'controlId' | 'sizeBytes'>;
+  /** The road's 413, naming what to send instead. */
+  tooLarge: () => ApiError;
+  /** The answer's body as the road renders the error (an OperationOutcome, the envelope). */
+  answerBody: (error: ApiError) => unknown;
+  /** A store that fails is logged: the sender's answer must not depend on it. */
+  onError: (error: Error) => void;
+}
+
+/** The body as text, up to `maxBytes`; larger, the 413 is thrown once the message is stored refused, unread. */
+export async function readBodyOrStoreUnread(req: IncomingMessage, maxBytes: number, options: UnreadMessageOptions): Promise<string> {
+  let bytesKnown = 0;
+  const refusal = options.tooLarge();
   try {
-    await store.store({ ...received, controlId: null, content: null }, outcome);
-  } catch (failure) {
-    onError(failure as Error);
+    return await readBoundedBody(req, maxBytes, (bytes) => {
+      bytesKnown = bytes;
+      return refusal;
+    });
+  } catch (error) {
+    if (error === refusal) {
+      const outcome: MessageOutcome = { status: 'refused', answer: { code: String(refusal.status), errors: [{ severity: 'error', code: refusal.code, text: refusal.message }], body: options.answerBody(refusal) }, records: [] };
+      await options.store.store({ ...options.received, controlId: null, content: null, sizeBytes: bytesKnown }, outcome).catch((failure: Error) => options.onError(failure));
+    }
+    throw error;
   }
 }

@@ -5,30 +5,22 @@
 import { ApiError } from '../errors/api-error.js';
 import type { OperationResult } from '../http/operation.js';
 import type { OperationHandler, OperationRequest } from '../app-context.js';
-import { readBoundedBody } from '../http/bounded-body.js';
 import { applyX12Text, x12Envelope } from './x12-message.js';
 import { failure } from '../http/envelope.js';
-import { storeUnread } from '../messages/unread-message.js';
+import { readBodyOrStoreUnread } from '../messages/unread-message.js';
 import type { MessageSource } from '../messages/message-types.js';
 
 /** The interchange as text, up to INGEST_MAX_BUNDLE_BYTES (larger: 413, stored refused with its size and no content: only its size was read). */
-async function readBody(request: OperationRequest, source: MessageSource): Promise<string> {
+function readBody(request: OperationRequest, source: MessageSource): Promise<string> {
   const { app, params } = request;
   const maxBytes = app.config.ingestMaxBundleBytes;
-  let bytesKnown = 0;
-  const tooLarge = (bytes: number) => {
-    bytesKnown = bytes;
-    return new ApiError('payload_too_large', `The interchange exceeds ${maxBytes} bytes (INGEST_MAX_BUNDLE_BYTES); split it into several interchanges.`);
-  };
-  try {
-    return await readBoundedBody(request.koa.req, maxBytes, tooLarge);
-  } catch (error) {
-    if (bytesKnown > 0 && error instanceof ApiError) {
-      const received = { road: 'x12' as const, format: 'x12-271' as const, orgId: params.org_id!, facilityId: params.facility_id!, source, messageType: '271', sizeBytes: bytesKnown };
-      await storeUnread(app.messages, received, error, failure(error, request.requestId), (problem) => app.logger.error({ err: problem.message, request_id: request.requestId }, 'an oversize interchange could not be stored in the message store'));
-    }
-    throw error;
-  }
+  return readBodyOrStoreUnread(request.koa.req, maxBytes, {
+    store: app.messages,
+    received: { road: 'x12', format: 'x12-271', orgId: params.org_id!, facilityId: params.facility_id!, source, messageType: '271' },
+    tooLarge: () => new ApiError('payload_too_large', `The interchange exceeds ${maxBytes} bytes (INGEST_MAX_BUNDLE_BYTES); split it into several interchanges.`),
+    answerBody: (error) => failure(error, request.requestId),
+    onError: (problem) => app.logger.error({ err: problem.message, request_id: request.requestId }, 'an oversize interchange could not be stored in the message store'),
+  });
 }
 
 /** The interchange is one inbound message (messages/): stored with its answer, refused or not. */
