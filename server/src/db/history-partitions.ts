@@ -16,6 +16,7 @@
 import type { Knex } from 'knex';
 import { rawRows } from './database.js';
 import { HISTORY_TABLES, type HistoryTable, type PartitionInterval } from './history-tables.js';
+import { retryOnLockTimeout, withLockTimeout } from './lock-timeout.js';
 
 /** How long a partition statement waits for its locks before giving up until the next pass. */
 const LOCK_TIMEOUT = '500ms';
@@ -98,8 +99,7 @@ async function createPartition(db: Knex, spec: HistoryTable, from: number, paren
   const name = partitionName(spec.table, from);
   const lower = boundOf(from);
   const upper = boundOf(nextPeriod(from, spec.interval));
-  return db.transaction(async (trx) => {
-    await trx.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
+  return withLockTimeout(db, LOCK_TIMEOUT, async (trx) => {
     await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [lockKey(spec.table)]);
     if ((await listPartitions(trx, parent)).some((p) => p.name === name)) return false;
     if (unused) {
@@ -158,23 +158,13 @@ export async function partitionsBefore(db: Knex, table: string, cutoff: string):
  * DETACH_ATTEMPTS short tries (long queries on the table): it is dropped at a later pass.
  */
 export async function dropPartition(db: Knex, table: string, partition: string): Promise<boolean> {
-  for (let attempt = 1; attempt <= DETACH_ATTEMPTS; attempt++) {
-    try {
-      await db.transaction(async (trx) => {
-        await trx.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
-        await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [lockKey(table)]);
-        const still = (await listPartitions(trx, table)).some((p) => p.name === partition);
-        if (!still) return;
-        await trx.raw(`ALTER TABLE "${table}" DETACH PARTITION "${partition}"`);
-        // In the same transaction: a crash leaves the partition attached, never an orphan.
-        await trx.raw(`DROP TABLE "${partition}"`);
-      });
-      return true;
-    } catch (error) {
-      // 55P03 lock_not_available: someone holds the table; let them through, try again.
-      if ((error as { code?: string }).code !== '55P03') throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
-    }
-  }
-  return false;
+  const dropped = await retryOnLockTimeout(db, { timeout: LOCK_TIMEOUT, attempts: DETACH_ATTEMPTS, pauseMs: 200 }, async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [lockKey(table)]);
+    const still = (await listPartitions(trx, table)).some((p) => p.name === partition);
+    if (!still) return;
+    await trx.raw(`ALTER TABLE "${table}" DETACH PARTITION "${partition}"`);
+    // In the same transaction: a crash leaves the partition attached, never an orphan.
+    await trx.raw(`DROP TABLE "${partition}"`);
+  });
+  return dropped !== undefined;
 }

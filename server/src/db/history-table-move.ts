@@ -23,6 +23,7 @@ import type { Knex } from 'knex';
 import { rawRows } from './database.js';
 import { boundOf, ensurePartitions } from './history-partitions.js';
 import type { HistoryTable } from './history-tables.js';
+import { isLockTimeout, retryOnLockTimeout, withLockTimeout } from './lock-timeout.js';
 
 export const MOVES_TABLE = 'history_table_moves';
 
@@ -53,6 +54,9 @@ async function columnsOf(db: Knex, table: string): Promise<Column[]> {
 }
 
 const INDEX_DEF = /^CREATE (UNIQUE )?INDEX (\S+) ON (\S+) USING (\w+) \((.*)\)(.*)$/;
+
+/** How the mirror trigger waits for the table's lock: each try briefly, writers queued behind it. */
+const TRIGGER_LOCK = { timeout: '2s', attempts: 15, pauseMs: 250 };
 
 /** How many rows are copied (or moved inline by the migration) per statement. */
 export const COPY_BATCH = 20_000;
@@ -115,7 +119,16 @@ BEGIN
   RETURN NULL;
 END $$`);
   // Takes SHARE ROW EXCLUSIVE: writes in flight finish first, every later one is mirrored.
-  await db.raw(`CREATE TRIGGER "${mirrorTrigger(table)}" AFTER INSERT OR UPDATE OR DELETE ON "${table}" FOR EACH ROW EXECUTE FUNCTION "${mirrorTrigger(table)}"()`);
+  // Writers queue behind the waiting statement, so it waits briefly and tries again.
+  const created = await retryOnLockTimeout(db, TRIGGER_LOCK, async (trx) => {
+    await trx.raw(`CREATE TRIGGER "${mirrorTrigger(table)}" AFTER INSERT OR UPDATE OR DELETE ON "${table}" FOR EACH ROW EXECUTE FUNCTION "${mirrorTrigger(table)}"()`);
+  });
+  if (!created) {
+    throw new Error(
+      `${table}: the move to partitions could not lock the table to add its mirror trigger (${TRIGGER_LOCK.attempts} tries of ${TRIGGER_LOCK.timeout}); ` +
+        `long-running statements or transactions hold it (see pg_stat_activity): let them finish and run the upgrade again`,
+    );
+  }
   const sequence = rawRows<{ name: string | null }>(await db.raw('SELECT pg_get_serial_sequence(?, ?) AS name', [table, key]))[0]?.name;
   if (sequence) await db.raw(`ALTER SEQUENCE ${sequence} AS bigint`);
   const top = rawRows<{ top: number | null }>(await db.raw(`SELECT max("${key}") AS top FROM "${table}"`))[0]?.top ?? 0;
@@ -158,8 +171,7 @@ export async function copyBatch(db: Knex, spec: HistoryTable, batch = COPY_BATCH
 export async function swap(db: Knex, spec: HistoryTable, now = Date.now()): Promise<boolean> {
   const { table, key } = spec;
   const twin = twinName(table);
-  const swapped = await db.transaction(async (trx): Promise<boolean> => {
-    await trx.raw(`SET LOCAL lock_timeout = '2s'`);
+  const swapped = await withLockTimeout(db, '2s', async (trx): Promise<boolean> => {
     await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`ofctx.history_move.${table}`]);
     const state = (await trx(MOVES_TABLE).where({ table_name: table }).first()) as MoveState | undefined;
     if (!state || state.swapped_at !== null || Number(state.copied_through) < Number(state.copy_through)) return false;
@@ -168,7 +180,7 @@ export async function swap(db: Knex, spec: HistoryTable, now = Date.now()): Prom
       await trx.raw(`LOCK TABLE "${table}" IN ACCESS EXCLUSIVE MODE`);
     } catch (error) {
       // 55P03: writers held the table for lock_timeout; the caller tries again shortly.
-      if ((error as { code?: string }).code !== '55P03') throw error;
+      if (!isLockTimeout(error)) throw error;
       await trx.raw('ROLLBACK TO SAVEPOINT before_lock');
       return false;
     }
