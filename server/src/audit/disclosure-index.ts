@@ -4,7 +4,8 @@
 // the same disclosures text (a partner polling the same page writes the same text request
 // after request: parsed once a batch), each group's seqs written once, and one small index
 // row per (organization, resident, group) (migrations 028, 029; over the database's own JSON
-// functions). Writing a row per resident within each request's commit had cost 40% of a
+// functions); on PostgreSQL one index row per (organization, resident, month, text), in
+// tables partitioned by month (migration 045). Writing a row per resident within each request's commit had cost 40% of a
 // coverage list on SQLite.
 // The report reads the index and the backlog in one statement (audit/disclosures.ts), so it is
 // exact whether or not a row was indexed yet; the index only has to catch up. Instances of
@@ -43,10 +44,15 @@ const SWEEP_INTERVAL_MS = 60_000;
 // ones: a transaction held open for more than the catch-up's delay) waits for the sweep, which
 // starts from the beginning once a minute; the report reads the backlog too, so it is exact
 // meanwhile. SQLite deletes index entries with their rows, and commits one writer at a time.
-// A batch's audit rows are grouped by (organization, disclosures text, or its digest where the
-// text is stored apart, migration 031): each group's seqs are
-// written once, in audit_disclosure_groups (migration 029), and each resident the text names
-// gets an index row whose first_seq is the group's (seqs '[]': the report reads the group's).
+// PostgreSQL (migration 045): a batch's audit rows are grouped by (organization, month of
+// the row, text key: the stored text's digest, or the md5 of a text kept in the row); each
+// group's seqs and first and last instants are written once, in audit_disclosure_groups, and
+// each resident a text names gets one index row per month and text, written once: a text
+// already grouped this month (an earlier batch's group, in this statement's snapshot) is not
+// read again, and its residents' rows are there already (ON CONFLICT DO NOTHING covers two
+// instances indexing the same new text at once; the rows go in key order, so two such
+// statements wait for each other in one order and never deadlock). Both tables are
+// partitioned by month, as audit_events, and go with its month's partition.
 // The batch's audit rows are looked up by key, one LATERAL lookup each (LIMIT 1 keeps
 // PostgreSQL from flattening it into a join): as a plain join, with no statistics yet on a
 // growing table (or stale ones), PostgreSQL hashed a sequential scan of every audit row at
@@ -59,21 +65,29 @@ export const POSTGRES_BATCH = `WITH batch AS (
     DELETE FROM audit_disclosure_backlog
     WHERE seq = ANY(ARRAY(SELECT seq FROM audit_disclosure_backlog WHERE seq >= ? ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED))
     RETURNING seq
+  ), batch_rows AS (
+    SELECT a.seq, a.at, a.org_id, a.disclosures, a.disclosures_digest, substr(a.at, 1, 7) || '-01T00:00:00.000Z' AS month,
+      coalesce(a.disclosures_digest, md5(a.disclosures)) AS text_key
+    FROM batch CROSS JOIN LATERAL (SELECT e.seq, e.at, e.org_id, e.disclosures, e.disclosures_digest FROM audit_events e WHERE e.seq = batch.seq LIMIT 1) a
   ), texts AS (
-    SELECT a.org_id, a.disclosures, a.disclosures_digest, string_agg(a.seq::text, ',') AS seqs, min(a.seq) AS first_seq, max(a.seq) AS last_seq
-    FROM batch CROSS JOIN LATERAL (SELECT e.seq, e.org_id, e.disclosures, e.disclosures_digest FROM audit_events e WHERE e.seq = batch.seq LIMIT 1) a
-    GROUP BY a.org_id, a.disclosures_digest, a.disclosures
+    SELECT org_id, month, text_key, min(disclosures) AS disclosures, min(disclosures_digest) AS digest,
+      string_agg(seq::text, ',' ORDER BY seq) AS seqs, min(seq) AS first_seq, max(seq) AS last_seq, min(at) AS first_at, max(at) AS last_at
+    FROM batch_rows GROUP BY org_id, month, text_key
   ), grouped AS (
-    INSERT INTO audit_disclosure_groups (first_seq, last_seq, seqs)
-    SELECT first_seq, last_seq, '[' || seqs || ']' FROM texts
+    INSERT INTO audit_disclosure_groups (month, org_id, text_key, first_seq, last_seq, first_at, last_at, seqs)
+    SELECT month, org_id, text_key, first_seq, last_seq, first_at, last_at, '[' || seqs || ']' FROM texts
+  ), new_texts AS (
+    SELECT x.org_id, x.month, x.text_key, x.disclosures, x.digest FROM texts x
+    WHERE NOT EXISTS (SELECT 1 FROM audit_disclosure_groups g WHERE g.org_id = x.org_id AND g.text_key = x.text_key AND g.month = x.month)
   ), named AS (
-    SELECT DISTINCT x.org_id, r.key AS resident_id, x.first_seq, x.last_seq
-    FROM texts x LEFT JOIN audit_texts dt ON dt.digest = x.disclosures_digest
+    SELECT DISTINCT x.org_id, r.key::uuid AS resident_id, x.month, x.text_key
+    FROM new_texts x LEFT JOIN audit_texts dt ON dt.digest = x.digest
     CROSS JOIN LATERAL jsonb_each(coalesce(x.disclosures, dt.text)::jsonb) t
     CROSS JOIN LATERAL jsonb_object_keys(t.value) r(key)
   ), indexed AS (
-    INSERT INTO audit_disclosure_index (org_id, resident_id, first_seq, last_seq, seqs)
-    SELECT org_id, resident_id::uuid, first_seq, last_seq, '[]' FROM named
+    INSERT INTO audit_disclosure_index (org_id, resident_id, month, text_key)
+    SELECT org_id, resident_id, month, text_key FROM named ORDER BY org_id, resident_id, month, text_key
+    ON CONFLICT DO NOTHING
   )
   SELECT count(*)::int AS rows, min(seq) AS first FROM batch`;
 

@@ -61,9 +61,15 @@ const TRIGGER_LOCK = { timeout: '2s', attempts: 15, pauseMs: 250 };
 /** How many rows are copied (or moved inline by the migration) per statement. */
 export const COPY_BATCH = 20_000;
 
+function keyOf(spec: HistoryTable): string {
+  if (!spec.key) throw new Error(`${spec.table} has no serial key to be copied to partitions by`);
+  return spec.key;
+}
+
 /** Step 1. Returns false when the table is partitioned already or a move is under way. */
 export async function beginMove(db: Knex, spec: HistoryTable, now = Date.now()): Promise<boolean> {
-  const { table, column, key } = spec;
+  const { table, column } = spec;
+  const key = keyOf(spec);
   const twin = twinName(table);
   const kind = rawRows<{ kind: string }>(await db.raw('SELECT relkind AS kind FROM pg_class WHERE oid = to_regclass(?)', [table]))[0]?.kind;
   if (kind !== 'r') return false;
@@ -158,7 +164,7 @@ export async function copyBatch(db: Knex, spec: HistoryTable, batch = COPY_BATCH
     const upTo = Math.min(from + batch, through);
     const names = (await columnsOf(trx, spec.table)).map((c) => `"${c.name}"`).join(', ');
     const result = (await trx.raw(
-      `WITH source AS (SELECT ${names} FROM "${spec.table}" WHERE "${spec.key}" > ? AND "${spec.key}" <= ? FOR SHARE)
+      `WITH source AS (SELECT ${names} FROM "${spec.table}" WHERE "${keyOf(spec)}" > ? AND "${keyOf(spec)}" <= ? FOR SHARE)
        INSERT INTO "${twinName(spec.table)}" (${names}) SELECT ${names} FROM source ON CONFLICT DO NOTHING`,
       [from, upTo],
     )) as { rowCount: number };
@@ -169,7 +175,8 @@ export async function copyBatch(db: Knex, spec: HistoryTable, batch = COPY_BATCH
 
 /** Step 3. Returns false when the copy is not finished (or the lock was not had in time). */
 export async function swap(db: Knex, spec: HistoryTable, now = Date.now()): Promise<boolean> {
-  const { table, key } = spec;
+  const { table } = spec;
+  const key = keyOf(spec);
   const twin = twinName(table);
   const swapped = await withLockTimeout(db, '2s', async (trx): Promise<boolean> => {
     await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`ofctx.history_move.${table}`]);

@@ -20,8 +20,11 @@ export interface HistoryTable {
   /** The time column the partitions are ranged by: an ISO-8601 UTC text, set once at insert. */
   column: string;
   interval: PartitionInterval;
-  /** The table's serial key; primary and unique keys gain `column`, as PostgreSQL requires. */
-  key: string;
+  /**
+   * The table's serial key, by which an existing table is copied to partitions
+   * (db/history-table-move.ts); absent for a table created partitioned (migration 045).
+   */
+  key?: string;
 }
 
 export const HISTORY_TABLES: readonly HistoryTable[] = [
@@ -33,6 +36,10 @@ export const HISTORY_TABLES: readonly HistoryTable[] = [
   // Delivery attempts (migration 044), by their claim's instant: kept DELIVERY_RETENTION_DAYS.
   // Read by delivery (a page of deliveries, a delivery's attempts): one key probe per week.
   { table: 'webhook_delivery_attempts', column: 'started_at', interval: 'week', key: 'seq' },
+  // The accounting of disclosures' index (migration 045), by the month of the audit rows it
+  // points to: each month's partitions go with that month's audit partition.
+  { table: 'audit_disclosure_groups', column: 'month', interval: 'month' },
+  { table: 'audit_disclosure_index', column: 'month', interval: 'month' },
 ];
 
 export function historyTable(table: string): HistoryTable | undefined {

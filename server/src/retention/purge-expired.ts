@@ -15,6 +15,8 @@ import { dropPartition, isPartitioned, partitionsBefore } from '../db/history-pa
 import type { RetentionConfig } from '../config/config.js';
 import { nowIso } from '../db/clock.js';
 import { TEXT_RETAINED_BEYOND_MS } from '../audit/audit-texts.js';
+import { hasIndexBefore045 } from '../audit/disclosures.js';
+import { BEFORE_045 } from '../db/migrations/045_disclosure_partitions.js';
 
 const DAY_MS = 86_400_000;
 export const PURGED_TABLES = ['audit_events', 'audit_texts', 'audit_disclosures', 'webhook_delivery_attempts', 'webhook_deliveries', 'webhook_events', 'eligibility_exchanges', 'inbound_messages'] as const;
@@ -72,7 +74,7 @@ export async function purgeExpired(
   };
   const postgres = isPostgres(db);
   /** Drops `table`'s partitions wholly before `cutoff` that `droppable` (if given) allows. */
-  const dropWhole = async (table: PurgedTable, cutoff: string, droppable?: (partition: string, from: string) => Promise<boolean>) => {
+  const dropWhole = async (table: string, cutoff: string, droppable?: (partition: string, from: string) => Promise<boolean>) => {
     if (!postgres || !(await isPartitioned(db, table))) return;
     for (const partition of await partitionsBefore(db, table, cutoff)) {
       if (!proceed()) return;
@@ -100,6 +102,9 @@ export async function purgeExpired(
   };
 
   await dropWhole('audit_events', auditCutoff);
+  // The accounting of disclosures of those months (migration 045): partitions of the same months.
+  await dropWhole('audit_disclosure_groups', auditCutoff);
+  await dropWhole('audit_disclosure_index', auditCutoff);
   if (report.partitions_dropped.length > 0) await db.transaction((trx) => dropDisclosuresOfPurgedRows(trx));
   await drain('audit_events', () =>
     db.transaction(async (trx): Promise<number> => {
@@ -111,6 +116,15 @@ export async function purgeExpired(
       return removed;
     }),
   );
+  // Disclosure index rows of months wholly past the cut-off that no partition held (rows of
+  // an old month caught by the DEFAULT partitions: a backfill, a clock far off), once none of
+  // those months' audit rows is left; with no such row, a probe of the DEFAULT partitions.
+  if (postgres && (await isPartitioned(db, 'audit_disclosure_index'))) {
+    const month = `${auditCutoff.slice(0, 7)}-01T00:00:00.000Z`;
+    for (const table of ['audit_disclosure_index', 'audit_disclosure_groups']) {
+      await db.raw(`DELETE FROM ${table} WHERE month < ? AND NOT EXISTS (SELECT 1 FROM audit_events WHERE at < ?)`, [month, month]);
+    }
+  }
   // Texts no writer has confirmed since well before the cut-off: every row that named one was
   // written before it plus TEXT_CONFIRMED_FOR_MS, so is gone above (audit/audit-texts.ts).
   const textCutoff = nowIso(now - config.auditDays * DAY_MS - TEXT_RETAINED_BEYOND_MS);
@@ -183,12 +197,24 @@ export async function purgeExpired(
 
 /**
  * The accounting of disclosures goes with the rows it points to (migration 028): index rows
- * and queued rows below the oldest audit row left point to purged rows only.
+ * and queued rows below the oldest audit row left point to purged rows only. On PostgreSQL
+ * the index is partitioned by the audit rows' months since migration 045 and goes with them
+ * (above): a group's seqs whose audit rows are gone read nothing. Only the rows indexed before
+ * it are deleted here, and their tables dropped once empty.
  */
 async function dropDisclosuresOfPurgedRows(trx: Knex.Transaction): Promise<void> {
   const oldest = (await trx('audit_events').min({ seq: 'seq' }).first()) as { seq: number | string | null } | undefined;
   const below = oldest?.seq === null || oldest?.seq === undefined ? Number.MAX_SAFE_INTEGER : Number(oldest.seq);
-  await trx('audit_disclosure_index').where('last_seq', '<', below).del();
-  await trx('audit_disclosure_groups').where('last_seq', '<', below).del();
   await trx('audit_disclosure_backlog').where('seq', '<', below).del();
+  if (!isPostgres(trx)) {
+    await trx('audit_disclosure_index').where('last_seq', '<', below).del();
+    await trx('audit_disclosure_groups').where('last_seq', '<', below).del();
+    return;
+  }
+  if (!(await hasIndexBefore045(trx))) return;
+  await trx(BEFORE_045.index).where('last_seq', '<', below).del();
+  await trx(BEFORE_045.groups).where('last_seq', '<', below).del();
+  const left = (await trx(BEFORE_045.index).first(trx.raw('1 AS one'))) ?? (await trx(BEFORE_045.groups).first(trx.raw('1 AS one')));
+  if (left) return;
+  await trx.raw(`DROP TABLE ${BEFORE_045.index}, ${BEFORE_045.groups}`);
 }

@@ -40,6 +40,7 @@ import * as consoleTables from './040_console.js';
 import * as granularScopes from './041_granular_scopes.js';
 import * as residentBirthDateOptional from './042_resident_birth_date_optional.js';
 import * as deliveryAttemptPartitions from './044_delivery_attempt_partitions.js';
+import * as disclosurePartitions from './045_disclosure_partitions.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -86,4 +87,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['041_granular_scopes', granularScopes],
   ['042_resident_birth_date_optional', residentBirthDateOptional],
   ['044_delivery_attempt_partitions', deliveryAttemptPartitions],
+  ['045_disclosure_partitions', disclosurePartitions],
 ];
