@@ -16,9 +16,10 @@
 // - Partners: 40 credentials of the organization (real clients), a page read by one of them.
 // - Time: `at` spread evenly from the first day of the month five months back to now, seq
 //   in the same order (1..rows, the sequence moved past them), request ids as UUIDs.
-// - The accounting of disclosures as the service's catch-up leaves it (audit/disclosure-index.ts):
-//   a pass groups the rows of one text it finds together into one audit_disclosure_groups row
-//   and writes one audit_disclosure_index row per resident the text names. A pass comes about
+// - The accounting of disclosures as the service's catch-up leaves it (audit/disclosure-index.ts,
+//   migration 045): a pass groups the rows of one text it finds together into one
+//   audit_disclosure_groups row in their month, and each resident the text names has one
+//   audit_disclosure_index row per month and text. A pass comes about
 //   a second after the previous one, so a page polled every few seconds is found once per
 //   pass: `readsPerPass` (default 1) consecutive reads of a page make one group. The backlog
 //   is empty (every row indexed).
@@ -182,20 +183,30 @@ export async function generateAuditHistory(databaseUrl: string, plan: Generation
     await q(`SELECT setval(pg_get_serial_sequence('audit_events', 'seq'), $1)`, [rows]);
     seconds.auditRows = (performance.now() - t) / 1000;
 
-    // The accounting of disclosures, as the catch-up leaves it.
+    // The accounting of disclosures, as the catch-up leaves it (migration 045): a group per
+    // pass, in the month of its rows, named by its text's digest; an index row per resident,
+    // month and text. The months' partitions first (the migrations made the current one).
     t = performance.now();
+    for (const table of ['audit_disclosure_groups', 'audit_disclosure_index']) {
+      for (const from of monthsOf(plan.now)) {
+        await q(`CREATE TABLE IF NOT EXISTS "${partitionName(table, from)}" PARTITION OF ${table} FOR VALUES FROM ('${boundOf(from)}') TO ('${boundOf(nextPeriod(from, 'month'))}')`);
+      }
+    }
     const groupIndexes = await indexDefinitions(client, 'audit_disclosure_groups');
     const indexIndexes = await indexDefinitions(client, 'audit_disclosure_index');
     for (const drop of [...groupIndexes.drops, ...indexIndexes.drops]) await q(drop);
     const seqsOf = readsPerPass === 1 ? `'[' || (g + 1) || ']'` : `'[' || (SELECT string_agg(s::text, ',') FROM generate_series(g * ${readsPerPass} + 1, least((g + 1) * ${readsPerPass}, ${rows})) s) || ']'`;
-    await q(`INSERT INTO audit_disclosure_groups (first_seq, last_seq, seqs)
-      SELECT g * ${readsPerPass} + 1, least((g + 1) * ${readsPerPass}, ${rows}), ${seqsOf} FROM generate_series(0::bigint, ${groups - 1}::bigint) g`);
-    await q(`INSERT INTO audit_disclosure_index (org_id, resident_id, first_seq, last_seq, seqs)
-      SELECT $1::uuid, r.resident_id, g * ${readsPerPass} + 1, least((g + 1) * ${readsPerPass}, ${rows}), '[]'
-      FROM generate_series(0::bigint, ${groups - 1}::bigint) g JOIN scale_page_residents r ON r.k = g % ${pages}`, [plan.orgId]);
+    const atOfRow = (row: string) => `(SELECT ${atOf(start, span, rows)} FROM (SELECT ${row} AS i) r)`;
+    await q(`INSERT INTO audit_disclosure_groups (month, org_id, text_key, first_seq, last_seq, first_at, last_at, seqs)
+      SELECT substr(t.first_at, 1, 7) || '-01T00:00:00.000Z', $1::uuid, p.disclosures_digest, g * ${readsPerPass} + 1, least((g + 1) * ${readsPerPass}, ${rows}), t.first_at, t.last_at, ${seqsOf}
+      FROM generate_series(0::bigint, ${groups - 1}::bigint) g JOIN scale_pages p ON p.k = g % ${pages}
+      CROSS JOIN LATERAL (SELECT ${atOfRow(`g * ${readsPerPass}`)} AS first_at, ${atOfRow(`least((g + 1) * ${readsPerPass}, ${rows}) - 1`)} AS last_at) t`, [plan.orgId]);
+    const indexed = await q(`INSERT INTO audit_disclosure_index (org_id, resident_id, month, text_key)
+      SELECT $1::uuid, r.resident_id, m.month, m.text_key
+      FROM (SELECT DISTINCT month, text_key FROM audit_disclosure_groups) m JOIN scale_pages p ON p.disclosures_digest = m.text_key JOIN scale_page_residents r ON r.k = p.k`, [plan.orgId]);
     for (const create of [...groupIndexes.creates, ...indexIndexes.creates]) await q(create);
     seconds.disclosureIndex = (performance.now() - t) / 1000;
-    const indexRows = groups * residentsPerPage;
+    const indexRows = indexed.rowCount ?? 0;
     log(`    disclosure index: ${groups.toLocaleString('en-US')} groups, ${indexRows.toLocaleString('en-US')} index rows, indexes rebuilt: ${seconds.disclosureIndex.toFixed(1)} s`);
 
     const k = Math.floor(pages / 2);

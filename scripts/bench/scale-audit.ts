@@ -55,12 +55,13 @@ const DAY_MS = 86_400_000;
 const PURGE_PAUSE_MS = 5;
 /**
  * Disk an audit row takes (partitions, its share of the texts), and a disclosure group (its
- * index row per resident of the page and its group row): measured at 10^5 and 10^6 rows,
- * 2026-11-28 (554 and 4,037 bytes at one read of a page per pass); what the run needs besides
- * (the facility, WAL, a margin).
+ * group row, and since migration 045 no index row per read: a resident's is written once a
+ * month per text): measured at 10^5 and 10^6 rows, 2026-11-28 (554 bytes; a group and its
+ * index rows 4,037 bytes before migration 045); what the run needs besides (the facility,
+ * WAL, a margin).
  */
 export const ESTIMATED_AUDIT_BYTES_PER_ROW = 600;
-export const ESTIMATED_DISCLOSURE_BYTES_PER_GROUP = 4_100;
+export const ESTIMATED_DISCLOSURE_BYTES_PER_GROUP = 400;
 const ESTIMATED_BYTES_BESIDES = 4 * 1024 ** 3;
 
 export interface SteadyLoad {
@@ -236,8 +237,9 @@ async function diskUse(client: pg.Client): Promise<DiskUse> {
     auditToastBytes: await size(`SELECT coalesce(sum(pg_table_size(inhrelid) - pg_relation_size(inhrelid)), 0) AS n FROM (${partitions}) p`),
     auditIndexBytes: await size(`SELECT coalesce(sum(pg_indexes_size(inhrelid)), 0) AS n FROM (${partitions}) p`),
     textsBytes: await size(`SELECT pg_total_relation_size('audit_texts') AS n`),
-    disclosureIndexBytes: await size(`SELECT pg_total_relation_size('audit_disclosure_index') AS n`),
-    disclosureGroupsBytes: await size(`SELECT pg_total_relation_size('audit_disclosure_groups') + pg_total_relation_size('audit_disclosure_backlog') AS n`),
+    // Partitioned by month (migration 045): their bytes are their partitions'.
+    disclosureIndexBytes: await size(`SELECT coalesce(sum(pg_total_relation_size(inhrelid)), 0) AS n FROM pg_inherits WHERE inhparent = 'audit_disclosure_index'::regclass`),
+    disclosureGroupsBytes: await size(`SELECT coalesce(sum(pg_total_relation_size(inhrelid)), 0) + pg_total_relation_size('audit_disclosure_backlog') AS n FROM pg_inherits WHERE inhparent = 'audit_disclosure_groups'::regclass`),
     rows: await size('SELECT count(*) AS n FROM audit_events'),
   };
 }
