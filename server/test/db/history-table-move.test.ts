@@ -6,23 +6,14 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../../../test/support/database.js';
+import { migrationsUpTo } from '../../../test/support/migrations-up-to.js';
 import { openDatabase, rawRows } from '../../src/db/database.js';
-import { migrations } from '../../src/db/migrations/index.js';
 import { INLINE_ROWS } from '../../src/db/migrations/039_history_partitions.js';
 import { isPartitioned, listPartitions } from '../../src/db/history-partitions.js';
 import { MOVES_TABLE, pendingMoves, twinName } from '../../src/db/history-table-move.js';
 import { keepHistoryPartitions } from '../../src/db/history-partition-keeper.js';
 
 const ROWS = 1_000_000;
-
-function sourceUpTo(last: string): Knex.MigrationSource<string> {
-  const listed = migrations.slice(0, migrations.findIndex(([name]) => name === last) + 1);
-  return {
-    getMigrations: async () => listed.map(([name]) => name),
-    getMigrationName: (name) => name,
-    getMigration: async (name) => listed.find(([candidate]) => candidate === name)![1],
-  };
-}
 
 describe('moving a history table to time partitions online (PostgreSQL)', function () {
   this.timeout(600_000);
@@ -33,7 +24,7 @@ describe('moving a history table to time partitions online (PostgreSQL)', functi
     if (testDatabaseKind !== 'postgres') return this.skip();
     database = await createTestDatabase();
     db = openDatabase(database.url);
-    await db.migrate.latest({ migrationSource: sourceUpTo('035_diagnostic_reports') });
+    await db.migrate.latest({ migrationSource: migrationsUpTo('035_diagnostic_reports') });
     // A year of audit rows, as a deployment upgraded from before 039 holds them.
     await db.raw(
       `INSERT INTO audit_events (at, request_id, client_id, org_id, operation, status, result_count)
@@ -80,7 +71,7 @@ describe('moving a history table to time partitions online (PostgreSQL)', functi
     })();
 
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await db.migrate.latest({ migrationSource: sourceUpTo('039_history_partitions') });
+    await db.migrate.latest({ migrationSource: migrationsUpTo('039_history_partitions') });
     // The small tables moved in the migration; audit_events waits for the copier, mirrored.
     expect(await isPartitioned(db, 'eligibility_exchanges')).to.equal(true);
     expect(await isPartitioned(db, 'audit_events')).to.equal(false);
@@ -136,7 +127,7 @@ describe('moving the delivery attempts to weekly partitions online (PostgreSQL, 
     if (testDatabaseKind !== 'postgres') return this.skip();
     database = await createTestDatabase();
     db = openDatabase(database.url);
-    await db.migrate.latest({ migrationSource: sourceUpTo('042_resident_birth_date_optional') });
+    await db.migrate.latest({ migrationSource: migrationsUpTo('042_resident_birth_date_optional') });
     [orgId, subscriptionId] = [randomUUID(), randomUUID()];
     const clientPk = randomUUID();
     const at = new Date().toISOString();
@@ -164,7 +155,7 @@ describe('moving the delivery attempts to weekly partitions online (PostgreSQL, 
 
   it('copies the attempts in batches while workers record outcomes (over interrupted records too), then swaps: each attempt once, as last recorded', async () => {
     expect(ATTEMPTS).to.be.greaterThan(INLINE_ROWS);
-    await db.migrate.latest({ migrationSource: sourceUpTo('044_delivery_attempt_partitions') });
+    await db.migrate.latest({ migrationSource: migrationsUpTo('044_delivery_attempt_partitions') });
     expect(await isPartitioned(db, 'webhook_delivery_attempts')).to.equal(false);
     expect((await pendingMoves(db)).map((m) => m.table_name)).to.deep.equal(['webhook_delivery_attempts']);
 

@@ -6,8 +6,8 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../../../../test/support/database.js';
+import { migrationsUpTo } from '../../../../test/support/migrations-up-to.js';
 import { openDatabase, rawRows } from '../../../src/db/database.js';
-import { migrations } from '../../../src/db/migrations/index.js';
 import { migrateToLatest } from '../../../src/db/migrate.js';
 import { isPartitioned, listPartitions } from '../../../src/db/history-partitions.js';
 import { AuditTrail, type AuditEntry } from '../../../src/audit/audit-trail.js';
@@ -15,15 +15,6 @@ import { indexAllQueuedDisclosures } from '../../../src/audit/disclosure-index.j
 import { disclosuresOfResident } from '../../../src/audit/disclosures.js';
 import { purgeExpired } from '../../../src/retention/purge-expired.js';
 import * as disclosurePartitions from '../../../src/db/migrations/045_disclosure_partitions.js';
-
-function sourceUpTo(last: string): Knex.MigrationSource<string> {
-  const listed = migrations.slice(0, migrations.findIndex(([name]) => name === last) + 1);
-  return {
-    getMigrations: async () => listed.map(([name]) => name),
-    getMigrationName: (name) => name,
-    getMigration: async (name) => listed.find(([candidate]) => candidate === name)![1],
-  };
-}
 
 const exists = async (db: Knex, table: string) => rawRows(await db.raw('SELECT 1 FROM pg_class WHERE oid = to_regclass(?)', [table])).length > 0;
 const count = async (db: Knex, table: string) => Number((await db(table).count({ n: '*' }).first())!.n);
@@ -51,7 +42,7 @@ describe('the disclosure index partitioned by month (PostgreSQL, migration 045)'
     if (testDatabaseKind !== 'postgres') return this.skip();
     database = await createTestDatabase();
     db = openDatabase(database.url);
-    await db.migrate.latest({ migrationSource: sourceUpTo('044_delivery_attempt_partitions') });
+    await db.migrate.latest({ migrationSource: migrationsUpTo('044_delivery_attempt_partitions') });
     trail = new AuditTrail(db);
   });
   after(async () => {
