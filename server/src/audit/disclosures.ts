@@ -11,7 +11,7 @@ import { DEFAULT_PURPOSE } from '../tenancy/access-policy.js';
 import { disclosuresOfResidentIn, type Disclosure } from '../db/disclosure-encoding.js';
 import { RESOLVED_TEXTS, TEXTS_JOIN } from './audit-texts.js';
 import { isPostgres, rawRows, withoutJit } from '../db/database.js';
-import { BEFORE_045 } from '../db/migrations/045_disclosure_partitions.js';
+import { BEFORE_045, hasIndexBefore045 } from '../db/disclosure-index-before-045.js';
 
 export interface DisclosureRecord {
   at: string;
@@ -65,44 +65,38 @@ export function disclosuresOf(resourceType: string, rows: ReadonlyArray<{ id: st
  * (LIMIT 1: seq is the key), since with a fresh table's statistics it had scanned every audit
  * row of the organization (1 s among 10^6).
  */
-function readsSql(postgres: boolean, bounds: string, monthBounds = '', before045 = false): string {
-  const columns = `a.seq, a.at, a.client_id, c.name AS client_name, a.purpose, a.operation, ${RESOLVED_TEXTS}`;
-  if (postgres) {
-    const row = (seq: string, where = '') =>
-      `CROSS JOIN LATERAL (SELECT * FROM audit_events a WHERE a.seq = ${seq}${where}${bounds} LIMIT 1) a LEFT JOIN clients c ON c.client_id = a.client_id ${TEXTS_JOIN}`;
-    // Migration 045: the resident's rows, a month and text each, their groups, and each seq's
-    // audit row in its month's partition (the group's first and last instants prune the rest).
-    const indexed = `SELECT ${columns}
+const COLUMNS = `a.seq, a.at, a.client_id, c.name AS client_name, a.purpose, a.operation, ${RESOLVED_TEXTS}`;
+
+function postgresReadsSql(bounds: string, monthBounds: string, before045: boolean): string {
+  const row = (seq: string, where = '') =>
+    `CROSS JOIN LATERAL (SELECT * FROM audit_events a WHERE a.seq = ${seq}${where}${bounds} LIMIT 1) a LEFT JOIN clients c ON c.client_id = a.client_id ${TEXTS_JOIN}`;
+  // Migration 045: the resident's rows, a month and text each, their groups, and each seq's
+  // audit row in its month's partition (the group's first and last instants prune the rest).
+  const indexed = `SELECT ${COLUMNS}
   FROM audit_disclosure_index i JOIN audit_disclosure_groups g ON g.org_id = i.org_id AND g.text_key = i.text_key AND g.month = i.month
   CROSS JOIN LATERAL jsonb_array_elements_text(g.seqs::jsonb) s(value) ${row('s.value::bigint', ' AND a.at >= g.first_at COLLATE "C" AND a.at <= g.last_at COLLATE "C"')}
   WHERE i.org_id = ? AND i.resident_id = ?${monthBounds}`;
-    // Rows indexed before it, where they stay until retention has removed them.
-    const indexedBefore045 = `SELECT ${columns}
+  // Rows indexed before it, where they stay until retention has removed them.
+  const indexedBefore045 = `SELECT ${COLUMNS}
   FROM ${BEFORE_045.index} i LEFT JOIN ${BEFORE_045.groups} g ON g.first_seq = i.first_seq
   CROSS JOIN LATERAL jsonb_array_elements_text(coalesce(g.seqs, i.seqs)::jsonb) s(value) ${row('s.value::bigint')}
   WHERE i.org_id = ? AND i.resident_id = ?`;
-    return `${indexed}
-  UNION ALL
-  ${before045 ? `${indexedBefore045}
-  UNION ALL
-  ` : ''}SELECT ${columns}
-  FROM audit_disclosure_backlog b ${row('b.seq', ' AND a.org_id = ?')}
+  const queued = `SELECT ${COLUMNS}
+  FROM audit_disclosure_backlog b ${row('b.seq', ' AND a.org_id = ?')}`;
+  return `${[indexed, ...(before045 ? [indexedBefore045] : []), queued].join('\n  UNION ALL\n  ')}
   ORDER BY 2, 1`;
-  }
-  return `SELECT ${columns}
+}
+
+function sqliteReadsSql(bounds: string): string {
+  return `SELECT ${COLUMNS}
   FROM audit_disclosure_index i LEFT JOIN audit_disclosure_groups g ON g.first_seq = i.first_seq
   CROSS JOIN json_each(coalesce(g.seqs, i.seqs)) s CROSS JOIN audit_events a LEFT JOIN clients c ON c.client_id = a.client_id ${TEXTS_JOIN}
   WHERE i.org_id = ? AND i.resident_id = ? AND a.seq = s.value${bounds}
   UNION ALL
-  SELECT ${columns}
+  SELECT ${COLUMNS}
   FROM audit_disclosure_backlog b CROSS JOIN audit_events a LEFT JOIN clients c ON c.client_id = a.client_id ${TEXTS_JOIN}
   WHERE a.seq = b.seq AND a.org_id = ?${bounds}
   ORDER BY 2, 1`;
-}
-
-/** Whether the rows indexed before migration 045 are still kept (PostgreSQL). */
-export async function hasIndexBefore045(db: Knex): Promise<boolean> {
-  return rawRows(await db.raw('SELECT 1 FROM pg_class WHERE oid = to_regclass(?)', [BEFORE_045.index])).length > 0;
 }
 
 interface ReadRow {
@@ -144,14 +138,14 @@ async function reportOf(db: Knex, query: DisclosureQuery): Promise<DisclosureRec
     const monthBounds = (query.from !== undefined ? ' AND i.month >= ?' : '') + (query.to !== undefined ? ' AND i.month < ?' : '');
     const monthValues = [...(query.from !== undefined ? [`${query.from.slice(0, 7)}-01T00:00:00.000Z`] : []), ...(query.to !== undefined ? [query.to] : [])];
     const before045 = await hasIndexBefore045(db);
-    sql = readsSql(true, bounds, monthBounds, before045);
+    sql = postgresReadsSql(bounds, monthBounds, before045);
     bindings = [
       ...boundValues, query.orgId, query.residentId, ...monthValues,
       ...(before045 ? [...boundValues, query.orgId, query.residentId] : []),
       query.orgId, ...boundValues,
     ];
   } else {
-    sql = readsSql(false, bounds);
+    sql = sqliteReadsSql(bounds);
     bindings = [query.orgId, query.residentId, ...boundValues, query.orgId, ...boundValues];
   }
   const readRows = rawRows<ReadRow>(await db.raw(sql, bindings as Knex.RawBinding[]));

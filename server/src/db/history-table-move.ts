@@ -163,8 +163,9 @@ export async function copyBatch(db: Knex, spec: HistoryTable, batch = COPY_BATCH
     if (from >= through) return null;
     const upTo = Math.min(from + batch, through);
     const names = (await columnsOf(trx, spec.table)).map((c) => `"${c.name}"`).join(', ');
+    const key = keyOf(spec);
     const result = (await trx.raw(
-      `WITH source AS (SELECT ${names} FROM "${spec.table}" WHERE "${keyOf(spec)}" > ? AND "${keyOf(spec)}" <= ? FOR SHARE)
+      `WITH source AS (SELECT ${names} FROM "${spec.table}" WHERE "${key}" > ? AND "${key}" <= ? FOR SHARE)
        INSERT INTO "${twinName(spec.table)}" (${names}) SELECT ${names} FROM source ON CONFLICT DO NOTHING`,
       [from, upTo],
     )) as { rowCount: number };

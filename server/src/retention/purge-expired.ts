@@ -15,8 +15,7 @@ import { dropPartition, isPartitioned, partitionsBefore } from '../db/history-pa
 import type { RetentionConfig } from '../config/config.js';
 import { nowIso } from '../db/clock.js';
 import { TEXT_RETAINED_BEYOND_MS } from '../audit/audit-texts.js';
-import { hasIndexBefore045 } from '../audit/disclosures.js';
-import { BEFORE_045 } from '../db/migrations/045_disclosure_partitions.js';
+import { BEFORE_045, hasIndexBefore045 } from '../db/disclosure-index-before-045.js';
 
 const DAY_MS = 86_400_000;
 export const PURGED_TABLES = ['audit_events', 'audit_texts', 'audit_disclosures', 'webhook_delivery_attempts', 'webhook_deliveries', 'webhook_events', 'eligibility_exchanges', 'inbound_messages'] as const;

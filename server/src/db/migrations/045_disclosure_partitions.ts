@@ -27,8 +27,7 @@ import type { Knex } from 'knex';
 import { isPostgres, rawRows } from '../database.js';
 import { historyTable } from '../history-tables.js';
 import { ensurePartitions, defaultPartitionName } from '../history-partitions.js';
-
-export const BEFORE_045 = { index: 'audit_disclosure_index_before_045', groups: 'audit_disclosure_groups_before_045' } as const;
+import { BEFORE_045, hasIndexBefore045 } from '../disclosure-index-before-045.js';
 
 const OLD_INDEXES: Record<string, string[]> = {
   audit_disclosure_index: ['audit_disclosure_index_pkey', 'audit_disclosure_index_last_seq'],
@@ -95,8 +94,7 @@ export async function down(db: Knex): Promise<void> {
   );
   await db.raw('DROP TABLE audit_disclosure_index');
   await db.raw('DROP TABLE audit_disclosure_groups');
-  const kept = rawRows(await db.raw('SELECT 1 FROM pg_class WHERE oid = to_regclass(?)', [BEFORE_045.index])).length > 0;
-  if (kept) {
+  if (await hasIndexBefore045(db)) {
     for (const table of ['audit_disclosure_index', 'audit_disclosure_groups'] as const) {
       const renamed = table === 'audit_disclosure_index' ? BEFORE_045.index : BEFORE_045.groups;
       await db.raw(`ALTER TABLE "${renamed}" RENAME TO "${table}"`);
