@@ -24,14 +24,16 @@ export interface UnreadMessageOptions {
 /** The body as text, up to `maxBytes`; larger, the 413 is thrown once the message is stored refused, unread. */
 export async function readBodyOrStoreUnread(req: IncomingMessage, maxBytes: number, options: UnreadMessageOptions): Promise<string> {
   let bytesKnown = 0;
-  const refusal = options.tooLarge();
+  // Made only for a body that is refused (an error captures its stack).
+  let refusal: ApiError | undefined;
   try {
     return await readBoundedBody(req, maxBytes, (bytes) => {
       bytesKnown = bytes;
+      refusal = options.tooLarge();
       return refusal;
     });
   } catch (error) {
-    if (error === refusal) {
+    if (refusal !== undefined && error === refusal) {
       const outcome: MessageOutcome = { status: 'refused', answer: { code: String(refusal.status), errors: [{ severity: 'error', code: refusal.code, text: refusal.message }], body: options.answerBody(refusal) }, records: [] };
       await options.store.store({ ...options.received, controlId: null, content: null, sizeBytes: bytesKnown }, outcome).catch((failure: Error) => options.onError(failure));
     }
