@@ -11,7 +11,7 @@
 // straddles the cut-off (and the DEFAULT one).
 import type { Knex } from 'knex';
 import { isPostgres } from '../db/database.js';
-import { dropPartition, isPartitioned, partitionsBefore } from '../db/history-partitions.js';
+import { dropDetachedPartitions, dropPartition, isPartitioned, partitionsBefore } from '../db/history-partitions.js';
 import type { RetentionConfig } from '../config/config.js';
 import { nowIso } from '../db/clock.js';
 import { TEXT_RETAINED_BEYOND_MS } from '../audit/audit-texts.js';
@@ -75,6 +75,7 @@ export async function purgeExpired(
   /** Drops `table`'s partitions wholly before `cutoff` that `droppable` (if given) allows. */
   const dropWhole = async (table: string, cutoff: string, droppable?: (partition: string, from: string) => Promise<boolean>) => {
     if (!postgres || !(await isPartitioned(db, table))) return;
+    await dropDetachedPartitions(db, table);
     for (const partition of await partitionsBefore(db, table, cutoff)) {
       if (!proceed()) return;
       if (droppable && !(await droppable(partition.name, partition.from!))) continue;

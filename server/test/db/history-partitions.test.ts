@@ -179,6 +179,28 @@ describe('history partitioned by time', function () {
     expect(reads.map((r) => r.at)).to.deep.equal(['2021-03-20T00:00:00.000Z']);
   });
 
+  it('drops a partition after its detach has committed, and at the next purge one whose drop did not happen (PostgreSQL)', async function () {
+    if (!isPostgres(db)) this.skip();
+    const tables = async () => rawRows<{ name: string }>(await db.raw(`SELECT relname AS name FROM pg_class WHERE relkind = 'r' AND relname LIKE 'audit\\_events\\_p2020%' ORDER BY relname`)).map((r) => r.name);
+    await ensurePartitions(db, audit, Date.now(), Date.parse('2020-01-01T00:00:00.000Z'));
+    // A purge that stopped between a detach and its drop left this (a detached, renamed month).
+    await db.raw(`ALTER TABLE audit_events DETACH PARTITION audit_events_p20200101`);
+    await db.raw(`ALTER TABLE audit_events_p20200101 RENAME TO audit_events_p20200101_dropping`);
+    // A table an operator made that only looks like a partition is not taken for one.
+    await db.raw(`CREATE TABLE audit_events_p20200101_kept (LIKE audit_events)`);
+    try {
+      const report = await purgeExpired(db, { auditDays: 100, deliveryDays: 30, batchSize: 500 }, { now: Date.parse('2020-06-15T00:00:00.000Z') });
+      expect(report.partitions_dropped.filter((p) => p.table === 'audit_events').map((p) => p.partition)).to.include('audit_events_p20200201');
+      // Nothing detached is left behind, the leftover included; the operator's table stays.
+      const left = await tables();
+      expect(left.filter((name) => name.endsWith('_dropping'))).to.deep.equal([]);
+      expect(left).to.include('audit_events_p20200101_kept');
+      expect(left).to.not.include('audit_events_p20200201');
+    } finally {
+      await db.raw('DROP TABLE IF EXISTS audit_events_p20200101_kept');
+    }
+  });
+
   it('purges delivery attempts by dropping the weeks wholly past the cut-off, and in batches in the week that straddles it (PostgreSQL)', async function () {
     if (!isPostgres(db)) this.skip();
     const { orgId, subscriptionId } = await seedSubscriber(db);
