@@ -58,6 +58,10 @@ export function openDatabase(databaseUrl: string): Knex {
           conn.pragma('busy_timeout = 5000');
           // A log that grew in a burst is cut back to 64 MB when it starts again (db/wal-checkpointer.ts).
           conn.pragma('journal_size_limit = 67108864');
+          // A statement's undo pages (its statement journal) stay in memory: past 64 KiB SQLite
+          // spilled them to a temporary file in /var/tmp, which an ORU^R01 did at every message
+          // (some 200 writes of resource pages, outside the data directory, per message).
+          conn.pragma('temp_store = MEMORY');
           done(null, conn);
         },
       },
