@@ -47,9 +47,15 @@ export async function mllpClient(port: number, options: { tls?: tls.ConnectionOp
       while (received.length < n) {
         if (socket.destroyed) throw new Error(`connection closed after ${received.length} of ${n} ACKs`);
         if (Date.now() > deadline) throw new Error(`only ${received.length} of ${n} ACKs`);
+        // The timer only re-checks the deadline; cleared once data arrives, so a sender waiting
+        // for each ACK leaves no timer behind per message (the benchmarks' senders: each
+        // stray timer woke the sender process once more, on the cores the service shares).
         await new Promise<void>((resolve) => {
-          waiter = resolve;
-          setTimeout(resolve, 100);
+          const timer = setTimeout(resolve, 100);
+          waiter = () => {
+            clearTimeout(timer);
+            resolve();
+          };
         });
       }
       return received.splice(0, n);
