@@ -4,10 +4,8 @@
 // resident it belongs to, the resident a merge replaces. A change that resolves to nothing it
 // may touch is rejected (change-rejection.ts). Rows the chunk inserts join them as it goes.
 import type { Knex } from 'knex';
-import { isPostgres } from '../db/database.js';
 import { isUuid } from '../db/uuid.js';
-import { transactionRows } from '../db/transaction-statements.js';
-import { statementTemplate } from '../db/statement-template.js';
+import { identifierRowsByValue } from '../db/identifier-rows.js';
 import type { BusinessIdentifier, ChangeSet, RecordType } from './change-set.js';
 import { MAPPINGS } from './mapping/index.js';
 import { object, text } from './mapping/resource-mapping.js';
@@ -16,24 +14,6 @@ import { identifierKey, parseIdentifierQuery } from './business-identifiers.js';
 import { linksOf, type RecordRow } from './record-row.js';
 import { rejectedBy } from './change-rejection.js';
 import { TABLE_TYPES } from './record-tables.js';
-
-/** SQLite: the identifier rows holding any of these values, its text compiled once per number of values (db/statement-template.ts). */
-const identifierMatches = statementTemplate((db: Knex, orgId: string, ...values: string[]) =>
-  db('resource_identifiers').where({ org_id: orgId }).whereIn('value', values).select('resource_type', 'system', 'value', 'resource_id'),
-);
-
-/**
- * PostgreSQL: the same, each value sought on its own in the (org_id, value) index (bindings: the
- * values as one array, then the organization). With `value in (...)` the plan depended on the
- * statistics: while they were missing or old (a growing table before autovacuum analyzes it)
- * PostgreSQL expected a handful of rows for the organization, read every identifier of it and
- * filtered them against the list, at every message (1.2 ms at 5,400 identifiers, growing with
- * the organization; 0.22 ms this way). `offset 0` keeps the lateral subquery a lookup per value
- * (never flattened into a join the planner could hash), so one plan serves every list: the
- * text is constant and runs as a named statement, not planned at every message.
- */
-const PG_IDENTIFIER_MATCHES = `select i.resource_type, i.system, i.value, i.resource_id from unnest(?::text[]) as v(value)
-  cross join lateral (select resource_type, system, value, resource_id from resource_identifiers where org_id = ? and value = v.value offset 0) as i`;
 
 /**
  * A record the caller read in this transaction already, with the identifier it was found by
@@ -97,28 +77,16 @@ export class ChunkRecords {
         if (!target && text(logical?.system) && text(logical?.value)) wantKey('Patient', { system: logical!.system as string, value: logical!.value as string });
       }
     }
-    // By value alone (an index on (org_id, value)), type and system checked here: one probe per
-    // value; a row-value IN list of hundreds of tuples plans badly on PostgreSQL. SQLite plans
-    // the IN list with its values each time (a generic plan of it on PostgreSQL read the whole
-    // organization); PostgreSQL runs one lookup per value whatever its statistics say.
+    // By value alone (db/identifier-rows.ts: one probe per value), type and system checked
+    // here; a row-value IN list of hundreds of tuples plans badly on PostgreSQL.
     const values = [...new Set([...keys.values()].filter(([, system, value]) => system.length <= 300 && value.length <= 300).map(([, , value]) => value))];
-    for (let i = 0; i < values.length; i += 1000) {
-      const slice = values.slice(i, i + 1000);
-      type Hit = { resource_type: RecordType; system: string; value: string; resource_id: string };
-      let found: Hit[];
-      if (isPostgres(this.trx)) found = await transactionRows<Hit>(this.trx, PG_IDENTIFIER_MATCHES, [slice, this.set.orgId]);
-      else {
-        const match = identifierMatches(this.trx, this.set.orgId, ...slice);
-        found = await transactionRows<Hit>(this.trx, match.sql, match.bindings, { planEachTime: true });
-      }
-      for (const hit of found) {
-        const key = identifierKey(hit.resource_type, hit);
-        if (!keys.has(key)) continue;
-        const list = this.byIdentifier.get(key) ?? [];
-        if (!list.includes(hit.resource_id)) list.push(hit.resource_id);
-        this.byIdentifier.set(key, list);
-        wantId(hit.resource_type, hit.resource_id);
-      }
+    for (const hit of values.length > 0 ? await identifierRowsByValue(this.trx, this.set.orgId, values) : []) {
+      const key = identifierKey(hit.resource_type, hit);
+      if (!keys.has(key)) continue;
+      const list = this.byIdentifier.get(key) ?? [];
+      if (!list.includes(hit.resource_id)) list.push(hit.resource_id);
+      this.byIdentifier.set(key, list);
+      wantId(hit.resource_type as RecordType, hit.resource_id);
     }
     for (const [table, wanted] of ids) {
       const list = [...wanted];

@@ -4,6 +4,7 @@
 // Coverages of the facility the 271 is sent for are candidates.
 import type { Knex } from 'knex';
 import { isUuid } from '../db/uuid.js';
+import { identifierRowsByValue } from '../db/identifier-rows.js';
 import type { CoverageDetailColumns } from '../ingest/mapping/coverage.js';
 
 /** A Coverage as read for a 271: every column its FHIR Coverage is written again from (the 270's details too, so a 271 keeps them). */
@@ -29,10 +30,7 @@ export type CoverageMatch = { coverage: CoverageRow; by: 'TRN02' | 'NM109' } | {
 /** The one place a source identifier is looked up: Coverage ids by identifier value, organization-wide. */
 export async function coveragesBySourceIdentifier(db: Knex, orgId: string, values: string[]): Promise<Map<string, string[]>> {
   const found = new Map<string, string[]>();
-  for (let i = 0; i < values.length; i += 500) {
-    const rows = (await db('resource_identifiers').where({ org_id: orgId, resource_type: 'Coverage' }).whereIn('value', values.slice(i, i + 500)).select('value', 'resource_id')) as Array<{ value: string; resource_id: string }>;
-    for (const row of rows) found.set(row.value, [...new Set([...(found.get(row.value) ?? []), row.resource_id])]);
-  }
+  for (const row of values.length > 0 ? await identifierRowsByValue(db, orgId, values, 'Coverage') : []) found.set(row.value, [...new Set([...(found.get(row.value) ?? []), row.resource_id])]);
   return found;
 }
 

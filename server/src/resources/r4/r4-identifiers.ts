@@ -3,6 +3,7 @@
 // indexes every one): read for a whole page at once, in (system, value) order, since the table
 // keeps no order of the sender's and a stable order keeps a version's rendering the same.
 import type { Knex } from 'knex';
+import { identifierRowsByValue } from '../../db/identifier-rows.js';
 
 export type Identifier = { system: string; value: string };
 
@@ -49,9 +50,8 @@ export async function recordsIdentifiedBy(db: Knex, orgId: string, type: string,
   const values = [...new Set(identifiers.map((i) => i.value))];
   const wanted = new Set(identifiers.map((i) => `${i.system}|${i.value}`));
   const hits: Array<{ key: string; id: string }> = [];
-  for (let i = 0; i < values.length; i += 500) {
-    const rows = (await db('resource_identifiers').where({ org_id: orgId, resource_type: type }).whereIn('value', values.slice(i, i + 500)).select('system', 'value', 'resource_id')) as Array<{ system: string; value: string; resource_id: string }>;
-    for (const row of rows) if (wanted.has(`${row.system}|${row.value}`)) hits.push({ key: `${row.system}|${row.value}`, id: row.resource_id });
+  for (const row of values.length > 0 ? await identifierRowsByValue(db, orgId, values, type) : []) {
+    if (wanted.has(`${row.system}|${row.value}`)) hits.push({ key: `${row.system}|${row.value}`, id: row.resource_id });
   }
   const ids = [...new Set(hits.map((h) => h.id))];
   const inFacility = new Set<string>();

@@ -1,0 +1,59 @@
+// The rows of the identifier index (resource_identifiers) that hold any of some values in one
+// organization, of one resource type or of any: how every road finds a record by a business
+// identifier (an ingested change's match, a 271's TRN02, a partner's conditional reference).
+//
+// On PostgreSQL each value is sought on its own in the (org_id, value) index, whatever the
+// statistics say. With `value in (...)` the plan depended on them: while they were missing or
+// old (a new deployment's table until autovacuum's first analysis, while a feed fills it)
+// PostgreSQL expected a handful of rows per organization, read every identifier of it and
+// filtered them against the list, at every HL7 message: 1.2 ms at 5,400 identifiers, growing
+// with the organization, against 0.22 ms this way (docs/benchmarks.md, feeds). `offset 0` keeps
+// the lateral subquery a lookup per value (never flattened into a join the planner could
+// hash), so one plan serves every list: the text is constant, and inside an ingest
+// transaction it runs as a named statement (transaction-statements.ts), not planned at every
+// message. SQLite plans its IN list with the values and seeks each one.
+import type { Knex } from 'knex';
+import { isPostgres } from './database.js';
+import { statementTemplate } from './statement-template.js';
+import { transactionRows } from './transaction-statements.js';
+
+export interface IdentifierRow {
+  resource_type: string;
+  system: string;
+  value: string;
+  resource_id: string;
+}
+
+/** Values per statement (SQLite's IN list; PostgreSQL's array). */
+const VALUES_PER_STATEMENT = 1000;
+
+/** Bindings: the values as one array, the organization, then the type when there is one. */
+const pgByValue = (ofType: boolean) => `select i.resource_type, i.system, i.value, i.resource_id from unnest(?::text[]) as v(value)
+  cross join lateral (select resource_type, system, value, resource_id from resource_identifiers
+    where org_id = ? and value = v.value${ofType ? ' and resource_type = ?' : ''} offset 0) as i`;
+const PG_BY_VALUE = pgByValue(false);
+const PG_BY_VALUE_OF_TYPE = pgByValue(true);
+
+const sqliteByValue = statementTemplate((db: Knex, orgId: string, ...values: string[]) =>
+  db('resource_identifiers').where({ org_id: orgId }).whereIn('value', values).select('resource_type', 'system', 'value', 'resource_id'),
+);
+const sqliteByValueOfType = statementTemplate((db: Knex, orgId: string, type: string, ...values: string[]) =>
+  db('resource_identifiers').where({ org_id: orgId, resource_type: type }).whereIn('value', values).select('resource_type', 'system', 'value', 'resource_id'),
+);
+
+/**
+ * The identifier rows of the organization holding any of `values` (of `type` when given), in
+ * `db`'s transaction when it is one. Type and system are the caller's to check against what it
+ * looked for: a value alone may name records of several systems.
+ */
+export async function identifierRowsByValue(db: Knex | Knex.Transaction, orgId: string, values: readonly string[], type?: string): Promise<IdentifierRow[]> {
+  const rows: IdentifierRow[] = [];
+  for (let i = 0; i < values.length; i += VALUES_PER_STATEMENT) {
+    const slice = values.slice(i, i + VALUES_PER_STATEMENT);
+    let statement: { sql: string; bindings: readonly unknown[] };
+    if (isPostgres(db)) statement = type === undefined ? { sql: PG_BY_VALUE, bindings: [slice, orgId] } : { sql: PG_BY_VALUE_OF_TYPE, bindings: [slice, orgId, type] };
+    else statement = type === undefined ? sqliteByValue(db, orgId, ...slice) : sqliteByValueOfType(db, orgId, type, ...slice);
+    rows.push(...(await transactionRows<IdentifierRow>(db as Knex.Transaction, statement.sql, statement.bindings)));
+  }
+  return rows;
+}
