@@ -48,8 +48,10 @@ const sqliteByValueOfType = statementTemplate((db: Knex, orgId: string, type: st
  */
 export async function identifierRowsByValue(db: Knex | Knex.Transaction, orgId: string, values: readonly string[], type?: string): Promise<IdentifierRow[]> {
   const rows: IdentifierRow[] = [];
-  for (let i = 0; i < values.length; i += VALUES_PER_STATEMENT) {
-    const slice = values.slice(i, i + VALUES_PER_STATEMENT);
+  // A value asked twice would be probed twice on PostgreSQL, its rows answered twice.
+  const distinct = [...new Set(values)];
+  for (let i = 0; i < distinct.length; i += VALUES_PER_STATEMENT) {
+    const slice = distinct.slice(i, i + VALUES_PER_STATEMENT);
     let statement: { sql: string; bindings: readonly unknown[] };
     if (isPostgres(db)) statement = type === undefined ? { sql: PG_BY_VALUE, bindings: [slice, orgId] } : { sql: PG_BY_VALUE_OF_TYPE, bindings: [slice, orgId, type] };
     else statement = type === undefined ? sqliteByValue(db, orgId, ...slice) : sqliteByValueOfType(db, orgId, type, ...slice);

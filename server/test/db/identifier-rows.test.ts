@@ -34,6 +34,10 @@ describe('identifier rows by value', () => {
     expect(keys(await identifierRowsByValue(knex(), orgId, ['V-1', 'V-3']))).to.deep.equal(['Coverage|https://payer.example/member|V-1', 'Patient|https://ehr.example/mrn|V-1']);
   });
 
+  it('answers each row once when a value is asked twice', async () => {
+    expect(keys(await identifierRowsByValue(knex(), orgId, ['V-2', 'V-2'], 'Coverage'))).to.deep.equal(['Coverage|https://payer.example/member|V-2']);
+  });
+
   it('answers only the rows of the type asked for', async () => {
     const rows = await identifierRowsByValue(knex(), orgId, ['V-1', 'V-2'], 'Coverage');
     expect(keys(rows)).to.deep.equal(['Coverage|https://payer.example/member|V-1', 'Coverage|https://payer.example/member|V-2']);
