@@ -10,15 +10,15 @@
 // of unusual size) run unnamed, as knex runs them. A text whose columns come from a `*` is
 // never named: once a migration (another instance's, during a rolling upgrade) adds a column,
 // PostgreSQL refuses to run a prepared statement whose result type would change ("cached
-// plan must not change result type"). A text whose best plan depends on its values is
-// never named either (`planEachTime`): after five executions PostgreSQL may keep one generic
-// plan for good, costed from the statistics of that moment (a fresh or growing table has
-// none worth the name until autovacuum analyzes it), and for the identifier match of an
-// NDJSON chunk (`org_id = $1 and value in (...500 values)`) that plan read every identifier
-// of the organization and filtered them against the list: 83-154 ms a chunk at 5,300-6,800
-// identifiers and growing with the organization, where a plan made with the values seeks
-// each one. knex's query events are emitted as for its own statements, so whoever watches
-// the statements (tests, tracing) still sees them.
+// plan must not change result type"). A text whose best plan depends on its values can be
+// kept unnamed (`planEachTime`): after five executions PostgreSQL may keep one generic plan
+// for good, costed from the statistics of that moment (a fresh or growing table has none
+// worth the name until autovacuum analyzes it). The identifier match of an NDJSON chunk
+// (`org_id = $1 and value in (...500 values)`) had read every identifier of the organization
+// under such a plan, 83-154 ms a chunk at 5,300-6,800 identifiers; better, a statement can
+// be written so that one plan serves every value, as that match now is (identifier-rows.ts).
+// knex's query events are emitted as for its own statements, so whoever watches the
+// statements (tests, tracing) still sees them.
 import type { Knex } from 'knex';
 import { isPostgres, rawRows } from './database.js';
 import { statementName } from './statement-names.js';
