@@ -9,7 +9,8 @@ export function isUuid(value: unknown): value is string {
 }
 
 // Rows written in a stream and looked up by id (webhook events, deliveries and their
-// attempts) get time-ordered UUIDs (version 7, RFC 9562 §5.7): 48 bits of Unix milliseconds,
+// attempts, and new records other than residents: ingest/change-chunk.ts) get time-ordered
+// UUIDs (version 7, RFC 9562 §5.7): 48 bits of Unix milliseconds,
 // then 74 random bits. Consecutive ids then land next to each other in every index on them,
 // so an insert or a lookup touches the index's newest pages instead of a random page each
 // (random v4 ids made the delivery worker's commits write a page per delivery: docs/benchmarks.md).
