@@ -5,10 +5,10 @@
 // The content is patient data: encrypted at rest with the service's data key (the cipher of
 // webhook signing secrets and clearinghouse passwords, WEBHOOK_ENCRYPTION_KEY; `ops keys
 // rotate` re-encrypts it too), bound to the row id; never logged.
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
 import { insertStatement } from '../db/insert-statement.js';
+import { timeOrderedUuid } from '../db/uuid.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { SigningSecretCipher } from '../db/signing-secret-crypto.js';
 import type { ChangedRecord, MessageOutcome, MessageStatus, ReceivedMessage } from './message-types.js';
@@ -73,7 +73,9 @@ export class MessageStore {
 
   /** The row of a message as received, with what came of it. */
   row(received: ReceivedMessage, outcome: MessageOutcome): InboundMessageRow {
-    const id = randomUUID();
+    // Time-ordered (db/uuid.ts): the store is a stream, and each message's row then lands on
+    // the id index's newest page instead of a random one.
+    const id = timeOrderedUuid();
     return {
       id,
       received_at: received.receivedAt ?? nowIso(),
@@ -107,7 +109,7 @@ export class MessageStore {
   /** The row of a reprocess's outcome: the original's metadata, no content of its own, linked to it. */
   outcomeRow(original: ReprocessedOriginal, outcome: MessageOutcome, by: string): InboundMessageRow {
     return {
-      id: randomUUID(),
+      id: timeOrderedUuid(),
       received_at: nowIso(),
       org_id: outcome.orgId ?? original.org_id,
       facility_id: outcome.facilityId ?? original.facility_id,

@@ -61,6 +61,18 @@ describe('the message store', () => {
     expect(audited[1]).to.include({ clientId: 'ops-cli:test', orgId });
   });
 
+  it('gives each message a time-ordered id (version 7, its receipt millisecond), so the store appends to its id index', async () => {
+    const before = Date.now();
+    const first = await store.store(received({ content: 'MSH|^~\\&|EHR|HOME|||20260101||ADT^A01|C-7|P|2.5.1' }), { status: 'applied', answer: { code: 'AA', errors: [] }, records: [] });
+    const second = await store.store(received({ content: 'MSH|^~\\&|EHR|HOME|||20260101||ADT^A01|C-8|P|2.5.1' }), { status: 'applied', answer: { code: 'AA', errors: [] }, records: [] });
+    const millisecondOf = (id: string) => parseInt(id.replace(/-/g, '').slice(0, 12), 16);
+    for (const id of [first, second]) {
+      expect(id[14]).to.equal('7');
+      expect(millisecondOf(id)).to.be.within(before, Date.now());
+    }
+    expect(millisecondOf(second)).to.be.at.least(millisecondOf(first));
+  });
+
   it('lists newest first by cursor, with its filters; unattributed messages apart', async () => {
     const base = Date.now() - 10 * 60_000;
     for (let i = 0; i < 5; i++) {
