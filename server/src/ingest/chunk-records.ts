@@ -80,7 +80,7 @@ export class ChunkRecords {
     // By value alone (db/identifier-rows.ts: one probe per value), type and system checked
     // here; a row-value IN list of hundreds of tuples plans badly on PostgreSQL.
     const values = [...new Set([...keys.values()].filter(([, system, value]) => system.length <= 300 && value.length <= 300).map(([, , value]) => value))];
-    for (const hit of values.length > 0 ? await identifierRowsByValue(this.trx, this.set.orgId, values) : []) {
+    for (const hit of await identifierRowsByValue(this.trx, this.set.orgId, values)) {
       const key = identifierKey(hit.resource_type, hit);
       if (!keys.has(key)) continue;
       const list = this.byIdentifier.get(key) ?? [];

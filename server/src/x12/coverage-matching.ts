@@ -30,7 +30,7 @@ export type CoverageMatch = { coverage: CoverageRow; by: 'TRN02' | 'NM109' } | {
 /** The one place a source identifier is looked up: Coverage ids by identifier value, organization-wide. */
 export async function coveragesBySourceIdentifier(db: Knex, orgId: string, values: string[]): Promise<Map<string, string[]>> {
   const found = new Map<string, string[]>();
-  for (const row of values.length > 0 ? await identifierRowsByValue(db, orgId, values, 'Coverage') : []) found.set(row.value, [...new Set([...(found.get(row.value) ?? []), row.resource_id])]);
+  for (const row of await identifierRowsByValue(db, orgId, values, 'Coverage')) found.set(row.value, [...new Set([...(found.get(row.value) ?? []), row.resource_id])]);
   return found;
 }
 

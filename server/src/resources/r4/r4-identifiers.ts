@@ -50,7 +50,7 @@ export async function recordsIdentifiedBy(db: Knex, orgId: string, type: string,
   const values = [...new Set(identifiers.map((i) => i.value))];
   const wanted = new Set(identifiers.map((i) => `${i.system}|${i.value}`));
   const hits: Array<{ key: string; id: string }> = [];
-  for (const row of values.length > 0 ? await identifierRowsByValue(db, orgId, values, type) : []) {
+  for (const row of await identifierRowsByValue(db, orgId, values, type)) {
     if (wanted.has(`${row.system}|${row.value}`)) hits.push({ key: `${row.system}|${row.value}`, id: row.resource_id });
   }
   const ids = [...new Set(hits.map((h) => h.id))];
