@@ -8,6 +8,8 @@ import { Hl7Message } from '@medplum/core';
 import type { Knex } from 'knex';
 import { applyChangeSet } from '../ingest/apply-change-set.js';
 import type { RecordRow } from '../ingest/record-row.js';
+import type { ReadIdentifiers } from '../ingest/chunk-records.js';
+import { identifierRowsStatement, type IdentifierRow } from '../db/identifier-rows.js';
 import type { BusinessIdentifier, ChangeIssue, ChangeOutcome, ResourceChange } from '../ingest/change-set.js';
 import { r4SchemaIssues, type SchemaCheckedType } from '../ingest/r4-json-schema.js';
 import { findFacilityByHl7Code, type Hl7Facility } from '../organizations/organizations.js';
@@ -155,6 +157,12 @@ const recordingStatement = statementTemplate((db: Knex, orgId: string, sendingAp
   recordApplied(db, { org_id: orgId, sending_application: sendingApplication, control_id: controlId, applied_at: appliedAt }),
 );
 
+/** Values of identifiers read with the tick at most (one statement's: db/identifier-rows.ts); a message naming more has its change set read them. */
+const IDENTIFIERS_WITH_TICK = 1000;
+
+/** The identifier values a message's change set matches on: the resident's (its records name it by it too), a merged one's, its records'. */
+const identifierValuesOf = (t: Hl7Translation): string[] => [...new Set([t.match.value, ...(t.replaces ? [t.replaces.value] : []), ...t.records.map((r) => r.identifier.value)])];
+
 /** A message that changes nothing but its resident (ADT without records): it can share a transaction with its neighbours. */
 const residentOnly = (p: Ready) => p.translation.messageType === 'ADT' && p.translation.active !== 'keep' && p.translation.records.length === 0 && p.translation.snapshots.length === 0 && !p.translation.replaces && !leftOut(p.translation);
 
@@ -264,17 +272,23 @@ async function applyOne(db: Knex, p: Ready, source: Hl7Source, onError?: (error:
       const applied = appliedRow(orgId, t);
       let tickedAt: string | undefined;
       let subscriptions: MatchedSubscription[] | undefined;
+      let identifiers: ReadIdentifiers | undefined;
       if (isPostgres(db)) {
         // The facility's subscriptions ride along (used when the resident turns out to be in the
         // message's facility: results, orders and updates too, not only admissions); a
         // remembered facility is checked here (remembered-facilities.ts).
         const reads: Record<string, CompiledStatement> = { subscriptions: subscriptionsStatement(trx, orgId, facility.id) };
         if (p.remembered) reads.facility = stillNamedStatement(trx, facility.id, t.facilityCode);
-        const ticked = await tickIngestClockWith(trx, orgId, { first: recordingStatement(trx, applied.org_id, applied.sending_application, applied.control_id, applied.applied_at), reads });
+        // The identifiers the change set will match on ride too, read only if they see every
+        // ingest write committed before the lock (else the change set reads them itself).
+        const values = identifierValuesOf(t);
+        if (values.length <= IDENTIFIERS_WITH_TICK) reads.identifiers = identifierRowsStatement(orgId, values);
+        const ticked = await tickIngestClockWith(trx, orgId, { first: recordingStatement(trx, applied.org_id, applied.sending_application, applied.control_id, applied.applied_at), reads, readsMustBeCurrent: reads.identifiers !== undefined });
         if (p.remembered && ticked.reads.facility!.length === 0) throw new FacilityCodeMoved();
         if (ticked.firstRows === 0) throw new AlreadyApplied();
         tickedAt = ticked.instant;
         subscriptions = ticked.reads.subscriptions as MatchedSubscription[] | undefined;
+        if (reads.identifiers && ticked.readsCurrent) identifiers = { values, rows: ticked.reads.identifiers as IdentifierRow[] };
       } else if ((await recordApplied(trx, applied)).length === 0) throw new AlreadyApplied();
       const current = t.active === 'keep' || t.demographics === 'if-new' || t.snapshots.length > 0 || leftOut(t) ? await currentResident(trx, orgId, t.match) : undefined;
       // A message that does not admit, discharge or transfer keeps the resident where it is.
@@ -325,6 +339,7 @@ async function applyOne(db: Knex, p: Ready, source: Hl7Source, onError?: (error:
         ...(subscriptions && facilityId === facility.id ? { subscriptions } : {}),
         alongside: answer,
         ...(current ? { known: [{ type: 'Patient' as const, row: current.row, identifier: t.match }] } : {}),
+        ...(identifiers ? { identifiers } : {}),
       });
       // A message that changes nothing (no change to apply) is answered and stored here.
       if (!answered) {

@@ -26,7 +26,7 @@ import { tickIngestClock, tickIngestClockWith } from './ingest-clock.js';
 import { prepare, type Prepared } from './prepared-change.js';
 import { ChangeChunk } from './change-chunk.js';
 import type { AlongsideRows } from './write-chunk.js';
-import type { KnownRecord } from './chunk-records.js';
+import type { KnownRecord, ReadIdentifiers } from './chunk-records.js';
 
 export interface ApplyOptions {
   /** The HTTP request (or CLI run) this change set came from, for the audit trail. */
@@ -50,6 +50,8 @@ export interface ApplyOptions {
   alongside?: (outcomes: ChangeOutcome[]) => AlongsideRows;
   /** Records the caller read in its transaction already (the first chunk reads them no second time). */
   known?: KnownRecord[];
+  /** Identifier rows the caller read in its transaction already, under the lock (the first chunk looks those values up no second time). */
+  identifiers?: ReadIdentifiers;
 }
 
 const DEFAULT_CHUNK = 500;
@@ -74,7 +76,7 @@ async function applyChunk(db: Knex, set: ChangeSet, items: Prepared[], allOrNoth
       subscriptions = tick.reads.subscriptions as MatchedSubscription[];
     } else now = await tickIngestClock(trx, set.orgId);
     const chunk = new ChangeChunk(trx, set, now, subscriptions);
-    await chunk.load(items, options.known);
+    await chunk.load(items, options.known, options.identifiers);
     // Patients first, so the other resources of the chunk can reference them.
     const ordered = [...items].sort((a, b) => Number(b.mapping?.type === 'Patient') - Number(a.mapping?.type === 'Patient') || a.index - b.index);
     const outcomes: Array<[number, ChangeOutcome]> = [];
@@ -111,7 +113,7 @@ export async function applyChangeSet(db: Knex, changeSet: ChangeSet, options: Ap
   if (options.alongside && prepared.length > size) throw new Error('ApplyOptions.alongside needs a change set of one chunk');
   for (let start = 0; start < prepared.length; start += size) {
     const chunk = prepared.slice(start, start + size);
-    const chunkOptions = start === 0 ? options : { ...options, tickedAt: undefined, subscriptions: undefined, known: undefined };
+    const chunkOptions = start === 0 ? options : { ...options, tickedAt: undefined, subscriptions: undefined, known: undefined, identifiers: undefined };
     for (const [index, outcome] of await applyChunk(db, changeSet, chunk, changeSet.mode === 'transaction', chunkOptions)) outcomes[index] = outcome;
   }
   const result: ChangeSetResult = { outcomes, created: 0, updated: 0, unchanged: 0, rejected: 0, events: 0, committed: true };

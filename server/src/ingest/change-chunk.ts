@@ -19,7 +19,7 @@ import type { Prepared } from './prepared-change.js';
 import { identifierKey, indexIdentifiers } from './business-identifiers.js';
 import { linksOf, type RecordRow } from './record-row.js';
 import { rejectedBy } from './change-rejection.js';
-import { ChunkRecords, type KnownRecord } from './chunk-records.js';
+import { ChunkRecords, type KnownRecord, type ReadIdentifiers } from './chunk-records.js';
 import { checkVersion } from './version-check.js';
 import { eventsOfCreation, eventsOfUpdate, queuedEvents } from './change-events.js';
 import { noWrites, type ChunkWrites } from './chunk-writes.js';
@@ -59,8 +59,8 @@ export class ChangeChunk {
   }
 
   /** Reads, for the whole chunk at once, every row its changes may match or reference. */
-  load(items: Prepared[], known: KnownRecord[] = []): Promise<void> {
-    return this.records.load(items, known);
+  load(items: Prepared[], known: KnownRecord[] = [], read?: ReadIdentifiers): Promise<void> {
+    return this.records.load(items, known, read);
   }
 
   /** The prior resident of a merge: inactive, linked to the survivor, its records moved. */

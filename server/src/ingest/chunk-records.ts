@@ -5,7 +5,7 @@
 // may touch is rejected (change-rejection.ts). Rows the chunk inserts join them as it goes.
 import type { Knex } from 'knex';
 import { isUuid } from '../db/uuid.js';
-import { identifierRowsByValue } from '../db/identifier-rows.js';
+import { identifierRowsByValue, type IdentifierRow } from '../db/identifier-rows.js';
 import type { BusinessIdentifier, ChangeSet, RecordType } from './change-set.js';
 import { MAPPINGS } from './mapping/index.js';
 import { object, text } from './mapping/resource-mapping.js';
@@ -27,6 +27,15 @@ export interface KnownRecord {
   identifier: BusinessIdentifier;
 }
 
+/**
+ * Identifier rows the caller read in this transaction already, under its organization's lock
+ * (the HL7 applier's, with the ingest clock's tick): every row holding each of `values`.
+ */
+export interface ReadIdentifiers {
+  values: readonly string[];
+  rows: IdentifierRow[];
+}
+
 export class ChunkRecords {
   /** Every record read or inserted, by id. */
   readonly rows = new Map<string, { type: RecordType; row: RecordRow }>();
@@ -42,8 +51,8 @@ export class ChunkRecords {
     private readonly set: ChangeSet,
   ) {}
 
-  /** Reads, for the whole chunk at once, every row its changes may match or reference (but those `known` already). */
-  async load(items: Prepared[], known: KnownRecord[] = []): Promise<void> {
+  /** Reads, for the whole chunk at once, every row its changes may match or reference (but those `known` or `read` already). */
+  async load(items: Prepared[], known: KnownRecord[] = [], read?: ReadIdentifiers): Promise<void> {
     for (const record of known) {
       this.rows.set(record.row.id, { type: record.type, row: record.row });
       this.byIdentifier.set(identifierKey(record.type, record.identifier), [record.row.id]);
@@ -80,7 +89,9 @@ export class ChunkRecords {
     // By value alone (db/identifier-rows.ts: one probe per value), type and system checked
     // here; a row-value IN list of hundreds of tuples plans badly on PostgreSQL.
     const values = [...new Set([...keys.values()].filter(([, system, value]) => system.length <= 300 && value.length <= 300).map(([, , value]) => value))];
-    for (const hit of await identifierRowsByValue(this.trx, this.set.orgId, values)) {
+    const readAlready = new Set(read?.values);
+    const hits = [...(read?.rows ?? []), ...(await identifierRowsByValue(this.trx, this.set.orgId, values.filter((value) => !readAlready.has(value))))];
+    for (const hit of hits) {
       const key = identifierKey(hit.resource_type, hit);
       if (!keys.has(key)) continue;
       const list = this.byIdentifier.get(key) ?? [];

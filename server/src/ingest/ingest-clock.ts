@@ -84,9 +84,19 @@ export async function lastIngestInstant(trx: Knex.Transaction, orgId: string): P
  * PostgreSQL: the lock, max(now, last + 1 ms) and its write in one statement (a round trip per
  * ingest transaction fewer); the instant's text is exactly nowIso's (ISO 8601, UTC, ms).
  */
-const TICK_PG = `INSERT INTO ingest_clock (org_id, last_updated) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET last_updated =
+const TICK_PG_UPSERT = `INSERT INTO ingest_clock (org_id, last_updated) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET last_updated =
   CASE WHEN excluded.last_updated > ingest_clock.last_updated THEN excluded.last_updated
-  ELSE to_char((ingest_clock.last_updated::timestamptz + interval '1 millisecond') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END
+  ELSE to_char((ingest_clock.last_updated::timestamptz + interval '1 millisecond') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END`;
+const TICK_PG = `${TICK_PG_UPSERT}
+  RETURNING last_updated`;
+/**
+ * The same, only when the row it locked is the one the statement's snapshot holds (bindings:
+ * org id, now, org id): then no ingest transaction of the organization committed between the
+ * snapshot and the lock, and the statement's reads saw every write before it. Else the row is
+ * locked, not written, and nothing is returned (PostgreSQL's ON CONFLICT ... WHERE).
+ */
+const TICK_PG_IF_SNAPSHOT_CURRENT = `${TICK_PG_UPSERT}
+  WHERE ingest_clock.last_updated = (SELECT seen.last_updated FROM ingest_clock seen WHERE seen.org_id = ?)
   RETURNING last_updated`;
 
 /** What rides with the tick on PostgreSQL: the caller's first write, and reads of the same transaction. */
@@ -95,6 +105,12 @@ export interface TickRiders {
   first?: CompiledStatement;
   /** Reads answered as arrays of row objects (`json_agg`): only columns whose JSON is their value (text, integers). */
   reads?: Record<string, CompiledStatement>;
+  /**
+   * The reads must see every ingest write committed before the lock (a lookup of what the
+   * transaction will write, as the HL7 applier's identifiers): Tick.readsCurrent says whether
+   * they did. Without it they may miss what committed while the statement waited for the lock.
+   */
+  readsMustBeCurrent?: boolean;
 }
 
 export interface Tick {
@@ -102,6 +118,12 @@ export interface Tick {
   /** Rows the `first` statement returned. */
   firstRows: number;
   reads: Record<string, unknown[]>;
+  /**
+   * With readsMustBeCurrent: whether the reads saw every ingest write committed before the lock.
+   * When not (another ingest transaction of the organization committed meanwhile), the caller
+   * reads what it needs again, under the lock this transaction now holds.
+   */
+  readsCurrent: boolean;
 }
 
 /**
@@ -118,18 +140,29 @@ export async function tickIngestClockWith(trx: Knex.Transaction, orgId: string, 
   const reads = Object.entries(riders.reads ?? {});
   const columns = readColumns(reads);
   const first = riders.first;
+  const bindings = [...(first?.bindings ?? []), orgId, nowIso()];
+  let sql: string;
+  if (riders.readsMustBeCurrent) {
+    // The tick as a statement of its own (WITH): it answers nothing when it did not write.
+    sql = `WITH ${first ? `first AS (${first.sql}), ` : ''}tick AS (${TICK_PG_IF_SNAPSHOT_CURRENT}) SELECT (SELECT last_updated FROM tick) AS last_updated${first ? ', (SELECT count(*) FROM first) AS first_rows' : ''}${columns}`;
+    bindings.push(orgId);
+  } else sql = `${first ? `WITH first AS (${first.sql}) ` : ''}${TICK_PG}${first ? ', (SELECT count(*) FROM first) AS first_rows' : ''}${columns}`;
   // Run as a named statement once it recurs: its planning cost as much as its execution.
-  const rows = await transactionRows(trx, `${first ? `WITH first AS (${first.sql}) ` : ''}${TICK_PG}${first ? ', (SELECT count(*) FROM first) AS first_rows' : ''}${columns}`, [
-    ...(first?.bindings ?? []),
-    orgId,
-    nowIso(),
-    ...reads.flatMap(([, read]) => read.bindings),
-  ]);
+  const rows = await transactionRows(trx, sql, [...bindings, ...reads.flatMap(([, read]) => read.bindings)]);
   const row = rows[0]!;
+  let instant = row.last_updated as string | null;
+  let readsCurrent = riders.readsMustBeCurrent === true;
+  if (instant === null) {
+    // Another ingest transaction committed after the statement's snapshot: the row is locked
+    // now, and a statement of its own (a new snapshot) moves the clock on from that one's tick.
+    instant = rawRows<{ last_updated: string }>(await trx.raw(TICK_PG, [orgId, nowIso()]))[0]!.last_updated;
+    readsCurrent = false;
+  }
   return {
-    instant: row.last_updated as string,
+    instant,
     firstRows: Number(row.first_rows ?? 0),
     reads: readsOf(reads, row),
+    readsCurrent,
   };
 }
 

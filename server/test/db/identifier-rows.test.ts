@@ -3,7 +3,8 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { freshKnexForSuite } from '../../../test/support/database.js';
-import { identifierRowsByValue } from '../../src/db/identifier-rows.js';
+import { identifierRowsByValue, identifierRowsStatement } from '../../src/db/identifier-rows.js';
+import { isPostgres } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createOrganization } from '../../src/organizations/organizations.js';
 
@@ -53,5 +54,29 @@ describe('identifier rows by value', () => {
   it('answers nothing for no values, and nothing of another organization', async () => {
     expect(await identifierRowsByValue(knex(), orgId, [])).to.deep.equal([]);
     expect(keys(await identifierRowsByValue(knex(), otherOrgId, ['V-1', 'V-2']))).to.deep.equal(['Patient|https://ehr.example/mrn|V-1']);
+  });
+
+  it('keeps one plan on PostgreSQL, probing the index per value: the plan with the values never looks cheaper', async function () {
+    if (!isPostgres(knex())) this.skip();
+    const { sql } = identifierRowsStatement(orgId, ['V-1']);
+    let n = 0;
+    const text = sql.replace(/\?/g, () => `$${++n}`);
+    const fetched = await knex().transaction(async (trx) => {
+      await trx.raw(`PREPARE identifier_lookup AS ${text}`);
+      const before = Number((await trx.raw(`SELECT idx_tup_fetch AS n FROM pg_stat_xact_user_tables WHERE relname = 'resource_identifiers'`)).rows[0].n ?? 0);
+      // A message's lookup: one value or two, again and again (PostgreSQL decides after five).
+      for (let i = 0; i < 10; i++) {
+        // EXECUTE takes literals (the test's own values: no quotes in them).
+        const rows = (await trx.raw(`EXECUTE identifier_lookup('${JSON.stringify([`R-${i}`])}', '${orgId}')`)).rows as Array<{ value: string }>;
+        expect(rows.map((r) => r.value)).to.deep.equal([`R-${i}`]);
+      }
+      const [plans] = (await trx.raw(`SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'identifier_lookup'`)).rows as Array<{ generic_plans: string; custom_plans: string }>;
+      expect(Number(plans!.generic_plans), JSON.stringify(plans)).to.be.at.least(5);
+      const after = Number((await trx.raw(`SELECT idx_tup_fetch AS n FROM pg_stat_xact_user_tables WHERE relname = 'resource_identifiers'`)).rows[0].n ?? 0);
+      await trx.raw('DEALLOCATE identifier_lookup');
+      return after - before;
+    });
+    // Ten probes of one row each, never a read of the organization's 1,500 others.
+    expect(fetched).to.be.at.most(10);
   });
 });
