@@ -3,7 +3,8 @@
 // new resident with a subscriber is BEGIN, one statement for the control id, the clock tick,
 // the facility's subscriptions, the remembered facility's check and the identifier match, one
 // statement for every insert with its delivery and wake-up, and COMMIT; the match riding with
-// the tick must still see a resident another connection admitted while the message waited. A facility remembered
+// the tick must still see a resident another connection admitted while the message waited. A
+// result message for a known resident reads that resident with the tick too. A facility remembered
 // by its HL7 code is never trusted: a code moved to another facility, or removed, takes effect
 // at the next message, on both databases.
 import { expect } from 'chai';
@@ -11,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../../../test/support/database.js';
 import { adtMessage, MRN_SYSTEM } from '../../../test/support/adt-messages.js';
+import { labObservations, oruMessage } from '../../../test/support/hl7-clinical-messages.js';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createClient } from '../../src/auth/clients.js';
@@ -76,6 +78,28 @@ describe('one HL7 message and the database', function () {
     expect(JSON.parse(deliveries[0]!.body).data.resident_id).to.equal(resident.id);
   });
 
+  it('on PostgreSQL, applies a lab result message for a known resident in 4 statements: the resident is read with the clock tick', async function () {
+    if (testDatabaseKind !== 'postgres') this.skip();
+    expect((await applyHl7Text(db, admit('RT-LAB', 'MAPLE'))).result).to.equal('applied');
+    const result = (controlId: string) => oruMessage({ controlId, mrn: 'RT-LAB', facility: 'MAPLE', groups: [labObservations(3)] });
+    await applyHl7Text(db, result(next()));
+    const sent: string[] = [];
+    const listener = (query: { sql: string }) => sent.push(query.sql);
+    db.on('query', listener);
+    let outcome;
+    try {
+      outcome = await applyHl7Text(db, result(next()));
+    } finally {
+      db.removeListener('query', listener);
+    }
+    expect(outcome.result).to.equal('applied');
+    expect(sent, sent.join('\n')).to.have.length(4);
+    expect(sent[1]).to.contain('to_json(r)');
+    // It kept the resident as it was: the results are the resident's, and the resident is not a second one.
+    const resident = (await residentOf('RT-LAB'))!;
+    expect(Number((await db('observations').where({ resident_id: resident.id }).count({ n: '*' }).first())!.n)).to.equal(6);
+  });
+
   it('on PostgreSQL, parses and plans the clock tick with its riders and the insert batch once per connection, not at every message', async function () {
     if (testDatabaseKind !== 'postgres') this.skip();
     // One connection, so the statements prepared on it are the ones the messages ran. The
@@ -104,17 +128,13 @@ describe('one HL7 message and the database', function () {
     }
   });
 
-  it('on PostgreSQL, finds the resident another connection admitted while the message waited for the organization\'s lock: one resident, not two', async function () {
-    if (testDatabaseKind !== 'postgres') this.skip();
-    await applyHl7Text(db, admit('RT-WARM-RACE', 'MAPLE'));
-    // The first admission, applied and not committed yet: its transaction holds the
-    // organization's ingest lock. The second message's statement with the lock and the match
-    // starts meanwhile (its snapshot without the resident) and waits for that lock.
+  /** Applies `second` while another connection's transaction that applied `first` holds the organization's lock, then commits that one. */
+  async function whileAnotherWaits(first: string, second: string) {
     const holder = await db.transaction();
-    let second: Promise<Awaited<ReturnType<typeof applyHl7Text>>> | undefined;
+    let pending: Promise<Awaited<ReturnType<typeof applyHl7Text>>> | undefined;
     try {
-      expect((await applyHl7Text(holder, admit('RT-RACE', 'MAPLE'))).result).to.equal('applied');
-      second = applyHl7Text(db, admit('RT-RACE', 'MAPLE'));
+      expect((await applyHl7Text(holder, first)).result).to.equal('applied');
+      pending = applyHl7Text(db, second);
       const waiting = async () => Number((await db.raw(`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)).rows[0].n);
       for (let tries = 0; (await waiting()) === 0; tries++) {
         if (tries > 500) throw new Error('the second message never waited for the lock');
@@ -125,9 +145,28 @@ describe('one HL7 message and the database', function () {
       await holder.rollback().catch(() => undefined);
       throw error;
     }
-    expect((await second!).result).to.equal('applied');
+    return pending!;
+  }
+
+  it('on PostgreSQL, finds the resident another connection admitted while the message waited for the organization\'s lock: one resident, not two', async function () {
+    if (testDatabaseKind !== 'postgres') this.skip();
+    await applyHl7Text(db, admit('RT-WARM-RACE', 'MAPLE'));
+    // The first admission, applied and not committed yet: its transaction holds the
+    // organization's ingest lock. The second message's statement with the lock and the match
+    // starts meanwhile (its snapshot without the resident) and waits for that lock.
+    expect((await whileAnotherWaits(admit('RT-RACE', 'MAPLE'), admit('RT-RACE', 'MAPLE'))).result).to.equal('applied');
     const matched = await db('resource_identifiers').where({ org_id: orgId, resource_type: 'Patient', system: MRN_SYSTEM, value: 'RT-RACE' }).pluck('resource_id');
     expect(matched).to.have.length(1);
+  });
+
+  it('on PostgreSQL, gives a lab result to the resident another connection admitted while it waited for the lock', async function () {
+    if (testDatabaseKind !== 'postgres') this.skip();
+    const lab = oruMessage({ controlId: next(), mrn: 'RT-RACE-LAB', facility: 'MAPLE', groups: [labObservations(2)] });
+    expect((await whileAnotherWaits(admit('RT-RACE-LAB', 'MAPLE'), lab)).result).to.equal('applied');
+    const matched = await db('resource_identifiers').where({ org_id: orgId, resource_type: 'Patient', system: MRN_SYSTEM, value: 'RT-RACE-LAB' }).pluck('resource_id');
+    expect(matched).to.have.length(1);
+    expect(await db('residents').where({ id: matched[0] }).first('active')).to.deep.equal({ active: true });
+    expect(Number((await db('observations').where({ resident_id: matched[0] }).count({ n: '*' }).first())!.n)).to.equal(2);
   });
 
   it('admits into the facility that has the code now, after the code moved to another facility', async () => {
