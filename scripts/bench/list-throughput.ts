@@ -25,7 +25,7 @@ import { measureLoad, type LoadResult } from './load.js';
 import type { CpuCharged } from './process-cpu.js';
 import { freePort } from './ports.js';
 import { seededDatabase, seedTenant, workingCopy } from './seeded-database.js';
-import { accessToken, startServiceProcess } from './service-process.js';
+import { accessToken, BENCH_LIMITS, startServiceProcess } from './service-process.js';
 import { onScratchPostgres } from './scratch-postgres.js';
 import type { BenchSettings } from './settings.js';
 import { median } from './stats.js';
@@ -163,7 +163,7 @@ async function serviceAgainstHandWritten(
   });
   try {
     const port = await freePort();
-    const handWritten = await startChildScript('scripts/bench/targets/hand-written-list-server.ts', [databaseUrl, String(port)]);
+    const handWritten = await startChildScript('scripts/bench/targets/hand-written-list-server.ts', [databaseUrl, String(port)], { env: { ...BENCH_LIMITS, ...env } });
     try {
       const headers = { authorization: `Bearer ${await accessToken(service.url, tenant.client)}`, accept: 'application/json' };
       const handWrittenUrl = `http://127.0.0.1:${port}${path}`;

@@ -30,6 +30,9 @@ function bundleBuilt(): Promise<void> {
   return built;
 }
 
+/** The benchmarks ask for a few tokens per server; never let the limiter be the subject, nor the credential's request quota (the fairness benchmark sets its own). */
+export const BENCH_LIMITS = { TOKEN_RATE_LIMIT: '1000', CLIENT_QUOTA_RATE: '10000000', CLIENT_QUOTA_BURST: '10000000' };
+
 export interface ServiceProcess {
   url: string;
   pid: number;
@@ -75,11 +78,7 @@ export async function startServiceProcess(options: ServiceOptions): Promise<Serv
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
-      // The benchmarks ask for a few tokens per server; never let the limiter be the subject.
-      TOKEN_RATE_LIMIT: '1000',
-      // Nor the credential's request quota (the fairness benchmark sets its own).
-      CLIENT_QUOTA_RATE: '10000000',
-      CLIENT_QUOTA_BURST: '10000000',
+      ...BENCH_LIMITS,
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,7 +3,9 @@
 // statements on PostgreSQL). Per request it: looks up the bearer token (SHA-256, cached for
 // the service's default TTL, with the credential's status and granted facilities), checks
 // the scope, organization and facility, reads the facility's count and the page of 50,
-// writes one durable audit row naming the residents shown, for the accounting of disclosures
+// takes the request from the credential's quota (a token bucket per client, in memory: one
+// instance; answered in the same RateLimit fields), writes one durable audit row naming the
+// residents shown, for the accounting of disclosures
 // (its own commit, before answering; the index by resident is caught up once a second with
 // the service's SQL, audit/disclosure-index.ts), and answers the same
 // bytes with the same headers as the service. No contract validation, no routing table.
@@ -19,10 +21,15 @@ import { loadConfig, sqlitePath } from '../../../server/src/config/config.js';
 import { toCoverage, type CoverageRow } from '../../../server/src/resources/fhir-coverage.js';
 import { seqNext } from '../../../server/src/resources/sync-pages.js';
 import { digestTag } from '../../../server/src/http/conditional-get.js';
+import { TokenBucket } from '../../../server/src/quotas/token-bucket.js';
+import { quotaFields } from '../../../server/src/quotas/quota-admission.js';
 import { INDEX_BATCH_MAX_ROWS, POSTGRES_BATCH, timedIndexBatchSize, SQLITE_BOUNDS_OF_BATCH, SQLITE_DEQUEUE, SQLITE_GROUPS, SQLITE_INDEX } from '../../../server/src/audit/disclosure-index.js';
 
 const [databaseUrl, port] = process.argv.slice(2);
 const TOKEN_CACHE_TTL_MS = loadConfig({}).tokenCacheTtlMs;
+/** Each credential's request quota, as the service is configured (the benchmark sets it for both). */
+const QUOTA = loadConfig(process.env).clientQuota;
+const buckets = new Map<string, TokenBucket>();
 const LIST = /^\/api\/v1\/ofctx\/([0-9a-f-]{36})\/([0-9a-f-]{36})\/coverage$/;
 
 // int8 (count(*)) as a number, as the service has it.
@@ -172,10 +179,11 @@ async function principalOf(token: string): Promise<Principal | null> {
   return entry.principal && entry.principal.expiresAt > now ? entry.principal : null;
 }
 
-function send(res: ServerResponse, status: number, requestId: string, body: string, etag?: string): void {
+function send(res: ServerResponse, status: number, requestId: string, body: string, etag?: string, fields: Record<string, string> = {}): void {
   const bytes = Buffer.from(body, 'utf8');
   res.writeHead(status, {
     'x-request-id': requestId,
+    ...fields,
     ...(etag ? { etag } : {}),
     'content-type': 'application/json; charset=utf-8',
     'x-content-type-options': 'nosniff',
@@ -198,6 +206,13 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (!principal.scopes.has('coverage.read') || principal.orgId !== orgId || !principal.facilityIds.has(facilityId)) {
     return send(res, 403, requestId, '{"error":"forbidden"}');
   }
+  // The credential's quota: a list page costs 1.
+  const now = Date.now();
+  let bucket = buckets.get(principal.clientId);
+  if (!bucket) buckets.set(principal.clientId, (bucket = new TokenBucket(QUOTA, now)));
+  const verdict = bucket.take(1, now);
+  const fields = quotaFields(QUOTA, verdict);
+  if (!verdict.allowed) return send(res, 429, requestId, '{"error":"rate_limited"}', undefined, { ...fields, 'retry-after': String(verdict.retryAfterSeconds) });
   const counts = await store.counts(facilityId);
   const rows = (await store.page(facilityId, pageSize)) as unknown as CoverageRow[];
   const ids = rows.map((row) => row.id);
@@ -213,7 +228,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const page = { page: 1, page_size: pageSize, total: Number(counts?.total ?? 0) };
   const next = seqNext('coverage', { facility_id: facilityId }, rows, page);
   const body = { data: rows.map(toCoverage), meta: { page: next === undefined ? page : { ...page, next } }, error: null };
-  send(res, 200, requestId, JSON.stringify(body), digestTag(body));
+  send(res, 200, requestId, JSON.stringify(body), digestTag(body), fields);
 }
 
 const server = createServer((req, res) => {
