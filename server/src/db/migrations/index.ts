@@ -41,6 +41,7 @@ import * as granularScopes from './041_granular_scopes.js';
 import * as residentBirthDateOptional from './042_resident_birth_date_optional.js';
 import * as deliveryAttemptPartitions from './044_delivery_attempt_partitions.js';
 import * as disclosurePartitions from './045_disclosure_partitions.js';
+import * as statementCountTriggers from './046_statement_count_triggers.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -88,4 +89,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['042_resident_birth_date_optional', residentBirthDateOptional],
   ['044_delivery_attempt_partitions', deliveryAttemptPartitions],
   ['045_disclosure_partitions', disclosurePartitions],
+  ['046_statement_count_triggers', statementCountTriggers],
 ];
