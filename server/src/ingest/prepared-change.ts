@@ -15,6 +15,16 @@ export interface Prepared {
   issue?: ChangeIssue;
 }
 
+/** Whether any string of a JSON value (a key or a value) holds NUL: a walk, not a serialization of every resource. */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (value !== null && typeof value === 'object') {
+    for (const key in value) if (key.includes('\u0000') || holdsNul((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
 export function prepare(change: ResourceChange, index: number): Prepared {
   const resource = change.resource as Record<string, unknown> | undefined;
   const mapping = resource ? MAPPINGS[resource.resourceType as RecordType] : undefined;
@@ -22,7 +32,7 @@ export function prepare(change: ResourceChange, index: number): Prepared {
     return { index, change, issue: { code: 'not-supported', diagnostics: `resourceType ${JSON.stringify(resource?.resourceType ?? null)} cannot be ingested; send one of ${Object.keys(MAPPINGS).join(', ')}`, expression: ['resourceType'] } };
   }
   // PostgreSQL text cannot hold NUL; no FHIR string may contain one anyway.
-  if (JSON.stringify(resource).includes('\\u0000')) {
+  if (holdsNul(resource)) {
     return { index, change, mapping, issue: { code: 'value', diagnostics: 'FHIR strings may not contain the NUL character', expression: [mapping.type] } };
   }
   const match = change.match;
