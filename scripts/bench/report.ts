@@ -157,6 +157,14 @@ export function targetsOf(results: BenchResults): Target[] {
       met: run ? run.adt.messagesPerSecond >= goal : undefined,
     });
   }
+  for (const [database, goal] of [['SQLite', 400], ['PostgreSQL', 250]] as const) {
+    const oru = results.feeds?.result.runs.find((r) => r.database === database)?.oru;
+    targets.push({
+      goal: `one MLLP sender waiting for each ACK >= ${goal} ORU^R01 (10 OBX) messages/s on ${database} (issue 41)`,
+      measured: oru ? `${count(oru.messagesPerSecond)}/s (plain ${oru.observationsEach}-observation transactions ${count(oru.baselinePerSecond)}/s; answered ${Object.entries(oru.answered).map(([code, n]) => `${code} ${count(n)}`).join(', ')})` : 'n/a',
+      met: oru ? oru.messagesPerSecond >= goal && Object.keys(oru.answered).every((code) => code === 'AA') : undefined,
+    });
+  }
   for (const run of results.policy?.result.runs ?? []) {
     targets.push({
       goal: `a --payer credential's coverage list >= 0.9 of an unrestricted one's, ${run.database} (issue 23)`,
