@@ -28,12 +28,17 @@ export async function facilitiesWithAResident(db: Knex, organization: string, na
   return { orgId, facilities, residentOf };
 }
 
-/** A Coverage of the facility's resident, written by a plain INSERT; its id. */
-export async function insertCoverageRow(trx: Knex, counted: CountedFacilities, facilityId: string, payorName = 'Acme Health', payorId: string | null = 'ACME-01'): Promise<string> {
-  const id = randomUUID();
-  await trx('coverage').insert({
+/** The row of a Coverage of the facility's resident, as a plain INSERT writes it. */
+export function coverageRow(counted: CountedFacilities, facilityId: string, payorName = 'Acme Health', payorId: string | null = 'ACME-01', id: string = randomUUID()): Record<string, unknown> & { id: string } {
+  return {
     id, org_id: counted.orgId, facility_id: facilityId, resident_id: counted.residentOf[facilityId], status: 'active', payor_name: payorName,
     payor_id: payorId, subscriber_id: 'S1', period_start: '2025-01-01', coverage_order: 1, created_at: new Date().toISOString(),
-  });
-  return id;
+  };
+}
+
+/** A Coverage of the facility's resident, written by a plain INSERT; its id. */
+export async function insertCoverageRow(trx: Knex, counted: CountedFacilities, facilityId: string, payorName = 'Acme Health', payorId: string | null = 'ACME-01'): Promise<string> {
+  const row = coverageRow(counted, facilityId, payorName, payorId);
+  await trx('coverage').insert(row);
+  return row.id;
 }

@@ -38,6 +38,9 @@ const pgByValue = (ofType: boolean) => `select i.resource_type, i.system, i.valu
     where org_id = ? and value = v.value${ofType ? ' and resource_type = ?' : ''} offset 0) as i`;
 const PG_BY_VALUE = pgByValue(false);
 const PG_BY_VALUE_OF_TYPE = pgByValue(true);
+/** PostgreSQL's statement for distinct values, at most VALUES_PER_STATEMENT. */
+const pgStatement = (orgId: string, values: readonly string[], type?: string): CompiledStatement =>
+  type === undefined ? { sql: PG_BY_VALUE, bindings: [JSON.stringify(values), orgId] } : { sql: PG_BY_VALUE_OF_TYPE, bindings: [JSON.stringify(values), orgId, type] };
 
 const sqliteByValue = statementTemplate((db: Knex, orgId: string, ...values: string[]) =>
   db('resource_identifiers').where({ org_id: orgId }).whereIn('value', values).select('resource_type', 'system', 'value', 'resource_id'),
@@ -53,7 +56,7 @@ const sqliteByValueOfType = statementTemplate((db: Knex, orgId: string, type: st
 export function identifierRowsStatement(orgId: string, values: readonly string[]): CompiledStatement {
   const distinct = [...new Set(values)];
   if (distinct.length > VALUES_PER_STATEMENT) throw new Error(`at most ${VALUES_PER_STATEMENT} values per statement`);
-  return { sql: PG_BY_VALUE, bindings: [JSON.stringify(distinct), orgId] };
+  return pgStatement(orgId, distinct);
 }
 
 /**
@@ -67,8 +70,8 @@ export async function identifierRowsByValue(db: Knex | Knex.Transaction, orgId: 
   const distinct = [...new Set(values)];
   for (let i = 0; i < distinct.length; i += VALUES_PER_STATEMENT) {
     const slice = distinct.slice(i, i + VALUES_PER_STATEMENT);
-    let statement: { sql: string; bindings: readonly unknown[] };
-    if (isPostgres(db)) statement = type === undefined ? { sql: PG_BY_VALUE, bindings: [JSON.stringify(slice), orgId] } : { sql: PG_BY_VALUE_OF_TYPE, bindings: [JSON.stringify(slice), orgId, type] };
+    let statement: CompiledStatement;
+    if (isPostgres(db)) statement = pgStatement(orgId, slice, type);
     else statement = type === undefined ? sqliteByValue(db, orgId, ...slice) : sqliteByValueOfType(db, orgId, type, ...slice);
     rows.push(...(await transactionRows<IdentifierRow>(db as Knex.Transaction, statement.sql, statement.bindings)));
   }

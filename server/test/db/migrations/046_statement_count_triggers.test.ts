@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { freshKnexForSuite, testDatabaseKind } from '../../../../test/support/database.js';
 import { migrateToLatest } from '../../../src/db/migrate.js';
-import { facilitiesWithAResident, type CountedFacilities } from '../../../../test/support/counted-rows.js';
+import { coverageRow as coverageRowOf, facilitiesWithAResident, type CountedFacilities } from '../../../../test/support/counted-rows.js';
 import * as statementCountTriggers from '../../../src/db/migrations/046_statement_count_triggers.js';
 
 describe('facility row counts by statement (migration 046)', function () {
@@ -24,10 +24,7 @@ describe('facility row counts by statement (migration 046)', function () {
     fixture = await facilitiesWithAResident(db, 'counted by statement', ['one', 'two']);
   });
 
-  const coverageRow = (facilityId: string, id = randomUUID()) => ({
-    id, org_id: fixture.orgId, facility_id: facilityId, resident_id: fixture.residentOf[facilityId], status: 'active', payor_name: 'Acme Health',
-    payor_id: 'ACME-01', subscriber_id: 'S1', period_start: '2025-01-01', coverage_order: 1, created_at: new Date().toISOString(),
-  });
+  const coverageRow = (facilityId: string, id = randomUUID()) => coverageRowOf(fixture, facilityId, undefined, undefined, id);
   const counts = async () => {
     const rows = (await db('facility_resource_counts').where({ resource: 'coverage' }).whereIn('facility_id', fixture.facilities).select('facility_id', 'total', 'layout_version')) as Array<{ facility_id: string; total: number | string; layout_version: number | string }>;
     return fixture.facilities.map((f) => {
