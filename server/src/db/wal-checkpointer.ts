@@ -11,8 +11,12 @@
 // 960 MB in 40 s of a list benchmark, and every page read searched it, slower and slower. So
 // once the thread finds the log holding `restartAfterFrames` pages, it tells the service's
 // connection, which copies the rest itself (a passive checkpoint between two of its own
-// commits: only what was committed since the thread's pass, a few milliseconds), and its next
-// commit starts the log again. Not a RESTART checkpoint from the thread: that takes the write
+// commits: only what was committed since the thread's pass), and its next commit starts the
+// log again. Before it tells, the thread syncs the database file and copies once more: the
+// service's checkpoint ends with an fsync of the file, which otherwise flushed every page the
+// thread had copied since the last one (25 ms on this machine's disk under ORU^R01 results, on
+// the event loop every 200 ms); now it flushes its own few pages (docs/benchmarks.md, section
+// 7). Not a RESTART checkpoint from the thread: that takes the write
 // lock, and a transaction of the service that had read before it wrote got SQLITE_BUSY at
 // once (SQLite does not wait for a lock a reader would deadlock on). If the thread fails, the
 // service's connection checkpoints itself again, as before.
@@ -31,13 +35,23 @@ const DEFAULT_RESTART_AFTER_FRAMES = 4096;
 const CHECKPOINTER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.modulePath);
+const { openSync, fdatasyncSync, closeSync } = require('node:fs');
 const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 1000');
 db.pragma('synchronous = NORMAL');
+// Only to sync the file: a passive checkpoint that did not copy the whole log (writes came
+// meanwhile) writes the database file without syncing it.
+const databaseFile = openSync(workerData.file, 'r+');
 const checkpoint = () => {
   try {
     const [passive] = db.pragma('wal_checkpoint(PASSIVE)');
-    if (passive && passive.log >= workerData.restartAfterFrames) parentPort.postMessage({ longLog: passive.log });
+    if (passive && passive.log >= workerData.restartAfterFrames) {
+      fdatasyncSync(databaseFile);
+      // What was committed during that sync, so that the service's connection finds little left.
+      db.pragma('wal_checkpoint(PASSIVE)');
+      fdatasyncSync(databaseFile);
+      parentPort.postMessage({ longLog: passive.log });
+    }
   } catch (error) {
     parentPort.postMessage({ failed: String(error && error.message) });
   }
@@ -49,6 +63,7 @@ parentPort.on('message', (message) => {
   clearInterval(timer);
   checkpoint();
   db.close();
+  closeSync(databaseFile);
   parentPort.close();
 });
 `;
