@@ -62,6 +62,10 @@ export function openDatabase(databaseUrl: string): Knex {
           // spilled them to a temporary file in /var/tmp, which an ORU^R01 did at every message
           // (some 200 writes of resource pages, outside the data directory, per message).
           conn.pragma('temp_store = MEMORY');
+          // A 64 MB page cache instead of SQLite's 2 MB: an ORU^R01 writes some 130 pages over
+          // 40 B-trees, which pushed out the index pages the next message reads (33 reads from
+          // the file a message, 6 with this cache); pages are kept only as they are read.
+          conn.pragma('cache_size = -65536');
           done(null, conn);
         },
       },
