@@ -392,4 +392,15 @@ describe('applyChangeSet', function () {
     expect([...instants].sort()).to.deep.equal(instants);
     expect(new Set(instants).size).to.equal(5);
   });
+
+  it('after a wall clock set back, the next instant is one millisecond after the last one assigned', async () => {
+    await apply([upsert(patient('CLOCK-BACK-0'))]);
+    // As if the clock had run an hour ahead and was set back since.
+    const ahead = new Date(Date.now() + 3_600_000);
+    ahead.setUTCSeconds(59, 999);
+    await db('ingest_clock').where({ org_id: org }).update({ last_updated: ahead.toISOString() });
+    const next = (await apply([upsert(patient('CLOCK-BACK-1'))])).outcomes[0] as { lastUpdated: string };
+    expect(next.lastUpdated).to.equal(new Date(ahead.getTime() + 1).toISOString());
+    expect((await db('ingest_clock').where({ org_id: org }).first('last_updated')).last_updated).to.equal(next.lastUpdated);
+  });
 });
