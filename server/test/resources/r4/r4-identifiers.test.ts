@@ -12,6 +12,8 @@ import type { IngestResource, ResourceChange } from '../../../src/ingest/change-
 import { applyHl7Text } from '../../../src/hl7/message-applier.js';
 import { setFacilityHl7Code } from '../../../src/organizations/organizations.js';
 import { hl7Message, pidOf } from '../../../../test/support/adt-messages.js';
+import { testDatabaseKind } from '../../../../test/support/database.js';
+import { identifiersByRow } from '../../../src/resources/r4/r4-identifiers.js';
 
 describe('the R4 view: identifiers as held, on every type', function () {
   this.timeout(120_000);
@@ -85,4 +87,25 @@ describe('the R4 view: identifiers as held, on every type', function () {
     const [result] = await search(`Observation?patient=${residentId}`);
     expect(result).to.not.have.property('identifier');
   });
+
+  it('reads a page\'s identifiers by record id on SQLite, never the organization\'s range of the type', async function () {
+    if (testDatabaseKind !== 'sqlite') return this.skip();
+    const db = service.running.app.db;
+    const seen: Array<{ sql: string; bindings: unknown[] }> = [];
+    const listen = (q: { sql: string; bindings: unknown[] }) => seen.push(q);
+    db.on('query', listen);
+    try {
+      const ids = (await db('observations').where({ facility_id: facilityId }).pluck('id')) as string[];
+      const byRow = await identifiersByRow(db, orgId, 'Observation', ids);
+      expect([...byRow.values()].flat()).to.deep.include({ system: 'https://ehr.example/fhir/sid/observation', value: 'XXX-0-0042' });
+    } finally {
+      db.off('query', listen);
+    }
+    const read = seen.find((q) => /from `resource_identifiers`/.test(q.sql))!;
+    const plan = ((await db.raw(`explain query plan ${read.sql}`, read.bindings as never[])) as Array<{ detail: string }>).map((step) => step.detail).join('\n');
+    // Without statistics SQLite took (org_id=? AND resource_type=?) of an identifier index: every identifier of the type.
+    expect(plan).to.match(/USING INDEX resource_identifiers_resource_id_index \(resource_id=\?\)/);
+    expect(plan).to.not.match(/org_id=\?/);
+  });
 });
+
