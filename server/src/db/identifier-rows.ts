@@ -77,3 +77,25 @@ export async function identifierRowsByValue(db: Knex | Knex.Transaction, orgId: 
   }
   return rows;
 }
+
+/** Records per statement of identifierRowsOfRecords (a page is one). */
+const RECORDS_PER_STATEMENT = 500;
+
+/**
+ * The identifier rows of some records of one type, in (record, system, value) order: a page's
+ * identifiers as the R4 view renders them, the Coverages a 271 matched, a resident's listed
+ * items. SQLite plans without statistics and read this from an identifier index's range of the
+ * organization and type (every identifier of the type, for Observations one per HL7 result
+ * ever received); a unary plus keeps those two terms off the indexes, so it probes the record
+ * id's index for each record. PostgreSQL plans it from its statistics.
+ */
+export async function identifierRowsOfRecords(db: Knex | Knex.Transaction, orgId: string, type: string, ids: readonly string[]): Promise<Array<Omit<IdentifierRow, 'resource_type'>>> {
+  const rows: Array<Omit<IdentifierRow, 'resource_type'>> = [];
+  for (let i = 0; i < ids.length; i += RECORDS_PER_STATEMENT) {
+    const query = db('resource_identifiers').whereIn('resource_id', ids.slice(i, i + RECORDS_PER_STATEMENT));
+    if (isPostgres(db as Knex)) query.where({ org_id: orgId, resource_type: type });
+    else query.whereRaw('+org_id = ? and +resource_type = ?', [orgId, type]);
+    rows.push(...((await query.orderBy([{ column: 'resource_id' }, { column: 'system' }, { column: 'value' }]).select('resource_id', 'system', 'value')) as Array<Omit<IdentifierRow, 'resource_type'>>));
+  }
+  return rows;
+}

@@ -4,6 +4,7 @@
 // Nothing is deleted: partners sync the status change like any other. Items of other sources
 // (a FHIR feed, another sender) are not this sender's list and are left alone.
 import type { Knex } from 'knex';
+import { identifierRowsOfRecords } from '../db/identifier-rows.js';
 import type { IngestResource } from '../ingest/change-set.js';
 import type { ListType } from './message-translator.js';
 
@@ -51,7 +52,7 @@ export async function listItemsNoLongerListed(trx: Knex.Transaction, orgId: stri
   const table = TABLES[type];
   const rows = (await trx(table).where({ org_id: orgId, resident_id: residentId })) as Row[];
   if (rows.length === 0) return [];
-  const identifiers = (await trx('resource_identifiers').where({ org_id: orgId, resource_type: type }).whereIn('resource_id', rows.map((r) => r.id)).select('resource_id', 'system', 'value')) as Array<{ resource_id: string; system: string; value: string }>;
+  const identifiers = await identifierRowsOfRecords(trx, orgId, type, rows.map((r) => r.id as string));
   const ofSender = (s: string) => s === system || s.startsWith(`${system}:`);
   const changes: Array<{ id: string; resource: IngestResource }> = [];
   for (const row of rows) {

@@ -4,7 +4,7 @@
 // Coverages of the facility the 271 is sent for are candidates.
 import type { Knex } from 'knex';
 import { isUuid } from '../db/uuid.js';
-import { identifierRowsByValue } from '../db/identifier-rows.js';
+import { identifierRowsByValue, identifierRowsOfRecords } from '../db/identifier-rows.js';
 import type { CoverageDetailColumns } from '../ingest/mapping/coverage.js';
 
 /** A Coverage as read for a 271: every column its FHIR Coverage is written again from (the 270's details too, so a 271 keeps them). */
@@ -52,7 +52,7 @@ export class CoverageMatcher {
     for (let i = 0; i < list.length; i += 500) {
       const slice = list.slice(i, i + 500);
       const found = (await db('coverage').where({ org_id: orgId }).whereIn('id', slice)) as Array<Record<string, unknown>>;
-      const identifiers = (await db('resource_identifiers').where({ org_id: orgId, resource_type: 'Coverage' }).whereIn('resource_id', slice).select('resource_id', 'system', 'value')) as Array<{ resource_id: string; system: string; value: string }>;
+      const identifiers = await identifierRowsOfRecords(db, orgId, 'Coverage', slice);
       for (const row of found) {
         rows.set(row.id as string, {
           id: row.id as string,

@@ -10,6 +10,7 @@
 import type { Knex } from 'knex';
 import type { CoverageRow } from '../fhir-coverage.js';
 import { fhirMeta } from '../fhir-meta.js';
+import { identifierRowsOfRecords } from '../../db/identifier-rows.js';
 import { coverageDetailElements, type CoverageDetailColumns } from '../../ingest/mapping/coverage.js';
 
 export interface R4CoverageRow extends CoverageRow, CoverageDetailColumns {
@@ -47,14 +48,6 @@ export function toR4Coverage(row: R4CoverageRow) {
 export async function withCoverageIdentifiers(db: Knex, orgId: string, rows: Array<{ id: string; identifiers?: Array<{ system: string; value: string }> }>): Promise<void> {
   const byId = new Map<string, Array<{ system: string; value: string }>>();
   for (const row of rows) byId.set(row.id, []);
-  const ids = [...byId.keys()];
-  for (let i = 0; i < ids.length; i += 500) {
-    const found = (await db('resource_identifiers')
-      .where({ org_id: orgId, resource_type: 'Coverage' })
-      .whereIn('resource_id', ids.slice(i, i + 500))
-      .orderBy([{ column: 'resource_id' }, { column: 'system' }, { column: 'value' }])
-      .select('resource_id', 'system', 'value')) as Array<{ resource_id: string; system: string; value: string }>;
-    for (const { resource_id, system, value } of found) byId.get(resource_id)?.push({ system, value });
-  }
+  for (const { resource_id, system, value } of await identifierRowsOfRecords(db, orgId, 'Coverage', [...byId.keys()])) byId.get(resource_id)?.push({ system, value });
   for (const row of rows) row.identifiers = byId.get(row.id)!;
 }

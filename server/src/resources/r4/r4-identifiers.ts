@@ -3,8 +3,7 @@
 // indexes every one): read for a whole page at once, in (system, value) order, since the table
 // keeps no order of the sender's and a stable order keeps a version's rendering the same.
 import type { Knex } from 'knex';
-import { isPostgres } from '../../db/database.js';
-import { identifierRowsByValue } from '../../db/identifier-rows.js';
+import { identifierRowsByValue, identifierRowsOfRecords } from '../../db/identifier-rows.js';
 
 export type Identifier = { system: string; value: string };
 
@@ -23,19 +22,7 @@ export function identifierElement(row: { identifiers?: Identifier[] }): { identi
 /** Each row's identifiers, by row id: one query per 500 rows (a page is one). */
 export async function identifiersByRow(db: Knex, orgId: string, type: string, ids: readonly string[]): Promise<Map<string, Identifier[]>> {
   const byId = new Map<string, Identifier[]>(ids.map((id) => [id, []]));
-  for (let i = 0; i < ids.length; i += 500) {
-    const query = db('resource_identifiers').whereIn('resource_id', ids.slice(i, i + 500));
-    // SQLite plans without statistics: it read this from an identifier index's range of the
-    // organization (and type), every identifier of the type for each page of the type (an
-    // organization's HL7 results, hundreds of thousands). A unary plus keeps those two terms
-    // off the indexes, so it probes the record id's index for each id of the page.
-    if (isPostgres(db)) query.where({ org_id: orgId, resource_type: type });
-    else query.whereRaw('+org_id = ? and +resource_type = ?', [orgId, type]);
-    const found = (await query
-      .orderBy([{ column: 'resource_id' }, { column: 'system' }, { column: 'value' }])
-      .select('resource_id', 'system', 'value')) as Array<{ resource_id: string; system: string; value: string }>;
-    for (const { resource_id, system, value } of found) if (!DERIVED.test(system)) byId.get(resource_id)?.push({ system, value });
-  }
+  for (const { resource_id, system, value } of await identifierRowsOfRecords(db, orgId, type, ids)) if (!DERIVED.test(system)) byId.get(resource_id)?.push({ system, value });
   return byId;
 }
 
