@@ -16,7 +16,10 @@
 // service's checkpoint ends with an fsync of the file, which otherwise flushed every page the
 // thread had copied since the last one (25 ms on this machine's disk under ORU^R01 results, on
 // the event loop every 200 ms); now it flushes its own few pages (docs/benchmarks.md, section
-// 7). Not a RESTART checkpoint from the thread: that takes the write
+// 7). The thread then copies nothing until the service's connection says it has finished (or
+// a second has passed): a pass of the thread at that moment made the finish busy, no restart
+// followed, and on a loaded CI machine the log grew to 53 MB before one did. Not a RESTART
+// checkpoint from the thread: that takes the write
 // lock, and a transaction of the service that had read before it wrote got SQLITE_BUSY at
 // once (SQLite does not wait for a lock a reader would deadlock on). If the thread fails, the
 // service's connection checkpoints itself again, as before.
@@ -42,7 +45,12 @@ db.pragma('synchronous = NORMAL');
 // Only to sync the file: a passive checkpoint that did not copy the whole log (writes came
 // meanwhile) writes the database file without syncing it.
 const databaseFile = openSync(workerData.file, 'r+');
-const checkpoint = () => {
+// Set while the service's connection finishes the log: a pass of ours would make it busy.
+let waitingSince = 0;
+const FINISH_WAIT_MS = 1000;
+const checkpoint = (always) => {
+  if (!always && waitingSince && Date.now() - waitingSince < FINISH_WAIT_MS) return;
+  waitingSince = 0;
   try {
     const [passive] = db.pragma('wal_checkpoint(PASSIVE)');
     if (passive && passive.log >= workerData.restartAfterFrames) {
@@ -50,6 +58,7 @@ const checkpoint = () => {
       // What was committed during that sync, so that the service's connection finds little left.
       db.pragma('wal_checkpoint(PASSIVE)');
       fdatasyncSync(databaseFile);
+      waitingSince = Date.now();
       parentPort.postMessage({ longLog: passive.log });
     }
   } catch (error) {
@@ -59,9 +68,10 @@ const checkpoint = () => {
 const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.postMessage({ ready: true });
 parentPort.on('message', (message) => {
+  if (message === 'finished') waitingSince = 0;
   if (message !== 'stop') return;
   clearInterval(timer);
-  checkpoint();
+  checkpoint(true);
   db.close();
   closeSync(databaseFile);
   parentPort.close();
@@ -80,6 +90,8 @@ export interface WalCheckpointerOptions {
   /** Where better-sqlite3 is loaded from in the thread (tests point it elsewhere to make the thread fail). */
   modulePath?: string;
   onFailure?: (message: string) => void;
+  /** Each checkpoint the service's connection made to finish the log (busy, or what it copied). */
+  onFinish?: (result: CheckpointResult) => void;
 }
 
 export interface WalCheckpointer {
@@ -88,22 +100,30 @@ export interface WalCheckpointer {
 }
 
 /** A pragma on the service's own connection, between two of its statements or transactions. */
-async function onServiceConnection(db: Knex, pragma: string): Promise<void> {
+async function onServiceConnection(db: Knex, pragma: string): Promise<unknown> {
   const connection = (await db.client.acquireConnection()) as SqliteConnection;
   try {
-    if (connection.open) connection.pragma(pragma);
+    return connection.open ? connection.pragma(pragma) : undefined;
   } finally {
     db.client.releaseConnection(connection);
   }
 }
 
-function setAutocheckpoint(db: Knex, pages: number): Promise<void> {
-  return onServiceConnection(db, `wal_autocheckpoint = ${pages}`);
+async function setAutocheckpoint(db: Knex, pages: number): Promise<void> {
+  await onServiceConnection(db, `wal_autocheckpoint = ${pages}`);
+}
+
+/** SQLite's answer to a checkpoint: busy 1 when another one was running, else the log's frames and how many were copied. */
+export interface CheckpointResult {
+  busy: number;
+  log: number;
+  checkpointed: number;
 }
 
 /** The rest of the log copied by the service's own connection, between two of its commits. */
-function finishCheckpoint(db: Knex): Promise<void> {
-  return onServiceConnection(db, 'wal_checkpoint(PASSIVE)');
+async function finishCheckpoint(db: Knex): Promise<CheckpointResult | undefined> {
+  const rows = (await onServiceConnection(db, 'wal_checkpoint(PASSIVE)')) as CheckpointResult[] | undefined;
+  return rows?.[0];
 }
 
 /** Moves the checkpoints of the SQLite database `file`, opened by `db`, to a worker thread. */
@@ -129,8 +149,12 @@ export async function startWalCheckpointer(db: Knex, file: string, options: WalC
       if (message.longLog !== undefined && !finishing && !stopping) {
         finishing = true;
         finishCheckpoint(db)
-          .catch(() => undefined) // busy (the thread was copying): the next pass tells again
-          .finally(() => (finishing = false));
+          .then((result) => result && options.onFinish?.(result))
+          .catch(() => undefined) // the connection closed meanwhile: the thread stops with it
+          .finally(() => {
+            finishing = false;
+            if (!stopping) worker.postMessage('finished');
+          });
       }
     });
     worker.once('error', (error) => {

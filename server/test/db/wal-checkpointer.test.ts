@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { sqliteDriver } from '../../src/db/sqlite-driver.js';
 import type { Knex } from 'knex';
 import { openDatabase } from '../../src/db/database.js';
-import { startWalCheckpointer, type WalCheckpointer } from '../../src/db/wal-checkpointer.js';
+import { startWalCheckpointer, type CheckpointResult, type WalCheckpointer } from '../../src/db/wal-checkpointer.js';
 
 async function autocheckpointOf(db: Knex): Promise<number> {
   const rows = (await db.raw('PRAGMA wal_autocheckpoint')) as Array<{ wal_autocheckpoint: number }>;
@@ -107,6 +107,21 @@ describe('the SQLite checkpoint thread', () => {
     // 256 pages of 4 KB before a restart, plus what is committed between two checkpoints
     // (a few MB here); without restarts the log held every commit (443 MB on this test).
     expect(largest).to.be.lessThan(32 * 1024 * 1024);
+  });
+
+  it('finishes the log on the service connection while the thread waits, so every finish copies it whole', async function () {
+    this.timeout(20_000);
+    // The thread checkpointed again while the service's connection finished the log: that
+    // finish was busy, no restart followed, and a loaded CI machine saw the log reach 53 MB.
+    const finishes: CheckpointResult[] = [];
+    checkpointer = await startWalCheckpointer(db, file, { intervalMs: 1, restartAfterFrames: 64, onFinish: (result) => finishes.push(result) });
+    let written = 0;
+    while (written < 8 * 1024 * 1024 || finishes.length < 10) {
+      await db('t').insert(Array.from({ length: 8 }, () => ({ v: 'x'.repeat(1000) })));
+      written += 8 * 1000;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(finishes.filter((finish) => finish.busy !== 0 || finish.checkpointed !== finish.log)).to.deep.equal([]);
   });
 
   it('never refuses a transaction that reads before it writes while the log is started again', async function () {
