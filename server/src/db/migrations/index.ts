@@ -42,6 +42,7 @@ import * as residentBirthDateOptional from './042_resident_birth_date_optional.j
 import * as deliveryAttemptPartitions from './044_delivery_attempt_partitions.js';
 import * as disclosurePartitions from './045_disclosure_partitions.js';
 import * as statementCountTriggers from './046_statement_count_triggers.js';
+import * as identifierSystemIndex from './047_identifier_system_index.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -90,4 +91,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['044_delivery_attempt_partitions', deliveryAttemptPartitions],
   ['045_disclosure_partitions', disclosurePartitions],
   ['046_statement_count_triggers', statementCountTriggers],
+  ['047_identifier_system_index', identifierSystemIndex],
 ];
