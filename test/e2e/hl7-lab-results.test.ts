@@ -15,6 +15,8 @@ import { checkR4 } from '../support/r4-validator.js';
 import { startVerifyingReceiver, type VerifyingReceiver } from '../support/verifying-receiver.js';
 import { hl7Message, MRN_SYSTEM, pidOf } from '../support/adt-messages.js';
 import { mllpClient, msa, type MllpTestClient } from '../support/mllp.js';
+import { readMessage } from '../../server/src/hl7/message-applier.js';
+import { translateMessage } from '../../server/src/hl7/message-translator.js';
 
 const PV1 = 'PV1|1|I|2W^201^A^LAB-HOME';
 const LOINC = 'http://loinc.org';
@@ -133,6 +135,44 @@ describe('HL7 v2 lab results reach partners as US Core lab results', function ()
     expect(resultEvents(residentId).map((d) => d.data.diagnostic_report_status)).to.deep.equal(['preliminary', 'final']);
     const [report] = (await r4(`DiagnosticReport?patient=${residentId}&status=final`)).entry.map((e: { resource: Record<string, any> }) => e.resource);
     expect(report.meta.versionId).to.equal('2');
+  });
+
+  it('results stored by a release before 2026-11-29 (identifiers not grouped): found by their former identifiers, updated by a corrected re-send, never duplicated', async () => {
+    const ofOrder = (segments: string[]) => segments.map((s) => s.replace('PL-41', 'PL-44').replace('ACC-41', 'ACC-44'));
+    const final = [pidOf('LAB-4'), PV1, ...ofOrder(panel('F', '20260118090000', '182'))];
+    expect((await send(final)).code).to.equal('AA');
+    const residentId = await residentIdOf('LAB-4');
+    // The rows as that release left them: each result's identifier was the whole digest
+    // (`formerly` now), and the report named its results by it.
+    const records = translateMessage(readMessage(hl7Message('ORU^R01^ORU_R01', 'X', final, { facility: 'LAB-HOME' }))).records.filter((r) => r.formerly);
+    expect(records).to.have.length(3);
+    const reportRow = await db()('diagnostic_reports').where({ resident_id: residentId }).first('id', 'results');
+    let results = reportRow.results as string;
+    for (const { identifier, formerly } of records) {
+      expect(await db()('resource_identifiers').where({ org_id: tenant.orgId, value: identifier.value }).update({ value: formerly!.value })).to.equal(1);
+      results = results.replace(identifier.value, formerly!.value);
+    }
+    await db()('diagnostic_reports').where({ id: reportRow.id }).update({ results });
+    const before = (await r4(`DiagnosticReport/${reportRow.id}`)).result.map((r: { reference: string }) => r.reference);
+    expect(before).to.have.length(3);
+
+    // The same message again changes no result: each is found by its former identifier and named by today's from now on.
+    expect((await send(final)).code).to.equal('AA');
+    const versions = async () => (await r4(`Observation?patient=${residentId}`)).entry.map((e: { resource: Record<string, any> }) => `${e.resource.code.coding[0].code}@${e.resource.meta.versionId}`).sort();
+    expect(await versions()).to.deep.equal(['2160-0@1', '2345-7@1', '2823-3@1']);
+    const indexed = async () => (await db()('resource_identifiers').where({ org_id: tenant.orgId }).whereIn('value', records.flatMap((r) => [r.identifier.value, r.formerly!.value])).select('value', 'resource_id')) as Array<{ value: string; resource_id: string }>;
+    expect(await indexed()).to.have.length(6);
+
+    // The lab corrects the glucose: version 2 of the same three results and of the report.
+    expect((await send([pidOf('LAB-4'), PV1, ...ofOrder(panel('C', '20260118113000', '128'))])).code).to.equal('AA');
+    expect(await versions(), 'no duplicates').to.deep.equal(['2160-0@2', '2345-7@2', '2823-3@2']);
+    const reports = (await r4(`DiagnosticReport?patient=${residentId}`)).entry.map((e: { resource: Record<string, any> }) => e.resource);
+    expect(reports).to.have.length(1);
+    expect(reports[0].result.map((r: { reference: string }) => r.reference)).to.have.members(before);
+    // Each result keeps its former identifier beside today's.
+    const rows = await indexed();
+    expect(rows).to.have.length(6);
+    expect(new Set(rows.map((r) => r.resource_id)).size).to.equal(3);
   });
 
   it('a narrative report (TX lines without OBX-3): presentedForm and conclusion, no code-less Observation, no warning', async () => {

@@ -81,3 +81,18 @@ export class Hl7Reading {
 export function derivedValue(resident: BusinessIdentifier, ...parts: string[]): string {
   return createHash('sha256').update(JSON.stringify([resident.system, resident.value, ...parts])).digest('hex').slice(0, 40);
 }
+
+/**
+ * A stable identifier value for one of a group's records (an OBX of one order): 16 hex of the
+ * group's digest, then 24 of the record's own (`derivedValue` of the group's and its parts).
+ * The group's records then sit side by side in the identifier indexes, which are ordered by
+ * value: with a digest each, an ORU^R01's ten results dirtied ten scattered pages of each (26
+ * of the 121 pages an ORU^R01's commit wrote on SQLite, 2026-11-29), and at a facility's years
+ * of results each would be a page read from disk. `formerly` is the value releases before
+ * 2026-11-29 derived for the same record (the whole `derivedValue`), which records written
+ * then are still found by (ingest/change-set.ts, `match.formerly`).
+ */
+export function groupedDerivedValue(resident: BusinessIdentifier, group: string[], own: string[]): { value: string; formerly: string } {
+  const formerly = derivedValue(resident, ...group, ...own);
+  return { value: derivedValue(resident, ...group).slice(0, 16) + formerly.slice(0, 24), formerly };
+}

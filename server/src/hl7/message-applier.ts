@@ -176,8 +176,8 @@ const recordingStatement = statementTemplate((db: Knex, orgId: string, sendingAp
 /** Values of identifiers read with the tick at most (one statement's: db/identifier-rows.ts); a message naming more has its change set read them. */
 const IDENTIFIERS_WITH_TICK = 1000;
 
-/** The identifier values a message's change set matches on: the resident's (its records name it by it too), a merged one's, its records'. */
-const identifierValuesOf = (t: Hl7Translation): string[] => [...new Set([t.match.value, ...(t.replaces ? [t.replaces.value] : []), ...t.records.map((r) => r.identifier.value)])];
+/** The identifier values a message's change set matches on: the resident's (its records name it by it too), a merged one's, its records' (and what an earlier release derived for them). */
+const identifierValuesOf = (t: Hl7Translation): string[] => [...new Set([t.match.value, ...(t.replaces ? [t.replaces.value] : []), ...t.records.flatMap((r) => (r.formerly ? [r.identifier.value, r.formerly.value] : [r.identifier.value]))])];
 
 /** A message that changes nothing but its resident (ADT without records): it can share a transaction with its neighbours. */
 const residentOnly = (p: Ready) => p.translation.messageType === 'ADT' && p.translation.active !== 'keep' && p.translation.records.length === 0 && p.translation.snapshots.length === 0 && !p.translation.replaces && !leftOut(p.translation);
@@ -325,7 +325,7 @@ async function applyOne(db: Knex, p: Ready, source: Hl7Source, onError?: (error:
         const kept = current ? { ...(current.birth_date ? { birthDate: current.birth_date } : {}), gender: current.gender } : {};
         changes.push({ resource: { ...kept, ...t.patient, active }, match: { identifier: t.match }, at: 'PID', ...(t.replaces ? { replaces: t.replaces } : {}) });
       }
-      for (const record of t.records) changes.push({ resource: record.resource, match: { identifier: record.identifier }, at: record.at });
+      for (const record of t.records) changes.push({ resource: record.resource, match: { identifier: record.identifier, ...(record.formerly ? { formerly: record.formerly } : {}) }, at: record.at });
       if (current) {
         const listed = new Set(t.records.map((r) => `${r.resource.resourceType}|${r.identifier.system}|${r.identifier.value}`));
         for (const snapshot of t.snapshots) {

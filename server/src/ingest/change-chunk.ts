@@ -13,7 +13,7 @@ import type { Knex } from 'knex';
 import { timeOrderedUuid } from '../db/uuid.js';
 import type { EventType } from '../db/event-types.js';
 import type { MatchedSubscription } from '../webhooks/event-outbox.js';
-import type { ChangeOutcome, ChangeSet } from './change-set.js';
+import type { BusinessIdentifier, ChangeOutcome, ChangeSet } from './change-set.js';
 import type { Columns } from './mapping/resource-mapping.js';
 import type { Prepared } from './prepared-change.js';
 import { identifierKey, indexIdentifiers } from './business-identifiers.js';
@@ -85,6 +85,13 @@ export class ChangeChunk {
     this.writes.touches.set(residentId, { withResident: withResident || (touched?.withResident ?? false) });
   }
 
+  /** The change's `match.formerly` when the record `id` holds it in the identifier index (read with the chunk). */
+  private formerlyHeldBy(item: Prepared, id: string): BusinessIdentifier | undefined {
+    const match = item.change.match;
+    if (!match || !('identifier' in match) || !match.formerly) return undefined;
+    return this.records.lookup(item.mapping!.type, match.formerly).includes(id) ? match.formerly : undefined;
+  }
+
   apply(item: Prepared): ChangeOutcome {
     const mapping = item.mapping!;
     const type = mapping.type;
@@ -121,10 +128,19 @@ export class ChangeChunk {
 
     if (existing) {
       remember(existing);
+      // Found by what an earlier release derived (change-set.ts, `match.formerly`): indexed by
+      // today's identifier too from now on, and by that one still, which records written then
+      // name it by (a report's results, until the report is sent again).
+      const formerly = this.formerlyHeldBy(item, existing.id);
+      const newlyNamed = formerly && this.records.lookup(type, (item.change.match as { identifier: BusinessIdentifier }).identifier).length === 0;
+      if (newlyNamed) this.records.byIdentifier.set(identifierKey(type, (item.change.match as { identifier: BusinessIdentifier }).identifier), [existing.id]);
       const moved = type === 'Patient' && existing.facility_id !== facilityId;
       const changedColumns = Object.keys(columns).filter((column) => !sameValue(existing[column], columns[column]));
       const residentChanged = residentId !== undefined && existing.resident_id !== residentId;
-      if (changedColumns.length === 0 && !moved && !residentChanged && !prior) return outcome(existing, 'unchanged', []);
+      if (changedColumns.length === 0 && !moved && !residentChanged && !prior) {
+        if (newlyNamed) this.writes.reindex.push({ type, id: existing.id, identifiers: [(item.change.match as { identifier: BusinessIdentifier }).identifier] });
+        return outcome(existing, 'unchanged', []);
+      }
       const before: Columns = Object.fromEntries(Object.keys(columns).map((c) => [c, existing[c] as Columns[string]]));
       const set: Record<string, unknown> = { ...columns, version_id: Number(existing.version_id) + 1, last_updated: this.now };
       if (residentId !== undefined) set.resident_id = residentId;
@@ -139,7 +155,7 @@ export class ChangeChunk {
         this.writes.moves.push({ residentId: existing.id, facilityId });
         for (const { row } of this.records.rows.values()) if (row.resident_id === existing.id) row.facility_id = facilityId;
       }
-      this.writes.reindex.push({ type, id: existing.id, identifiers: indexIdentifiers(item.change) });
+      this.writes.reindex.push({ type, id: existing.id, identifiers: [...indexIdentifiers(item.change), ...(formerly ? [formerly] : [])] });
       this.writes.audit.push({ type, id: existing.id, outcome: 'updated', versionId: Number(existing.version_id), facilityId });
       if (type === 'Coverage' && (changedColumns.includes('payor_id') || changedColumns.includes('subscriber_id'))) {
         this.writes.checks.push({ coverageId: existing.id, orgId: this.set.orgId, facilityId, trigger: 'change' });

@@ -35,8 +35,12 @@ export interface ResourceChange {
   /**
    * The record this change updates: by ofctx id, or by business identifier (FHIR conditional
    * update, `PUT Patient?identifier=SYSTEM|VALUE`). No match given: always a new record.
+   * `formerly`: the identifier an earlier release derived for the same record (an HL7 result's,
+   * hl7/hl7-reading.ts groupedDerivedValue), matched only when `identifier` matches nothing; a
+   * record found by it is indexed by both from then on, so records written then that name it by
+   * the former value (a report's results, until the report is sent again) still find it.
    */
-  match?: { id: string } | { identifier: BusinessIdentifier };
+  match?: { id: string } | { identifier: BusinessIdentifier; formerly?: BusinessIdentifier };
   /** FHIR `ifNoneExist`: a record that already matches is left as it is. */
   createOnly?: boolean;
   /**

@@ -74,6 +74,7 @@ export class ChunkRecords {
       const match = item.change.match;
       if (match && 'id' in match) wantId(item.mapping.type, match.id);
       if (match && 'identifier' in match) wantKey(item.mapping.type, match.identifier);
+      if (match && 'identifier' in match && match.formerly) wantKey(item.mapping.type, match.formerly);
       if (item.change.replaces) wantKey('Patient', item.change.replaces);
       if (item.mapping.residentElement) {
         const reference = object(item.change.resource[item.mapping.residentElement]);
@@ -171,7 +172,7 @@ export class ChunkRecords {
       if (!row && item.change.ifMatch === undefined) rejectedBy({ code: 'not-found', diagnostics: `no ${type}/${match.id} in this organization (ids are assigned by ofctx; match on an identifier to create)`, expression: [type] });
       return row;
     }
-    const id = this.single(type, match.identifier, `${type}.identifier`);
+    const id = this.single(type, match.identifier, `${type}.identifier`) ?? (match.formerly ? this.single(type, match.formerly, `${type}.identifier`) : undefined);
     return id ? this.rowOf(type, id) : undefined;
   }
 

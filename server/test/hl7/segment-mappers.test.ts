@@ -3,9 +3,10 @@
 // field becomes, the list rules (snapshot, explicit null, action codes), and what is dropped
 // with a warning instead of refusing the message.
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { readMessage } from '../../src/hl7/message-applier.js';
 import { translateMessage, type Hl7Translation } from '../../src/hl7/message-translator.js';
-import { hl7Message, pidOf, segment } from '../../../test/support/adt-messages.js';
+import { hl7Message, MRN_SYSTEM, pidOf, segment } from '../../../test/support/adt-messages.js';
 
 const PV1 = 'PV1|1|I|2W^201^A^MAPLE';
 const translate = (type: string, segments: string[]): Hl7Translation => translateMessage(readMessage(hl7Message(type, 'UNIT-1', segments)), '2026-01-15');
@@ -114,6 +115,31 @@ describe('HL7 v2 segment mappers', () => {
     expect(platelets!.referenceRange).to.deep.equal([{ low: { value: 150, unit: 'K/uL' }, text: '>150' }]);
     expect(color).to.deep.include({ valueString: 'Yellow', referenceRange: [{ text: 'Yellow' }] });
     expect(pulse, 'a vital sign keeps its own category (the R4 view derives it)').to.not.have.property('category');
+  });
+
+  it("an order's results share the first 16 characters of their identifiers (side by side in the index by value), another order's do not; each names the value derived before as formerly", () => {
+    const oru = (order: string) =>
+      translate('ORU^R01^ORU_R01', [
+        pidOf('U-1'),
+        PV1,
+        `OBR|1|PL-1|${order}|24323-8^Metabolic panel^LN|||20260115070000`,
+        'OBX|1|NM|2345-7^Glucose^LN||182|mg/dL|70-99|H|||F',
+        'OBX|2|NM|2823-3^Potassium^LN||2.4|mmol/L|3.5-5.1|LL|||F',
+        'OBX|3|NM|2160-0^Creatinine^LN||0.9|mg/dL|0.6-1.2|N|||F',
+      ]).records.filter((r) => r.resource.resourceType === 'Observation');
+    const first = oru('FL-1');
+    const values = first.map((r) => r.identifier.value);
+    expect(new Set(values).size).to.equal(3);
+    for (const value of values) expect(value).to.match(/^[0-9a-f]{40}$/);
+    expect(new Set(values.map((v) => v.slice(0, 16))).size).to.equal(1);
+    expect(oru('FL-2')[0]!.identifier.value.slice(0, 16)).to.not.equal(values[0]!.slice(0, 16));
+    // The same results sent again: the same identifiers.
+    expect(oru('FL-1').map((r) => r.identifier.value)).to.deep.equal(values);
+    // What releases before 2026-11-29 derived (a digest of the resident, the order, the code and OBX-4), kept to find results stored then.
+    const [glucose] = first;
+    const earlier = createHash('sha256').update(JSON.stringify([MRN_SYSTEM, 'U-1', 'urn:ofctx:hl7v2:filler-order:TESTADT|FL-1', 'http://loinc.org', '2345-7', ''])).digest('hex').slice(0, 40);
+    expect(glucose!.formerly).to.deep.equal({ system: glucose!.identifier.system, value: earlier });
+    expect(glucose!.identifier.value.slice(16)).to.equal(earlier.slice(0, 24));
   });
 
   it('SN as valueQuantity with a comparator, valueRange or valueRatio; an NM written with a comparator keeps it; a bad OBX-19 or OBX-14 is left out with a warning', () => {

@@ -29,6 +29,8 @@ export interface MappedRecord {
   resource: IngestResource;
   /** The record's stable identifier, which it is matched on. */
   identifier: BusinessIdentifier;
+  /** The identifier an earlier release derived for the same record, matched when `identifier` matches nothing (ingest/change-set.ts). */
+  formerly?: BusinessIdentifier;
 }
 
 function date(segment: Hl7Segment, field: number): string | undefined {

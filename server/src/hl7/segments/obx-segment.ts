@@ -6,11 +6,12 @@
 // gives those vital-signs).
 // Identified by the resident, the order it answers (filler, else placer number) and OBX-3 +
 // OBX-4 (sub-id, whole: newborn screening writes `^1^1`): a corrected result (OBX-11 C) updates the same Observation.
+// A result stored before 2026-11-29 is found by the value derived then (`formerly`, hl7-reading.ts).
 import type { Hl7Segment } from '@medplum/core';
 import type { BusinessIdentifier } from '../../ingest/change-set.js';
 import { fieldError } from '../hl7-failure.js';
 import { codeableConcept, component, hl7DateTime } from '../hl7-fields.js';
-import { derivedValue, type Hl7Reading } from '../hl7-reading.js';
+import { groupedDerivedValue, type Hl7Reading } from '../hl7-reading.js';
 import { LOINC, OBSERVATION_CATEGORY, VITAL_SIGN_CODES } from '../../resources/r4/observation-codes.js';
 import type { MappedRecord } from './in1-segment.js';
 import { interpretationOfObx } from './obx-interpretation.js';
@@ -51,7 +52,9 @@ export function observationOfObx(obx: Hl7Segment, residentMatch: BusinessIdentif
   const fallback = context.orderTime || context.messageTime;
   const effective = (own ? reading.leaveOut(obx, () => effectiveOf(own)) : undefined) ?? (fallback ? effectiveOf(fallback) : undefined);
   if (!effective) throw fieldError('required_field_missing', 'OBX', 14, 'OBX-14 (date/time of the observation) is required, or OBR-7 or MSH-7');
-  const identifier = { system: reading.systemOf('observation'), value: derivedValue(residentMatch, context.order || effective, coding[0]!.system, coding[0]!.code, obx.getField(4)?.toString() ?? '') };
+  // Grouped by the order (or the time): one message's results sit together in the identifier indexes.
+  const derived = groupedDerivedValue(residentMatch, [context.order || effective], [coding[0]!.system, coding[0]!.code, obx.getField(4)?.toString() ?? '']);
+  const identifier = { system: reading.systemOf('observation'), value: derived.value };
   const value = valueOfObx(obx, reading);
   const referenceRange = referenceRangeOfObx(obx, unitOfObx(obx));
   const interpretation = interpretationOfObx(obx);
@@ -59,6 +62,7 @@ export function observationOfObx(obx: Hl7Segment, residentMatch: BusinessIdentif
   const vital = coding[0]!.system === LOINC && VITAL_SIGNS.has(coding[0]!.code);
   return {
     identifier,
+    formerly: { system: identifier.system, value: derived.formerly },
     resource: {
       resourceType: 'Observation',
       identifier: [identifier],
