@@ -17,6 +17,7 @@ import { hl7Message, MRN_SYSTEM, pidOf } from '../support/adt-messages.js';
 import { mllpClient, msa, type MllpTestClient } from '../support/mllp.js';
 import { readMessage } from '../../server/src/hl7/message-applier.js';
 import { translateMessage } from '../../server/src/hl7/message-translator.js';
+import { forgetFacilityCode } from '../../server/src/hl7/remembered-facilities.js';
 
 const PV1 = 'PV1|1|I|2W^201^A^LAB-HOME';
 const LOINC = 'http://loinc.org';
@@ -137,13 +138,12 @@ describe('HL7 v2 lab results reach partners as US Core lab results', function ()
     expect(report.meta.versionId).to.equal('2');
   });
 
-  it('results stored by a release before 2026-11-29 (identifiers not grouped): found by their former identifiers, updated by a corrected re-send, never duplicated', async () => {
-    const ofOrder = (segments: string[]) => segments.map((s) => s.replace('PL-41', 'PL-44').replace('ACC-41', 'ACC-44'));
-    const final = [pidOf('LAB-4'), PV1, ...ofOrder(panel('F', '20260118090000', '182'))];
+  /** An order's final panel sent, then its rows rewritten as a release before 2026-11-29 left them: each result's identifier the whole digest (`formerly` now), the report naming its results by it. */
+  const storedByEarlierRelease = async (mrn: string, order: string) => {
+    const ofOrder = (segments: string[]) => segments.map((s) => s.replace('PL-41', `PL-${order}`).replace('ACC-41', `ACC-${order}`));
+    const final = [pidOf(mrn), PV1, ...ofOrder(panel('F', '20260118090000', '182'))];
     expect((await send(final)).code).to.equal('AA');
-    const residentId = await residentIdOf('LAB-4');
-    // The rows as that release left them: each result's identifier was the whole digest
-    // (`formerly` now), and the report named its results by it.
+    const residentId = await residentIdOf(mrn);
     const records = translateMessage(readMessage(hl7Message('ORU^R01^ORU_R01', 'X', final, { facility: 'LAB-HOME' }))).records.filter((r) => r.formerly);
     expect(records).to.have.length(3);
     const reportRow = await db()('diagnostic_reports').where({ resident_id: residentId }).first('id', 'results');
@@ -153,19 +153,44 @@ describe('HL7 v2 lab results reach partners as US Core lab results', function ()
       results = results.replace(identifier.value, formerly!.value);
     }
     await db()('diagnostic_reports').where({ id: reportRow.id }).update({ results });
+    return { final, residentId, records, reportRow, corrected: [pidOf(mrn), PV1, ...ofOrder(panel('C', '20260118113000', '128'))] };
+  };
+  const versions = async (residentId: string) => (await r4(`Observation?patient=${residentId}`)).entry.map((e: { resource: Record<string, any> }) => `${e.resource.code.coding[0].code}@${e.resource.meta.versionId}`).sort();
+  /** Set as migration 048 sets it for an organization that held HL7 results then (and the facility read afresh). */
+  const flagFormerKeys = async (on: boolean) => {
+    await db()('organizations').where({ id: tenant.orgId }).update({ hl7_former_result_keys: on });
+    forgetFacilityCode(db(), 'LAB-HOME');
+  };
+
+  it('results stored by a release before 2026-11-29 (identifiers not grouped): found by their former identifiers, updated by a corrected re-send, never duplicated', async () => {
+    await flagFormerKeys(true);
+    try {
+      await storedBeforeAndCorrected();
+    } finally {
+      await flagFormerKeys(false);
+    }
+  });
+
+  it('an organization migration 048 found no such results in does not look former identifiers up: a result rewritten to one is not found', async () => {
+    const { residentId, corrected } = await storedByEarlierRelease('LAB-5', '45');
+    expect((await send(corrected)).code).to.equal('AA');
+    expect(await versions(residentId)).to.have.length(6);
+  });
+
+  const storedBeforeAndCorrected = async () => {
+    const { final, residentId, records, reportRow, corrected } = await storedByEarlierRelease('LAB-4', '44');
     const before = (await r4(`DiagnosticReport/${reportRow.id}`)).result.map((r: { reference: string }) => r.reference);
     expect(before).to.have.length(3);
 
     // The same message again changes no result: each is found by its former identifier and named by today's from now on.
     expect((await send(final)).code).to.equal('AA');
-    const versions = async () => (await r4(`Observation?patient=${residentId}`)).entry.map((e: { resource: Record<string, any> }) => `${e.resource.code.coding[0].code}@${e.resource.meta.versionId}`).sort();
-    expect(await versions()).to.deep.equal(['2160-0@1', '2345-7@1', '2823-3@1']);
+    expect(await versions(residentId)).to.deep.equal(['2160-0@1', '2345-7@1', '2823-3@1']);
     const indexed = async () => (await db()('resource_identifiers').where({ org_id: tenant.orgId }).whereIn('value', records.flatMap((r) => [r.identifier.value, r.formerly!.value])).select('value', 'resource_id')) as Array<{ value: string; resource_id: string }>;
     expect(await indexed()).to.have.length(6);
 
     // The lab corrects the glucose: version 2 of the same three results and of the report.
-    expect((await send([pidOf('LAB-4'), PV1, ...ofOrder(panel('C', '20260118113000', '128'))])).code).to.equal('AA');
-    expect(await versions(), 'no duplicates').to.deep.equal(['2160-0@2', '2345-7@2', '2823-3@2']);
+    expect((await send(corrected)).code).to.equal('AA');
+    expect(await versions(residentId), 'no duplicates').to.deep.equal(['2160-0@2', '2345-7@2', '2823-3@2']);
     const reports = (await r4(`DiagnosticReport?patient=${residentId}`)).entry.map((e: { resource: Record<string, any> }) => e.resource);
     expect(reports).to.have.length(1);
     expect(reports[0].result.map((r: { reference: string }) => r.reference)).to.have.members(before);
@@ -173,7 +198,7 @@ describe('HL7 v2 lab results reach partners as US Core lab results', function ()
     const rows = await indexed();
     expect(rows).to.have.length(6);
     expect(new Set(rows.map((r) => r.resource_id)).size).to.equal(3);
-  });
+  };
 
   it('a narrative report (TX lines without OBX-3): presentedForm and conclusion, no code-less Observation, no warning', async () => {
     const ack = await client.send(hl7Message('ORU^R01^ORU_R01', `LAB-${++seq}`, [

@@ -87,10 +87,12 @@ export function derivedValue(resident: BusinessIdentifier, ...parts: string[]): 
  * group's digest, then 24 of the record's own (`derivedValue` of the group's and its parts).
  * The group's records then sit side by side in the identifier indexes, which are ordered by
  * value: with a digest each, an ORU^R01's ten results dirtied ten scattered pages of each (26
- * of the 121 pages an ORU^R01's commit wrote on SQLite, 2026-11-29), and at a facility's years
- * of results each would be a page read from disk. `formerly` is the value releases before
- * 2026-11-29 derived for the same record (the whole `derivedValue`), which records written
- * then are still found by (ingest/change-set.ts, `match.formerly`).
+ * of the 121 pages an ORU^R01's commit wrote on SQLite, 2026-11-29), and once a facility's
+ * years of results outgrow memory, each would be a page read from disk. `formerly` is the value
+ * releases before 2026-11-29 derived for the same record (the whole `derivedValue`): records
+ * written then are still found by it (ingest/change-set.ts, `match.formerly`), in the
+ * organizations that held HL7 results then (migration 048) and only there, since looking those
+ * scattered values up costs the reads the grouping saves.
  */
 export function groupedDerivedValue(resident: BusinessIdentifier, group: string[], own: string[]): { value: string; formerly: string } {
   const formerly = derivedValue(resident, ...group, ...own);

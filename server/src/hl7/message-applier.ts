@@ -176,8 +176,8 @@ const recordingStatement = statementTemplate((db: Knex, orgId: string, sendingAp
 /** Values of identifiers read with the tick at most (one statement's: db/identifier-rows.ts); a message naming more has its change set read them. */
 const IDENTIFIERS_WITH_TICK = 1000;
 
-/** The identifier values a message's change set matches on: the resident's (its records name it by it too), a merged one's, its records' (and what an earlier release derived for them). */
-const identifierValuesOf = (t: Hl7Translation): string[] => [...new Set([t.match.value, ...(t.replaces ? [t.replaces.value] : []), ...t.records.flatMap((r) => (r.formerly ? [r.identifier.value, r.formerly.value] : [r.identifier.value]))])];
+/** The identifier values a message's change set matches on: the resident's (its records name it by it too), a merged one's, its records' (and, where `formerKeys`, what an earlier release derived for them). */
+const identifierValuesOf = (t: Hl7Translation, formerKeys: boolean): string[] => [...new Set([t.match.value, ...(t.replaces ? [t.replaces.value] : []), ...t.records.flatMap((r) => (formerKeys && r.formerly ? [r.identifier.value, r.formerly.value] : [r.identifier.value]))])];
 
 /** A message that changes nothing but its resident (ADT without records): it can share a transaction with its neighbours. */
 const residentOnly = (p: Ready) => p.translation.messageType === 'ADT' && p.translation.active !== 'keep' && p.translation.records.length === 0 && p.translation.snapshots.length === 0 && !p.translation.replaces && !leftOut(p.translation);
@@ -280,6 +280,8 @@ class FacilityCodeMoved extends Error {}
 async function applyOne(db: Knex, p: Ready, source: Hl7Source, onError?: (error: Error) => void): Promise<Hl7Outcome> {
   const { message, translation: t, facility } = p;
   const orgId = facility.org_id;
+  // Results stored before 2026-11-29 are also looked up by their old keys, only where there are such results (migration 048).
+  const formerKeys = facility.former_result_keys === true;
   try {
     return await db.transaction(async (trx) => {
       // The control id first: a re-sent message stops here, one statement instead of a read
@@ -300,7 +302,7 @@ async function applyOne(db: Knex, p: Ready, source: Hl7Source, onError?: (error:
         if (p.remembered) reads.facility = stillNamedStatement(trx, facility.id, t.facilityCode);
         // The identifiers the change set will match on ride too, read only if they see every
         // ingest write committed before the lock (else the change set reads them itself).
-        const values = identifierValuesOf(t);
+        const values = identifierValuesOf(t, formerKeys);
         if (values.length <= IDENTIFIERS_WITH_TICK) reads.identifiers = identifierRowsStatement(orgId, values);
         // So does the resident, when the message needs it as it is.
         if (needsCurrent) reads.resident = { sql: RESIDENT_BY_IDENTIFIER_PG, bindings: [orgId, t.match.system, t.match.value] };
@@ -325,7 +327,7 @@ async function applyOne(db: Knex, p: Ready, source: Hl7Source, onError?: (error:
         const kept = current ? { ...(current.birth_date ? { birthDate: current.birth_date } : {}), gender: current.gender } : {};
         changes.push({ resource: { ...kept, ...t.patient, active }, match: { identifier: t.match }, at: 'PID', ...(t.replaces ? { replaces: t.replaces } : {}) });
       }
-      for (const record of t.records) changes.push({ resource: record.resource, match: { identifier: record.identifier, ...(record.formerly ? { formerly: record.formerly } : {}) }, at: record.at });
+      for (const record of t.records) changes.push({ resource: record.resource, match: { identifier: record.identifier, ...(formerKeys && record.formerly ? { formerly: record.formerly } : {}) }, at: record.at });
       if (current) {
         const listed = new Set(t.records.map((r) => `${r.resource.resourceType}|${r.identifier.system}|${r.identifier.value}`));
         for (const snapshot of t.snapshots) {

@@ -35,6 +35,8 @@ export async function createFacility(db: Knex, orgId: string, name: string): Pro
 /** A facility with the HL7 code its ADT feed names it by (HL7 v2 PV1-3.4 or MSH-4). */
 export interface Hl7Facility extends Facility {
   hl7_code: string | null;
+  /** Its organization holds HL7 results stored with the match keys of earlier releases (migration 048): the applier looks those up too. */
+  former_result_keys?: boolean;
 }
 
 /**
@@ -87,15 +89,21 @@ export async function setFacilityHl7Code(db: Knex, facilityId: string, code: str
   });
 }
 
-const FACILITY_BY_HL7_CODE = 'select id, org_id, name, hl7_code from facilities where hl7_code = ? limit 1';
+const FACILITY_BY_HL7_CODE = 'select f.id, f.org_id, f.name, f.hl7_code, o.hl7_former_result_keys from facilities f join organizations o on o.id = f.org_id where f.hl7_code = ? limit 1';
 
 /**
  * The facility an HL7 code names, with its organization. Read for every HL7 message, outside
  * its transaction: a prepared statement, not knex's build and prepare each time.
  */
 export async function findFacilityByHl7Code(db: Knex, code: string): Promise<Hl7Facility | undefined> {
-  if (db.isTransaction) return db('facilities').where({ hl7_code: code }).first('id', 'org_id', 'name', 'hl7_code');
-  return (await preparedStatements(db).all(FACILITY_BY_HL7_CODE, [code]))[0] as Hl7Facility | undefined;
+  const row = (
+    db.isTransaction
+      ? await db('facilities as f').join('organizations as o', 'o.id', 'f.org_id').where({ 'f.hl7_code': code }).first('f.id', 'f.org_id', 'f.name', 'f.hl7_code', 'o.hl7_former_result_keys')
+      : (await preparedStatements(db).all(FACILITY_BY_HL7_CODE, [code]))[0]
+  ) as (Facility & { hl7_code: string | null; hl7_former_result_keys: unknown }) | undefined;
+  if (!row) return undefined;
+  const { hl7_former_result_keys: former, ...facility } = row;
+  return { ...facility, former_result_keys: Boolean(Number(former)) };
 }
 
 export async function listFacilities(db: Knex, orgId: string): Promise<Facility[]> {

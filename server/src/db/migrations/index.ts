@@ -43,6 +43,7 @@ import * as deliveryAttemptPartitions from './044_delivery_attempt_partitions.js
 import * as disclosurePartitions from './045_disclosure_partitions.js';
 import * as statementCountTriggers from './046_statement_count_triggers.js';
 import * as identifierSystemIndex from './047_identifier_system_index.js';
+import * as hl7FormerResultKeys from './048_hl7_former_result_keys.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -92,4 +93,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['045_disclosure_partitions', disclosurePartitions],
   ['046_statement_count_triggers', statementCountTriggers],
   ['047_identifier_system_index', identifierSystemIndex],
+  ['048_hl7_former_result_keys', hl7FormerResultKeys],
 ];
