@@ -85,11 +85,11 @@ export class ChangeChunk {
     this.writes.touches.set(residentId, { withResident: withResident || (touched?.withResident ?? false) });
   }
 
-  /** The change's `match.formerly` when the record `id` holds it in the identifier index (read with the chunk). */
-  private formerlyHeldBy(item: Prepared, id: string): BusinessIdentifier | undefined {
+  /** The change's match by identifier when the record `id` holds its `formerly` in the identifier index (read with the chunk). */
+  private formerMatchOf(item: Prepared, id: string): { identifier: BusinessIdentifier; formerly: BusinessIdentifier } | undefined {
     const match = item.change.match;
     if (!match || !('identifier' in match) || !match.formerly) return undefined;
-    return this.records.lookup(item.mapping!.type, match.formerly).includes(id) ? match.formerly : undefined;
+    return this.records.lookup(item.mapping!.type, match.formerly).includes(id) ? { identifier: match.identifier, formerly: match.formerly } : undefined;
   }
 
   apply(item: Prepared): ChangeOutcome {
@@ -131,14 +131,14 @@ export class ChangeChunk {
       // Found by what an earlier release derived (change-set.ts, `match.formerly`): indexed by
       // today's identifier too from now on, and by that one still, which records written then
       // name it by (a report's results, until the report is sent again).
-      const formerly = this.formerlyHeldBy(item, existing.id);
-      const newlyNamed = formerly && this.records.lookup(type, (item.change.match as { identifier: BusinessIdentifier }).identifier).length === 0;
-      if (newlyNamed) this.records.byIdentifier.set(identifierKey(type, (item.change.match as { identifier: BusinessIdentifier }).identifier), [existing.id]);
+      const former = this.formerMatchOf(item, existing.id);
+      const newlyNamed = former !== undefined && this.records.lookup(type, former.identifier).length === 0;
+      if (newlyNamed) this.records.byIdentifier.set(identifierKey(type, former.identifier), [existing.id]);
       const moved = type === 'Patient' && existing.facility_id !== facilityId;
       const changedColumns = Object.keys(columns).filter((column) => !sameValue(existing[column], columns[column]));
       const residentChanged = residentId !== undefined && existing.resident_id !== residentId;
       if (changedColumns.length === 0 && !moved && !residentChanged && !prior) {
-        if (newlyNamed) this.writes.reindex.push({ type, id: existing.id, identifiers: [(item.change.match as { identifier: BusinessIdentifier }).identifier] });
+        if (newlyNamed) this.writes.reindex.push({ type, id: existing.id, identifiers: [former.identifier] });
         return outcome(existing, 'unchanged', []);
       }
       const before: Columns = Object.fromEntries(Object.keys(columns).map((c) => [c, existing[c] as Columns[string]]));
@@ -155,7 +155,7 @@ export class ChangeChunk {
         this.writes.moves.push({ residentId: existing.id, facilityId });
         for (const { row } of this.records.rows.values()) if (row.resident_id === existing.id) row.facility_id = facilityId;
       }
-      this.writes.reindex.push({ type, id: existing.id, identifiers: [...indexIdentifiers(item.change), ...(formerly ? [formerly] : [])] });
+      this.writes.reindex.push({ type, id: existing.id, identifiers: [...indexIdentifiers(item.change), ...(former ? [former.formerly] : [])] });
       this.writes.audit.push({ type, id: existing.id, outcome: 'updated', versionId: Number(existing.version_id), facilityId });
       if (type === 'Coverage' && (changedColumns.includes('payor_id') || changedColumns.includes('subscriber_id'))) {
         this.writes.checks.push({ coverageId: existing.id, orgId: this.set.orgId, facilityId, trigger: 'change' });
