@@ -5,12 +5,10 @@
 // type, class[], relationship, subscriber (the beneficiary, or a contained RelatedPerson).
 // The Coverage's own identifiers are the ones it is found by (resource_identifiers, written by
 // applyChangeSet with the row: they change only with a new version), read for a whole page
-// at once by withCoverageIdentifiers, in (system, value) order: the table keeps no order of
+// at once by withIdentifiersOf('Coverage') (r4-identifiers.ts), in (system, value) order: the table keeps no order of
 // the sender's, and a stable order keeps a version's rendering the same.
-import type { Knex } from 'knex';
 import type { CoverageRow } from '../fhir-coverage.js';
 import { fhirMeta } from '../fhir-meta.js';
-import { identifierRowsOfRecords } from '../../db/identifier-rows.js';
 import { coverageDetailElements, type CoverageDetailColumns } from '../../ingest/mapping/coverage.js';
 
 export interface R4CoverageRow extends CoverageRow, CoverageDetailColumns {
@@ -18,7 +16,7 @@ export interface R4CoverageRow extends CoverageRow, CoverageDetailColumns {
   last_updated: string;
   period_end?: string | null;
   payor_id?: string | null;
-  /** Set by withCoverageIdentifiers. */
+  /** Set by withIdentifiersOf('Coverage') (r4-identifiers.ts). */
   identifiers?: Array<{ system: string; value: string }>;
 }
 
@@ -42,12 +40,4 @@ export function toR4Coverage(row: R4CoverageRow) {
     ...(details.class ? { class: details.class } : {}),
     order: row.coverage_order,
   };
-}
-
-/** Sets each row's `identifiers`: one query per 500 rows (a page is one). */
-export async function withCoverageIdentifiers(db: Knex, orgId: string, rows: Array<{ id: string; identifiers?: Array<{ system: string; value: string }> }>): Promise<void> {
-  const byId = new Map<string, Array<{ system: string; value: string }>>();
-  for (const row of rows) byId.set(row.id, []);
-  for (const { resource_id, system, value } of await identifierRowsOfRecords(db, orgId, 'Coverage', [...byId.keys()])) byId.get(resource_id)?.push({ system, value });
-  for (const row of rows) row.identifiers = byId.get(row.id)!;
 }

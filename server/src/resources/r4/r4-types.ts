@@ -4,7 +4,7 @@
 // is served.
 import { toR4Patient } from './r4-patient.js';
 import type { Knex } from 'knex';
-import { toR4Coverage, withCoverageIdentifiers } from './r4-coverage.js';
+import { toR4Coverage } from './r4-coverage.js';
 import { toR4Observation } from './r4-observation.js';
 import { toR4AllergyIntolerance } from './r4-allergy-intolerance.js';
 import { toR4Condition, toR4MedicationRequest, toR4ServiceRequest } from './r4-clinical-requests.js';
@@ -35,7 +35,7 @@ export async function withRelated<Row>(r4: R4Type, db: Knex, orgId: string, rows
 
 export const R4_TYPES: R4Type[] = [
   { type: 'Patient', table: 'residents', scope: 'residents.read', render: toR4Patient },
-  { type: 'Coverage', table: 'coverage', scope: 'coverage.read', render: toR4Coverage, related: withCoverageIdentifiers },
+  { type: 'Coverage', table: 'coverage', scope: 'coverage.read', render: toR4Coverage, related: withIdentifiersOf('Coverage') },
   // Each record's identifiers as it was sent with them (resource_identifiers), read per page.
   { type: 'Observation', table: 'observations', scope: 'clinical.read', render: toR4Observation, related: withIdentifiersOf('Observation') },
   { type: 'AllergyIntolerance', table: 'allergies', scope: 'clinical.read', render: toR4AllergyIntolerance, related: withIdentifiersOf('AllergyIntolerance') },
