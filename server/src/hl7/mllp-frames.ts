@@ -1,9 +1,10 @@
-// MLLP framing guard between a TCP/TLS socket and @medplum/hl7's Hl7Connection.
-// Hl7Connection (which decodes frames, parses messages and encodes replies) takes a message as
-// complete when one socket read ends with FS CR: two pipelined messages in one read, or a read
-// that splits a frame right after FS, would be lost, and it buffers without bound. So the socket
-// it gets is this stand-in: it hands over exactly one whole frame per read (VT ... FS CR), and
-// answers what is no frame at all (bytes outside VT, a frame over the size limit) itself.
+// MLLP framing guard between a TCP/TLS socket and the listener (mllp-listener.ts).
+// @medplum/hl7's Hl7Connection, which encodes and frames the listener's answers, would take a
+// message as complete when one socket read ends with FS CR: two pipelined messages in one
+// read, or a read that splits a frame right after FS, would be lost, and it buffers without
+// bound. So frames are read here instead: exactly one whole frame (VT ... FS CR) per 'frame'
+// event, and what is no frame at all (bytes outside VT, a frame over the size limit) answered
+// by the listener without being read as a message. Hl7Connection writes through this stand-in.
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 
@@ -119,7 +120,7 @@ export class FramedSocket extends EventEmitter {
       this.onProblem({ kind: 'framing', head: frame.subarray(0, HEAD_BYTES) });
       return;
     }
-    // The listener hands it on to Hl7Connection (as 'data') when it starts like a message.
+    // The listener reads it as text (frame-text.ts).
     this.emit('frame', frame);
   }
 }

@@ -6,10 +6,10 @@
 // hold every connection, each TCP connection goes through mllp-admission.ts (per-source limit,
 // the share kept for MLLP_RESERVED_SOURCES) and must send its first byte (for TLS: finish the
 // handshake and send) within MLLP_FIRST_BYTE_TIMEOUT_MS.
-// @medplum/hl7's Hl7Server cannot bind a host or speak TLS, so the server is node's own and
-// each socket gets @medplum/hl7's Hl7Connection (the class Hl7Server uses) through the framing
-// guard of mllp-frames.ts. Messages of one connection are applied one after another, in the
-// order sent, each ACKed before the next is applied.
+// @medplum/hl7's Hl7Server cannot bind a host or speak TLS, so the server is node's own: each
+// socket's frames are read by the framing guard of mllp-frames.ts, and its answers are written
+// by @medplum/hl7's Hl7Connection (the class Hl7Server uses). Messages of one connection are
+// applied one after another, in the order sent, each ACKed before the next is applied.
 import { readFileSync } from 'node:fs';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import tls from 'node:tls';
@@ -26,6 +26,7 @@ import { answerOfAck, receivedHl7 } from './hl7-received.js';
 import { nakWithoutMessage } from './hl7-ack.js';
 import { Hl7Failure } from './hl7-failure.js';
 import { FramedSocket, type FrameProblem } from './mllp-frames.js';
+import { frameText } from './frame-text.js';
 import { MllpAdmission, sourceAddress, type AdmissionRefusal } from './mllp-admission.js';
 import { sourceList } from '../config/address-list.js';
 import { sourceFacilities, type SourceFacilities } from '../config/mllp-source-facilities.js';
@@ -227,26 +228,14 @@ export class MllpListener {
         });
     };
     const framed = new FramedSocket(socket, config.maxMessageBytes, (problem) => enqueue({ ack: problemNak(problem, config.maxMessageBytes), problem }));
+    // Hl7Connection encodes and frames the answers; the frames themselves are read as text
+    // here (frame-text.ts) and parsed once, by the applier. Every frame is answered: a message,
+    // or (not starting with MSH) the frame's text, which applyHl7Texts NAKs naming why.
     connection = new Hl7Connection(framed as unknown as Socket, 'utf-8');
-    // Every frame is answered: a message @medplum/core could parse, or (not starting with MSH)
-    // the frame's text, which applyHl7Texts NAKs naming why.
-    let delivered: string | undefined;
-    connection.addEventListener('message', (event) => {
-      delivered = event.message.toString();
-    });
-    connection.addEventListener('error', () => {
-      // Hl7Connection keeps the bytes of a frame it failed to parse and would prepend them to
-      // every later frame; start it afresh. (The frame itself is answered below.)
-      (connection as unknown as { resetBuffer(): void }).resetBuffer();
-    });
     framed.on('frame', (received: Buffer) => {
       // A UTF-8 byte-order mark before MSH (engines that went through a text file) is not part of the message.
       const frame = received.subarray(1, 4).equals(UTF8_BOM) ? Buffer.concat([received.subarray(0, 1), received.subarray(4)]) : received;
-      // Only what starts like a message goes to Hl7Connection; the rest is answered from its text.
-      if (frame.subarray(1, 4).toString('latin1') === 'MSH') framed.emit('data', frame);
-      const text = delivered ?? frame.subarray(1, frame.length - 2).toString('utf8');
-      delivered = undefined;
-      enqueue({ text });
+      enqueue({ text: frameText(frame) });
     });
   }
 
