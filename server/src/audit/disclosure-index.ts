@@ -53,22 +53,24 @@ const SWEEP_INTERVAL_MS = 60_000;
 // instances indexing the same new text at once; the rows go in key order, so two such
 // statements wait for each other in one order and never deadlock). Both tables are
 // partitioned by month, as audit_events, and go with its month's partition.
-// The batch's audit rows are looked up by key, one LATERAL lookup each (LIMIT 1 keeps
-// PostgreSQL from flattening it into a join): as a plain join, with no statistics yet on a
-// growing table (or stale ones), PostgreSQL hashed a sequential scan of every audit row at
-// every batch, 60 ms at 35,000 rows and growing with the table (2026-11-27; 3 ms now). The
-// queue's entries are deleted by key too (`= ANY(ARRAY(...))`): `IN (subquery)` ran as a hash
-// join over a sequential scan of the queue, dead entries included until a vacuum (10 -> 3 ms
-// a batch of 1,024 behind 48,000 dead entries).
+// The batch's audit rows are looked up by key and instant (migration 049: the queue keeps each
+// row's `at`, so the lookup probes its month's partition alone, not all 72 of six years), one
+// LATERAL lookup each (LIMIT 1 keeps PostgreSQL from flattening it into a join): as a plain
+// join, with no statistics yet on a growing table (or stale ones), PostgreSQL hashed a
+// sequential scan of every audit row at every batch, 60 ms at 35,000 rows and growing with
+// the table (2026-11-27; 3 ms now). The queue's entries are deleted by key too
+// (`= ANY(ARRAY(...))`): `IN (subquery)` ran as a hash join over a sequential scan of the
+// queue, dead entries included until a vacuum (10 -> 3 ms a batch of 1,024 behind 48,000 dead
+// entries).
 /** One batch of the catch-up, as SQL text (the benchmark's hand-written server runs it too). */
 export const POSTGRES_BATCH = `WITH batch AS (
     DELETE FROM audit_disclosure_backlog
     WHERE seq = ANY(ARRAY(SELECT seq FROM audit_disclosure_backlog WHERE seq >= ? ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED))
-    RETURNING seq
+    RETURNING seq, at
   ), batch_rows AS (
     SELECT a.seq, a.at, a.org_id, a.disclosures, a.disclosures_digest, substr(a.at, 1, 7) || '-01T00:00:00.000Z' AS month,
       coalesce(a.disclosures_digest, md5(a.disclosures)) AS text_key
-    FROM batch CROSS JOIN LATERAL (SELECT e.seq, e.at, e.org_id, e.disclosures, e.disclosures_digest FROM audit_events e WHERE e.seq = batch.seq LIMIT 1) a
+    FROM batch CROSS JOIN LATERAL (SELECT e.seq, e.at, e.org_id, e.disclosures, e.disclosures_digest FROM audit_events e WHERE e.seq = batch.seq AND e.at = batch.at LIMIT 1) a
   ), texts AS (
     SELECT org_id, month, text_key, min(disclosures) AS disclosures, min(disclosures_digest) AS digest,
       string_agg(seq::text, ',' ORDER BY seq) AS seqs, min(seq) AS first_seq, max(seq) AS last_seq, min(at) AS first_at, max(at) AS last_at

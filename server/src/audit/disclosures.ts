@@ -82,7 +82,7 @@ function postgresReadsSql(bounds: string, monthBounds: string, before045: boolea
   CROSS JOIN LATERAL jsonb_array_elements_text(coalesce(g.seqs, i.seqs)::jsonb) s(value) ${row('s.value::bigint')}
   WHERE i.org_id = ? AND i.resident_id = ?`;
   const queued = `SELECT ${COLUMNS}
-  FROM audit_disclosure_backlog b ${row('b.seq', ' AND a.org_id = ?')}`;
+  FROM audit_disclosure_backlog b ${row('b.seq', ' AND a.at = b.at AND a.org_id = ?')}`;
   return `${[indexed, ...(before045 ? [indexedBefore045] : []), queued].join('\n  UNION ALL\n  ')}
   ORDER BY 2, 1`;
 }

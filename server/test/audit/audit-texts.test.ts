@@ -15,6 +15,7 @@ import { disclosuresOfResident } from '../../src/audit/disclosures.js';
 import { purgeExpired } from '../../src/retention/purge-expired.js';
 import { nowIso } from '../../src/db/clock.js';
 import * as auditTexts from '../../src/db/migrations/031_audit_texts.js';
+import * as disclosureBacklogAt from '../../src/db/migrations/049_disclosure_backlog_at.js';
 
 const DAY_MS = 86_400_000;
 
@@ -179,6 +180,8 @@ describe('the audit rows\' long texts, stored once', function () {
     const report = await disclosuresOfResident(db, { orgId, residentId: residents[3]! });
     expect(report).to.have.length(1);
 
+    // Rolled back in order: migration 049 replaced 031's trigger function (the queue's instants).
+    await disclosureBacklogAt.down(db);
     await auditTexts.down(db);
     try {
       expect(await db.schema.hasTable('audit_texts')).to.equal(false);
@@ -188,6 +191,7 @@ describe('the audit rows\' long texts, stored once', function () {
       expect(row).to.not.have.property('disclosures_digest');
     } finally {
       await auditTexts.up(db);
+      await disclosureBacklogAt.up(db);
     }
     expect(await disclosuresOfResident(db, { orgId, residentId: residents[3]! })).to.deep.equal(report);
     // A fresh writer (the texts it knew are gone with the table) stores them again, and the

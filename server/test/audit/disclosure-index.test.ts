@@ -337,10 +337,11 @@ describe('the disclosure index behind the audit trail', function () {
       const [plan] = (await db.raw(`explain (analyze, buffers, format json) select seq from audit_disclosure_backlog where seq >= ? order by seq limit 16`, [seq])).rows[0]['QUERY PLAN'];
       return Number(plan.Plan['Shared Hit Blocks'] ?? 0) + Number(plan.Plan['Shared Read Blocks'] ?? 0);
     };
-    // From the last batch's start: that batch's entries at most. From the backlog's start: all 20,000.
+    // From the last batch's start: that batch's entries at most. From the backlog's start: all
+    // 20,000 (57 buffers against 14, 20 since each queued row keeps its instant: migration 049).
     const fromLastBatch = await buffersFrom(resume.seq);
     expect(fromLastBatch).to.be.at.most(30);
-    expect(await buffersFrom(0)).to.be.greaterThan(4 * fromLastBatch);
+    expect(await buffersFrom(0)).to.be.greaterThan(2.5 * fromLastBatch);
     expect(await indexAllQueuedDisclosures(db, { resume })).to.equal(1);
   });
 

@@ -44,6 +44,7 @@ import * as disclosurePartitions from './045_disclosure_partitions.js';
 import * as statementCountTriggers from './046_statement_count_triggers.js';
 import * as identifierSystemIndex from './047_identifier_system_index.js';
 import * as hl7FormerResultKeys from './048_hl7_former_result_keys.js';
+import * as disclosureBacklogAt from './049_disclosure_backlog_at.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -94,4 +95,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['046_statement_count_triggers', statementCountTriggers],
   ['047_identifier_system_index', identifierSystemIndex],
   ['048_hl7_former_result_keys', hl7FormerResultKeys],
+  ['049_disclosure_backlog_at', disclosureBacklogAt],
 ];

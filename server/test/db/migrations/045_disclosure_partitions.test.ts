@@ -14,6 +14,7 @@ import { indexAllQueuedDisclosures } from '../../../src/audit/disclosure-index.j
 import { disclosuresOfResident } from '../../../src/audit/disclosures.js';
 import { purgeExpired } from '../../../src/retention/purge-expired.js';
 import * as disclosurePartitions from '../../../src/db/migrations/045_disclosure_partitions.js';
+import * as disclosureBacklogAt from '../../../src/db/migrations/049_disclosure_backlog_at.js';
 import { BEFORE_045 } from '../../../src/db/disclosure-index-before-045.js';
 
 const exists = (db: Knex, table: string) => db.schema.hasTable(table);
@@ -112,12 +113,15 @@ describe('the disclosure index partitioned by month (PostgreSQL, migration 045)'
     expect(before.resident).to.have.length(5);
     const indexed = (await db('audit_events').pluck('seq')).map(Number).sort((x, y) => x - y);
 
+    // Rolled back in order: migration 049 (the queue's instants) first.
+    await disclosureBacklogAt.down(db);
     await disclosurePartitions.down(db);
     expect(await isPartitioned(db, 'audit_disclosure_index')).to.equal(false);
     expect((await db('audit_disclosure_index').columnInfo()).first_seq).to.not.equal(undefined);
     expect((await db('audit_disclosure_backlog').pluck('seq')).map(Number).sort((x, y) => x - y)).to.deep.equal(indexed);
 
     await disclosurePartitions.up(db);
+    await disclosureBacklogAt.up(db);
     expect(await isPartitioned(db, 'audit_disclosure_index')).to.equal(true);
     // Nothing was indexed the old way meanwhile: no tables kept from before.
     expect(await exists(db, BEFORE_045.index)).to.equal(false);
