@@ -12,6 +12,8 @@ export class Hl7Reading {
   readonly warnings: Hl7Failure[] = [];
   /** Segments of each name seen so far, for the ERR location's sequence. */
   private readonly seen = new Map<Hl7Segment, number>();
+  /** The digests of this message's record groups (an order's results), by what they digest: groupedDerivedValue. */
+  readonly groupDigests = new Map<string, string>();
 
   constructor(
     /** MSH-3.1, or '-' when empty. */
@@ -94,7 +96,14 @@ export function derivedValue(resident: BusinessIdentifier, ...parts: string[]): 
  * organizations that held HL7 results then (migration 048) and only there, since looking those
  * scattered values up costs the reads the grouping saves.
  */
-export function groupedDerivedValue(resident: BusinessIdentifier, group: string[], own: string[]): { value: string; formerly: string } {
+export function groupedDerivedValue(resident: BusinessIdentifier, group: string[], own: string[], groupDigests?: Map<string, string>): { value: string; formerly: string } {
   const formerly = derivedValue(resident, ...group, ...own);
-  return { value: derivedValue(resident, ...group).slice(0, 16) + formerly.slice(0, 24), formerly };
+  // The group's part is the same for each of its records: `groupDigests` (one message's) keeps it.
+  const key = groupDigests ? JSON.stringify([resident.system, resident.value, ...group]) : '';
+  let prefix = groupDigests?.get(key);
+  if (prefix === undefined) {
+    prefix = derivedValue(resident, ...group).slice(0, 16);
+    groupDigests?.set(key, prefix);
+  }
+  return { value: prefix + formerly.slice(0, 24), formerly };
 }

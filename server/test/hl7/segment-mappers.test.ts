@@ -140,6 +140,26 @@ describe('HL7 v2 segment mappers', () => {
     const earlier = createHash('sha256').update(JSON.stringify([MRN_SYSTEM, 'U-1', 'urn:ofctx:hl7v2:filler-order:TESTADT|FL-1', 'http://loinc.org', '2345-7', ''])).digest('hex').slice(0, 40);
     expect(glucose!.formerly).to.deep.equal({ system: glucose!.identifier.system, value: earlier });
     expect(glucose!.identifier.value.slice(16)).to.equal(earlier.slice(0, 24));
+    // The shared part is the order's own digest (of the resident and the order).
+    const ofOrder = (order: string) => createHash('sha256').update(JSON.stringify([MRN_SYSTEM, 'U-1', `urn:ofctx:hl7v2:filler-order:TESTADT|${order}`])).digest('hex').slice(0, 16);
+    expect(values[0]!.slice(0, 16)).to.equal(ofOrder('FL-1'));
+  });
+
+  it('two orders in one message: each order\'s results take that order\'s part, digested once a message', () => {
+    const results = translate('ORU^R01^ORU_R01', [
+      pidOf('U-1'),
+      PV1,
+      'OBR|1|PL-1|FL-1|24323-8^Metabolic panel^LN|||20260115070000',
+      'OBX|1|NM|2345-7^Glucose^LN||182|mg/dL|70-99|H|||F',
+      'OBX|2|NM|2823-3^Potassium^LN||2.4|mmol/L|3.5-5.1|LL|||F',
+      'OBR|2|PL-2|FL-2|58410-2^CBC^LN|||20260115070000',
+      'OBX|1|NM|2345-7^Glucose^LN||182|mg/dL|70-99|H|||F',
+      'OBX|2|NM|777-3^Platelets^LN||250|10*3/uL|150-400|N|||F',
+    ]).records.filter((r) => r.resource.resourceType === 'Observation');
+    const ofOrder = (order: string) => createHash('sha256').update(JSON.stringify([MRN_SYSTEM, 'U-1', `urn:ofctx:hl7v2:filler-order:TESTADT|${order}`])).digest('hex').slice(0, 16);
+    expect(results.map((r) => r.identifier.value.slice(0, 16))).to.deep.equal([ofOrder('FL-1'), ofOrder('FL-1'), ofOrder('FL-2'), ofOrder('FL-2')]);
+    // The same code under each order is two results, not one.
+    expect(results[0]!.identifier.value).to.not.equal(results[2]!.identifier.value);
   });
 
   it('SN as valueQuantity with a comparator, valueRange or valueRatio; an NM written with a comparator keeps it; a bad OBX-19 or OBX-14 is left out with a warning', () => {

@@ -53,7 +53,7 @@ export function observationOfObx(obx: Hl7Segment, residentMatch: BusinessIdentif
   const effective = (own ? reading.leaveOut(obx, () => effectiveOf(own)) : undefined) ?? (fallback ? effectiveOf(fallback) : undefined);
   if (!effective) throw fieldError('required_field_missing', 'OBX', 14, 'OBX-14 (date/time of the observation) is required, or OBR-7 or MSH-7');
   // Grouped by the order (or the time): one message's results sit together in the identifier indexes.
-  const derived = groupedDerivedValue(residentMatch, [context.order || effective], [coding[0]!.system, coding[0]!.code, obx.getField(4)?.toString() ?? '']);
+  const derived = groupedDerivedValue(residentMatch, [context.order || effective], [coding[0]!.system, coding[0]!.code, obx.getField(4)?.toString() ?? ''], reading.groupDigests);
   const identifier = { system: reading.systemOf('observation'), value: derived.value };
   const value = valueOfObx(obx, reading);
   const referenceRange = referenceRangeOfObx(obx, unitOfObx(obx));
