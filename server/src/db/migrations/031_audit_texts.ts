@@ -18,7 +18,7 @@ const SQLITE_TRIGGER = `CREATE TRIGGER audit_events_disclosure_backlog AFTER INS
   BEGIN INSERT INTO audit_disclosure_backlog (seq) VALUES (NEW.seq); END`;
 // PostgreSQL: once per statement, over its new rows (a transition table), where 028's ran a
 // PL/pgSQL call per row; the service writes a batch of audit rows per statement.
-const POSTGRES_FUNCTION = `CREATE OR REPLACE FUNCTION queue_audit_disclosures_of_statement() RETURNS trigger AS $$
+export const POSTGRES_FUNCTION = `CREATE OR REPLACE FUNCTION queue_audit_disclosures_of_statement() RETURNS trigger AS $$
 BEGIN
   INSERT INTO audit_disclosure_backlog (seq)
     SELECT seq FROM audit_rows_inserted WHERE disclosures IS NOT NULL OR disclosures_digest IS NOT NULL;

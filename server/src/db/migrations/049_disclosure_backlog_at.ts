@@ -12,18 +12,12 @@
 // NULL). SQLite keeps its plain tables (no partitions) and its trigger.
 import type { Knex } from 'knex';
 import { isPostgres } from '../database.js';
+import { POSTGRES_FUNCTION as QUEUE_BY_SEQ } from './031_audit_texts.js';
 
 const QUEUE_WITH_INSTANT = `CREATE OR REPLACE FUNCTION queue_audit_disclosures_of_statement() RETURNS trigger AS $$
 BEGIN
   INSERT INTO audit_disclosure_backlog (seq, at)
     SELECT seq, at FROM audit_rows_inserted WHERE disclosures IS NOT NULL OR disclosures_digest IS NOT NULL;
-  RETURN NULL;
-END $$ LANGUAGE plpgsql`;
-// Migration 031's.
-const QUEUE_BY_SEQ = `CREATE OR REPLACE FUNCTION queue_audit_disclosures_of_statement() RETURNS trigger AS $$
-BEGIN
-  INSERT INTO audit_disclosure_backlog (seq)
-    SELECT seq FROM audit_rows_inserted WHERE disclosures IS NOT NULL OR disclosures_digest IS NOT NULL;
   RETURN NULL;
 END $$ LANGUAGE plpgsql`;
 
@@ -40,6 +34,7 @@ export async function up(db: Knex): Promise<void> {
 
 export async function down(db: Knex): Promise<void> {
   if (!isPostgres(db)) return;
+  // Migration 031's function: rows queued by seq alone.
   await db.raw(QUEUE_BY_SEQ);
   await db.raw('ALTER TABLE audit_disclosure_backlog DROP COLUMN at');
 }
