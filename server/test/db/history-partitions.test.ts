@@ -9,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test/support/dat
 import { openDatabase, isPostgres, rawRows } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { HISTORY_TABLES, historyTable } from '../../src/db/history-tables.js';
-import { boundOf, defaultPartitionName, ensurePartitions, isPartitioned, listPartitions, nextPeriod, partitionName, periodStart } from '../../src/db/history-partitions.js';
+import { boundOf, defaultPartitionName, dropPartition, ensurePartitions, isPartitioned, listPartitions, nextPeriod, partitionName, periodStart } from '../../src/db/history-partitions.js';
 import { purgeExpired } from '../../src/retention/purge-expired.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
 import { disclosuresOfResident } from '../../src/audit/disclosures.js';
@@ -199,6 +199,34 @@ describe('history partitioned by time', function () {
     } finally {
       await db.raw('DROP TABLE IF EXISTS audit_events_p20200101_kept');
     }
+  });
+
+  it('a detach waiting for a writer holds the table\'s later writers up for its short wait only, and is done once the writer ends (PostgreSQL)', async function () {
+    if (!isPostgres(db)) this.skip();
+    await ensurePartitions(db, audit, Date.now(), Date.parse('2019-01-01T00:00:00.000Z'));
+    // A writer in the middle of its transaction: the detach's ACCESS EXCLUSIVE lock must wait for it.
+    const holder = await db.transaction();
+    await holder.raw('LOCK TABLE audit_events IN ROW EXCLUSIVE MODE');
+    const dropping = dropPartition(db, 'audit_events', 'audit_events_p20190101');
+    // Meanwhile each request writes its audit row (flushed or not: only the lock is timed).
+    const waits: number[] = [];
+    const until = Date.now() + 1_200;
+    let n = 0;
+    while (Date.now() < until) {
+      const started = performance.now();
+      await db.transaction(async (trx) => {
+        await trx.raw('SET LOCAL synchronous_commit = off');
+        await trx('audit_events').insert({ at: new Date().toISOString(), request_id: `held-${n++}`, operation: 'listCoverage', status: 200, result_count: 0 });
+      });
+      waits.push(performance.now() - started);
+    }
+    await holder.commit();
+    expect(await dropping).to.equal(true);
+    expect((await listPartitions(db, 'audit_events')).map((p) => p.name)).to.not.include('audit_events_p20190101');
+    // Each try of the detach queues the writers behind it for its lock wait (25 ms), then lets
+    // them through; with the 500 ms wait it had, a request waited about that long.
+    expect(waits.length).to.be.greaterThan(3);
+    expect(Math.max(...waits)).to.be.lessThan(250);
   });
 
   it('purges delivery attempts by dropping the weeks wholly past the cut-off, and in batches in the week that straddles it (PostgreSQL)', async function () {
