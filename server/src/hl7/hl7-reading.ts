@@ -81,8 +81,12 @@ export class Hl7Reading {
  * message; hashed, so it stays short and carries no patient data.
  */
 export function derivedValue(resident: BusinessIdentifier, ...parts: string[]): string {
-  return createHash('sha256').update(JSON.stringify([resident.system, resident.value, ...parts])).digest('hex').slice(0, 40);
+  return digestOf(derivedText(resident, parts));
 }
+
+/** What `derivedValue` digests. */
+const derivedText = (resident: BusinessIdentifier, parts: string[]) => JSON.stringify([resident.system, resident.value, ...parts]);
+const digestOf = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 40);
 
 /**
  * A stable identifier value for one of a group's records (an OBX of one order): 16 hex of the
@@ -96,14 +100,14 @@ export function derivedValue(resident: BusinessIdentifier, ...parts: string[]): 
  * organizations that held HL7 results then (migration 048) and only there, since looking those
  * scattered values up costs the reads the grouping saves.
  */
-export function groupedDerivedValue(resident: BusinessIdentifier, group: string[], own: string[], groupDigests?: Map<string, string>): { value: string; formerly: string } {
+export function groupedDerivedValue(resident: BusinessIdentifier, group: string[], own: string[], groupDigests: Map<string, string>): { value: string; formerly: string } {
   const formerly = derivedValue(resident, ...group, ...own);
   // The group's part is the same for each of its records: `groupDigests` (one message's) keeps it.
-  const key = groupDigests ? JSON.stringify([resident.system, resident.value, ...group]) : '';
-  let prefix = groupDigests?.get(key);
+  const groupText = derivedText(resident, group);
+  let prefix = groupDigests.get(groupText);
   if (prefix === undefined) {
-    prefix = derivedValue(resident, ...group).slice(0, 16);
-    groupDigests?.set(key, prefix);
+    prefix = digestOf(groupText).slice(0, 16);
+    groupDigests.set(groupText, prefix);
   }
   return { value: prefix + formerly.slice(0, 24), formerly };
 }
