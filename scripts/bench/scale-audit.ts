@@ -11,8 +11,9 @@
 // 3. the purge (retention/purge-expired.ts, as `ops purge` runs it) with its cut-off at the end
 //    of the oldest month, which drops that month's partition, while a steady load of coverage
 //    lists runs (STEADY_PER_SECOND on STEADY_CONNECTIONS keep-alive connections, each request
-//    timed): its duration (target: the drop under 1 s) and the requests meanwhile (target: none
-//    above 50 ms); then the same purge with its cut-off a millisecond before the end of the
+//    timed): its duration (target: the drop under 1 s), when each partition was gone, and the
+//    requests meanwhile (target: none above 50 ms); the file system under PostgreSQL's data
+//    (data-file-system.ts) is reported with it, since removing the files is its work; then the same purge with its cut-off a millisecond before the end of the
 //    next month, which deletes that month (a month of the same traffic) in the purge's batches,
 //    under the same load: duration, WAL bytes, the requests' p99 (capped at
 //    BENCH_SCALE_DELETE_SECONDS, default 1,800: the rate and the WAL per row are then what it
@@ -32,6 +33,7 @@ import { disclosuresOfResident } from '../../server/src/audit/disclosures.js';
 import { purgeExpired, type PurgeReport } from '../../server/src/retention/purge-expired.js';
 import { generateAuditHistory, type GenerationResult } from './audit-history-generator.js';
 import { measureLoad, type LoadResult } from './load.js';
+import { dataFileSystem } from './data-file-system.js';
 import { chargedTo, LIST_CONNECTIONS, LIST_RESIDENTS, medianOf } from './list-throughput.js';
 import { seedTenant } from './seeded-database.js';
 import { accessToken, ROOT, startServiceProcess, type ServiceProcess } from './service-process.js';
@@ -81,6 +83,8 @@ export interface PurgeMeasure {
   seconds: number;
   /** From the purge's start until the partition was dropped (the drop path only). */
   dropSeconds?: number;
+  /** Each partition the purge dropped, in order, with the seconds from the purge's start until it was gone. */
+  dropTimeline?: Array<{ table: string; partition: string; seconds: number }>;
   walBytes: number;
   batches: number;
   /** Stopped at BENCH_SCALE_DELETE_SECONDS before the month was gone. */
@@ -119,6 +123,17 @@ export interface ScaleRun {
   vacuumAfterDropSeconds?: number;
   batchDelete: PurgeMeasure;
   disk: DiskUse;
+  /** The file system under PostgreSQL's data directory (a server on this machine only): a drop's time is its work on the freed files. */
+  fileSystem?: DataFileSystem;
+}
+
+export interface DataFileSystem {
+  directory: string;
+  mountPoint: string;
+  type: string;
+  options: string;
+  /** Mounted with online discard: every freed extent is sent to the device as it is freed. */
+  onlineDiscard: boolean;
 }
 
 export interface ScaleResult {
@@ -195,6 +210,7 @@ async function purgeUnderLoad(databaseUrl: string, admin: pg.Client, cutoff: num
     const lsn = await walLsn(admin);
     const started = performance.now();
     let droppedAt: number | undefined;
+    const dropTimeline: Array<{ table: string; partition: string; seconds: number }> = [];
     // Other histories' cut-offs ten years further back: only the audit trail is purged.
     const far = AUDIT_DAYS + 3650;
     const report = await purgeExpired(
@@ -204,7 +220,11 @@ async function purgeUnderLoad(databaseUrl: string, admin: pg.Client, cutoff: num
         now: cutoff + AUDIT_DAYS * DAY_MS,
         pause: () => new Promise((resolve) => setTimeout(resolve, PURGE_PAUSE_MS)),
         proceed: () => performance.now() - started < deadlineSeconds * 1000,
-        onPartitionDropped: () => (droppedAt ??= performance.now()),
+        onPartitionDropped: (dropped) => {
+          const now = performance.now();
+          droppedAt ??= now;
+          dropTimeline.push({ table: dropped.table, partition: dropped.partition, seconds: (now - started) / 1000 });
+        },
       },
     );
     const ended = performance.now();
@@ -216,7 +236,7 @@ async function purgeUnderLoad(databaseUrl: string, admin: pg.Client, cutoff: num
       monthRows,
       removedRows,
       seconds: (ended - started) / 1000,
-      ...(droppedAt === undefined ? {} : { dropSeconds: (droppedAt - started) / 1000 }),
+      ...(droppedAt === undefined ? {} : { dropSeconds: (droppedAt - started) / 1000, dropTimeline }),
       walBytes,
       batches: report.batches,
       capped: report.partitions_dropped.length === 0 && report.removed.audit_events < monthRows && performance.now() - started >= deadlineSeconds * 1000,
@@ -392,6 +412,7 @@ async function measure(settings: BenchSettings, [emptyUrl, fullUrl]: string[], [
     // 3. The oldest month dropped, then the next one deleted in batches, under a steady load.
     const drop = await purgeUnderLoad(fullUrl!, admin, Date.parse(generation.months[0]!.to), fullService.url + listPath(tenant), fullHeaders, generation.months[0]!.rows, 600);
     log(`    purge dropping ${generation.months[0]!.partition} (${drop.monthRows.toLocaleString('en-US')} rows): ${drop.seconds.toFixed(3)} s (the drop ${drop.dropSeconds?.toFixed(3)} s), ${(drop.walBytes / 1024).toFixed(0)} KiB of WAL; steady load meanwhile p99 ${drop.during.p99Ms.toFixed(1)} ms, max ${drop.during.maxMs.toFixed(1)} ms, ${drop.during.over50Ms} of ${drop.during.requests} over 50 ms (before: p99 ${drop.before.p99Ms.toFixed(1)} ms)`);
+    for (const step of drop.dropTimeline ?? []) log(`      ${step.partition} dropped at ${step.seconds.toFixed(3)} s`);
     // The drop deleted the accounting of its rows (a sixth of the index) and left their dead
     // entries, which every batch below would step over (the batches' own cleanup reads the
     // index from its lowest last_seq), and statistics that still count them: with those, the
@@ -406,7 +427,8 @@ async function measure(settings: BenchSettings, [emptyUrl, fullUrl]: string[], [
     const batchDelete = await purgeUnderLoad(fullUrl!, admin, Date.parse(generation.months[1]!.to) - 1, fullService.url + listPath(tenant), fullHeaders, generation.months[1]!.rows, DELETE_SECONDS);
     log(`    purge deleting ${generation.months[1]!.partition} in batches: ${batchDelete.removedRows.toLocaleString('en-US')} of ${batchDelete.monthRows.toLocaleString('en-US')} rows in ${batchDelete.seconds.toFixed(1)} s${batchDelete.capped ? ' (capped)' : ''}, ${(batchDelete.walBytes / 1024 ** 2).toFixed(0)} MiB of WAL; steady load meanwhile p99 ${batchDelete.during.p99Ms.toFixed(1)} ms, max ${batchDelete.during.maxMs.toFixed(1)} ms, ${batchDelete.during.over50Ms} of ${batchDelete.during.requests} over 50 ms`);
     const autovacuum = (await admin.query<{ a: string }>(`SELECT current_setting('autovacuum') AS a`)).rows[0]!.a;
-    return { database: 'PostgreSQL', residents: LIST_RESIDENTS, autovacuum, generation, rounds, disclosures, drop, vacuumAfterDropSeconds, batchDelete, disk };
+    const fileSystem = await dataFileSystem(admin);
+    return { database: 'PostgreSQL', residents: LIST_RESIDENTS, autovacuum, generation, rounds, disclosures, drop, vacuumAfterDropSeconds, batchDelete, disk, ...(fileSystem ? { fileSystem } : {}) };
   } finally {
     for (const service of services) await service.stop();
     await admin.end();
