@@ -5,7 +5,15 @@
 // kind against 84-88 ms without the option (2026-11-29), so the scale benchmark says which.
 import { readFileSync, realpathSync } from 'node:fs';
 import type pg from 'pg';
-import type { DataFileSystem } from './scale-audit.js';
+
+export interface DataFileSystem {
+  directory: string;
+  mountPoint: string;
+  type: string;
+  options: string;
+  /** Mounted with online discard: every freed extent is sent to the device as it is freed. */
+  onlineDiscard: boolean;
+}
 
 /** `\040`-style escapes of /proc/self/mounts (spaces, tabs, newlines, backslashes in paths). */
 function unescapeMountPath(field: string): string {
@@ -19,17 +27,27 @@ export function mountOf(mounts: string, path: string): Omit<DataFileSystem, 'dir
     const [, point, type, options] = line.split(' ');
     if (!point || !type || !options) continue;
     const mountPoint = unescapeMountPath(point);
-    const inside = mountPoint === '/' || path === mountPoint || path.startsWith(mountPoint.endsWith('/') ? mountPoint : `${mountPoint}/`);
+    const inside = mountPoint === '/' || path === mountPoint || path.startsWith(`${mountPoint}/`);
     if (!inside || (best && best.mountPoint.length > mountPoint.length)) continue;
     best = { mountPoint, type, options, onlineDiscard: options.split(',').includes('discard') };
   }
   return best;
 }
 
-/** Undefined when the server is elsewhere (its data directory is not on this machine) or not readable as superuser. */
-export async function dataFileSystem(admin: pg.Client): Promise<DataFileSystem | undefined> {
+/** PostgreSQL's data directory; undefined for a role that may not read it (not a superuser). */
+export async function dataDirectory(admin: pg.Client): Promise<string | undefined> {
   try {
-    const directory = (await admin.query<{ d: string }>('SELECT current_setting($1) AS d', ['data_directory'])).rows[0]!.d;
+    return (await admin.query<{ d: string }>('SELECT current_setting($1) AS d', ['data_directory'])).rows[0]!.d;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Undefined when the server is elsewhere (its data directory is not on this machine) or not readable. */
+export async function dataFileSystem(admin: pg.Client): Promise<DataFileSystem | undefined> {
+  const directory = await dataDirectory(admin);
+  if (directory === undefined) return undefined;
+  try {
     const mount = mountOf(readFileSync('/proc/self/mounts', 'utf8'), realpathSync(directory));
     return mount && { directory, ...mount };
   } catch {

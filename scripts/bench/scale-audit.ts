@@ -13,9 +13,9 @@
 //    lists runs (STEADY_PER_SECOND on STEADY_CONNECTIONS keep-alive connections, each request
 //    timed): its duration (target: the drop under 1 s), when each partition was gone, and the
 //    requests meanwhile (target: none above 50 ms); the file system under PostgreSQL's data
-//    (data-file-system.ts) is reported with it, since removing the files is its work; then the same purge with its cut-off a millisecond before the end of the
-//    next month, which deletes that month (a month of the same traffic) in the purge's batches,
-//    under the same load: duration, WAL bytes, the requests' p99 (capped at
+//    (data-file-system.ts) is reported with it, since removing the files is its work; then the
+//    same purge with its cut-off a millisecond before the end of the next month, which deletes
+//    that month (a month of the same traffic) in the purge's batches, under the same load: duration, WAL bytes, the requests' p99 (capped at
 //    BENCH_SCALE_DELETE_SECONDS, default 1,800: the rate and the WAL per row are then what it
 //    measured, the month's time extrapolated);
 // 4. bytes on disk per audit row: the partitions (heap, TOAST, indexes), the texts, and the
@@ -33,7 +33,7 @@ import { disclosuresOfResident } from '../../server/src/audit/disclosures.js';
 import { purgeExpired, type PurgeReport } from '../../server/src/retention/purge-expired.js';
 import { generateAuditHistory, type GenerationResult } from './audit-history-generator.js';
 import { measureLoad, type LoadResult } from './load.js';
-import { dataFileSystem } from './data-file-system.js';
+import { dataDirectory, dataFileSystem, type DataFileSystem } from './data-file-system.js';
 import { chargedTo, LIST_CONNECTIONS, LIST_RESIDENTS, medianOf } from './list-throughput.js';
 import { seedTenant } from './seeded-database.js';
 import { accessToken, ROOT, startServiceProcess, type ServiceProcess } from './service-process.js';
@@ -127,15 +127,6 @@ export interface ScaleRun {
   fileSystem?: DataFileSystem;
 }
 
-export interface DataFileSystem {
-  directory: string;
-  mountPoint: string;
-  type: string;
-  options: string;
-  /** Mounted with online discard: every freed extent is sent to the device as it is freed. */
-  onlineDiscard: boolean;
-}
-
 export interface ScaleResult {
   auditRows: number;
   runs: ScaleRun[];
@@ -209,7 +200,6 @@ async function purgeUnderLoad(databaseUrl: string, admin: pg.Client, cutoff: num
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const lsn = await walLsn(admin);
     const started = performance.now();
-    let droppedAt: number | undefined;
     const dropTimeline: Array<{ table: string; partition: string; seconds: number }> = [];
     // Other histories' cut-offs ten years further back: only the audit trail is purged.
     const far = AUDIT_DAYS + 3650;
@@ -220,11 +210,7 @@ async function purgeUnderLoad(databaseUrl: string, admin: pg.Client, cutoff: num
         now: cutoff + AUDIT_DAYS * DAY_MS,
         pause: () => new Promise((resolve) => setTimeout(resolve, PURGE_PAUSE_MS)),
         proceed: () => performance.now() - started < deadlineSeconds * 1000,
-        onPartitionDropped: (dropped) => {
-          const now = performance.now();
-          droppedAt ??= now;
-          dropTimeline.push({ table: dropped.table, partition: dropped.partition, seconds: (now - started) / 1000 });
-        },
+        onPartitionDropped: (dropped) => dropTimeline.push({ table: dropped.table, partition: dropped.partition, seconds: (performance.now() - started) / 1000 }),
       },
     );
     const ended = performance.now();
@@ -236,7 +222,7 @@ async function purgeUnderLoad(databaseUrl: string, admin: pg.Client, cutoff: num
       monthRows,
       removedRows,
       seconds: (ended - started) / 1000,
-      ...(droppedAt === undefined ? {} : { dropSeconds: (droppedAt - started) / 1000, dropTimeline }),
+      ...(dropTimeline.length === 0 ? {} : { dropSeconds: dropTimeline[0]!.seconds, dropTimeline }),
       walBytes,
       batches: report.batches,
       capped: report.partitions_dropped.length === 0 && report.removed.audit_events < monthRows && performance.now() - started >= deadlineSeconds * 1000,
@@ -274,9 +260,8 @@ async function roomFor(settings: BenchSettings, rows: number, skipped: string[])
   }
   let dir = ROOT;
   try {
-    dir = (await admin.query<{ d: string }>('SELECT current_setting($1) AS d', ['data_directory'])).rows[0]!.d;
-  } catch {
-    // not a superuser: the benchmark's own disk is the best guess for a server on this machine
+    // Not a superuser: the benchmark's own disk is the best guess for a server on this machine.
+    dir = (await dataDirectory(admin)) ?? ROOT;
   } finally {
     await admin.end();
   }
