@@ -20,7 +20,7 @@
 import type { Knex } from 'knex';
 import { isPostgres } from './database.js';
 import { statementTemplate, type CompiledStatement } from './statement-template.js';
-import { transactionRows } from './transaction-statements.js';
+import { transactionRowsOf } from './transaction-statements.js';
 
 export interface IdentifierRow {
   resource_type: string;
@@ -73,7 +73,7 @@ export async function identifierRowsByValue(db: Knex | Knex.Transaction, orgId: 
     let statement: CompiledStatement;
     if (isPostgres(db)) statement = pgStatement(orgId, slice, type);
     else statement = type === undefined ? sqliteByValue(db, orgId, ...slice) : sqliteByValueOfType(db, orgId, type, ...slice);
-    rows.push(...(await transactionRows<IdentifierRow>(db as Knex.Transaction, statement.sql, statement.bindings)));
+    rows.push(...(await transactionRowsOf<IdentifierRow>(db as Knex.Transaction, statement)));
   }
   return rows;
 }

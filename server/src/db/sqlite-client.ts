@@ -14,13 +14,13 @@ const require = createRequire(import.meta.url);
 /** knex's own client class (knex exports no type for it). */
 const BetterSqlite3Client = require('knex/lib/dialects/better-sqlite3/index.js') as new (config: Knex.Config) => Knex.Client;
 
-interface Statement {
+export interface Statement {
   reader: boolean;
   safeIntegers(on: boolean): Statement;
   all(bindings: unknown[]): unknown[];
   run(bindings: unknown[]): { lastInsertRowid: number | bigint; changes: number };
 }
-interface Connection {
+export interface Connection {
   prepare(sql: string): Statement;
 }
 interface QueryObject {
@@ -35,6 +35,13 @@ interface QueryObject {
 const KEPT_STATEMENTS = 512;
 const statementsOf = new WeakMap<Connection, Map<string, Statement>>();
 
+/** `sql` prepared on `connection`, once while it stays among the connection's KEPT_STATEMENTS. */
+export function keptStatement(connection: Connection, sql: string): Statement {
+  let statements = statementsOf.get(connection);
+  if (!statements) statementsOf.set(connection, (statements = new Map()));
+  return recentlyUsed(statements, sql, KEPT_STATEMENTS, () => connection.prepare(sql));
+}
+
 export class PreparingSqliteClient extends BetterSqlite3Client {
   /** The driver for this Node.js (sqlite-driver.ts), not knex's `require('better-sqlite3')`. */
   _driver(): unknown {
@@ -45,11 +52,9 @@ export class PreparingSqliteClient extends BetterSqlite3Client {
     if (!obj.sql) throw new Error('The query is empty');
     if (!connection) throw new Error('No connection provided');
     const knexClient = this as unknown as { _formatBindings(b: unknown[] | undefined): unknown[]; _optSafeIntegers(options: unknown): boolean | undefined };
-    let statements = statementsOf.get(connection);
-    if (!statements) statementsOf.set(connection, (statements = new Map()));
     // A query asking for safe integers gets a statement of its own (the mode would stick to a kept one).
     const safeIntegers = knexClient._optSafeIntegers(obj.options);
-    const statement = safeIntegers === undefined ? recentlyUsed(statements, obj.sql, KEPT_STATEMENTS, () => connection.prepare(obj.sql)) : connection.prepare(obj.sql).safeIntegers(safeIntegers);
+    const statement = safeIntegers === undefined ? keptStatement(connection, obj.sql) : connection.prepare(obj.sql).safeIntegers(safeIntegers);
     const bindings = knexClient._formatBindings(obj.bindings);
     if (statement.reader) {
       obj.response = statement.all(bindings);

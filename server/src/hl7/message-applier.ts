@@ -18,6 +18,7 @@ import { statementTemplate, type CompiledStatement } from '../db/statement-templ
 import { subscriptionsStatement, type MatchedSubscription } from '../webhooks/event-outbox.js';
 import { nowIso } from '../db/clock.js';
 import { isPostgres } from '../db/database.js';
+import { transactionRowsOf } from '../db/transaction-statements.js';
 import { tickIngestClockWith } from '../ingest/ingest-clock.js';
 import { translateMessage, type Hl7Translation } from './message-translator.js';
 import { ackOf, nakWithoutMessage } from './hl7-ack.js';
@@ -116,12 +117,16 @@ async function alreadyApplied(db: Knex, orgId: string, t: Hl7Translation): Promi
  * one statement, the identifier rows joined to their resident (two at most: a match that is
  * not unique names nobody). On PostgreSQL each statement is a round trip an MLLP sender waits for.
  */
-async function currentResident(trx: Knex.Transaction, orgId: string, match: BusinessIdentifier): Promise<CurrentResident | undefined> {
-  const rows = (await trx('resource_identifiers as i')
+const residentByIdentifierStatement = statementTemplate((db: Knex, orgId: string, system: string, value: string) =>
+  db('resource_identifiers as i')
     .leftJoin('residents as r', 'r.id', 'i.resource_id')
-    .where({ 'i.org_id': orgId, 'i.resource_type': 'Patient', 'i.system': match.system, 'i.value': match.value })
+    .where({ 'i.org_id': orgId, 'i.resource_type': 'Patient', 'i.system': system, 'i.value': value })
     .limit(2)
-    .select({ matched_id: 'i.resource_id' }, 'r.*')) as Array<RecordRow & { matched_id: string }>;
+    .select({ matched_id: 'i.resource_id' }, 'r.*'),
+);
+
+async function currentResident(trx: Knex.Transaction, orgId: string, match: BusinessIdentifier): Promise<CurrentResident | undefined> {
+  const rows = await transactionRowsOf<RecordRow & { matched_id: string }>(trx, residentByIdentifierStatement(trx, orgId, match.system, match.value));
   if (rows.length !== 1 || !rows[0]!.id) return undefined;
   // The whole row, as the change set reads it: handed to it, it is not read again.
   const { matched_id: _matched, ...row } = rows[0]!;
@@ -313,7 +318,7 @@ async function applyOne(db: Knex, p: Ready, source: Hl7Source, onError?: (error:
         subscriptions = ticked.reads.subscriptions as MatchedSubscription[] | undefined;
         if (reads.identifiers && ticked.readsCurrent) identifiers = { values, rows: ticked.reads.identifiers as IdentifierRow[] };
         if (reads.resident && ticked.readsCurrent) read = { resident: residentOfReadRows(ticked.reads.resident as Array<{ row: RecordRow | null }>) };
-      } else if ((await recordApplied(trx, applied)).length === 0) throw new AlreadyApplied();
+      } else if ((await transactionRowsOf(trx, recordingStatement(trx, applied.org_id, applied.sending_application, applied.control_id, applied.applied_at))).length === 0) throw new AlreadyApplied();
       const current = needsCurrent ? (read ? read.resident : await currentResident(trx, orgId, t.match)) : undefined;
       // A message that does not admit, discharge or transfer keeps the resident where it is.
       const facilityId = t.active === 'keep' && current ? current.facility_id : facility.id;

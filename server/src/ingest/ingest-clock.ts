@@ -184,5 +184,6 @@ const readsOf = (reads: Array<[string, CompiledStatement]>, row: Record<string, 
 
 export async function tickIngestClock(trx: Knex.Transaction, orgId: string, now: number = Date.now()): Promise<string> {
   remember(trx, orgId);
-  return rawRows<{ last_updated: string }>(await trx.raw(isPostgres(trx) ? TICK_PG : TICK_SQLITE, [orgId, nowIso(now)]))[0]!.last_updated;
+  if (!isPostgres(trx)) return (await transactionRows<{ last_updated: string }>(trx, TICK_SQLITE, [orgId, nowIso(now)]))[0]!.last_updated;
+  return rawRows<{ last_updated: string }>(await trx.raw(TICK_PG, [orgId, nowIso(now)]))[0]!.last_updated;
 }

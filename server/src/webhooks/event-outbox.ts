@@ -13,6 +13,7 @@ import { serializeDeliveryBody, type OrderType } from './event-envelope.js';
 import { deliveriesQueuedNotice, insertAndNotifyDeliveriesQueued, notifyDeliveriesQueued } from './delivery-wakeup.js';
 import { insertAll, InsertBatch } from '../db/insert-batch.js';
 import { statementTemplate } from '../db/statement-template.js';
+import { transactionRowsOf } from '../db/transaction-statements.js';
 import { lockOrganizationWrites, lockOrganizationWritesWith } from '../ingest/ingest-clock.js';
 import type { SubscriptionRow } from './subscriptions.js';
 import { policyOfRow } from '../tenancy/access-policy.js';
@@ -116,7 +117,7 @@ export function flagsOfSubscriptions(rows: readonly MatchedSubscription[]): Orga
 const listingType = (rows: MatchedSubscription[], type: EventType) => rows.filter((row) => (JSON.parse(row.event_types) as string[]).includes(type));
 
 async function matchingSubscriptions(trx: Knex.Transaction, orgId: string, facilityId: string, type: EventType): Promise<MatchedSubscription[]> {
-  return listingType((await subscriptionsQuery(trx, orgId, facilityId)) as MatchedSubscription[], type);
+  return listingType(await transactionRowsOf<MatchedSubscription>(trx, subscriptionsStatement(trx, orgId, facilityId)), type);
 }
 
 /**

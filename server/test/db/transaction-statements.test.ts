@@ -1,11 +1,14 @@
 // Statements run inside a transaction: on PostgreSQL a text that recurs becomes a named
 // statement on the transaction's connection (parsed and planned once), a new text runs
-// unnamed, and so does one to be planned with its values each time; on both databases the rows are knex's, each execution with its own bindings, and
-// knex's query events still announce every statement.
+// unnamed, and so does one to be planned with its values each time; on SQLite each text is
+// prepared once and run on the transaction's connection, past knex's query runner; on both
+// databases the rows are knex's, each execution with its own bindings, a finished transaction
+// refuses a statement, and knex's query events still announce every statement.
 import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
 import { freshKnexForSuite, testDatabaseKind } from '../../../test/support/database.js';
 import { transactionRows } from '../../src/db/transaction-statements.js';
+import { rawRows } from '../../src/db/database.js';
 
 describe('statements run inside a transaction', function () {
   this.timeout(30_000);
@@ -57,6 +60,71 @@ describe('statements run inside a transaction', function () {
       })
       .catch((error: Error) => expect(error.message).to.equal('undo'));
     expect(Number((await db('ledger').count({ n: '*' }))[0]!.n)).to.equal(before);
+  });
+
+  it('refuses a statement once its transaction is finished, as knex does', async () => {
+    let finished: Knex.Transaction | undefined;
+    await db.transaction(async (trx) => {
+      finished = trx;
+    });
+    const refused = await transactionRows(finished!, 'select count(*) as n from ledger', []).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect(refused?.message).to.match(/Transaction query already complete/);
+  });
+
+  it('answers no rows for a statement that returns none, and binds dates and booleans as knex does', async () => {
+    const insert = 'insert into ledger (entry) values (?) returning entry';
+    const answers = await db.transaction(async (trx) => {
+      const updated = await transactionRows(trx, 'update ledger set entry = ? where entry = ?', ['renamed', 'nothing of this name']);
+      const ours = [];
+      const knexs = [];
+      for (const value of [true, false, new Date(86_400_000), 7]) {
+        ours.push(...(await transactionRows<{ entry: string }>(trx, insert, [value])));
+        knexs.push(...rawRows<{ entry: string }>(await trx.raw(insert, [value])));
+      }
+      return { updated, ours, knexs };
+    });
+    expect(answers.updated).to.deep.equal([]);
+    expect(answers.ours).to.have.length(4);
+    expect(answers.ours).to.deep.equal(answers.knexs);
+  });
+
+  it('on SQLite, runs on the transaction\'s connection without knex\'s query runner, preparing a text once', async function () {
+    if (testDatabaseKind !== 'sqlite') return this.skip();
+    // A transaction's client is made from the client's class, not from the client itself.
+    const client = Object.getPrototypeOf(db.client) as { _query: (...args: unknown[]) => unknown };
+    const knexQuery = client._query;
+    let runnerCalls = 0;
+    let prepares = 0;
+    client._query = function (...args: unknown[]) {
+      runnerCalls++;
+      return knexQuery.apply(this, args);
+    };
+    try {
+      const answers = await db.transaction(async (trx) => {
+        const connection = (await trx.client.acquireConnection()) as { prepare: (sql: string) => unknown };
+        const prepare = connection.prepare;
+        connection.prepare = function (sql: string) {
+          prepares++;
+          return prepare.call(this, sql);
+        };
+        try {
+          const rows = [];
+          for (const entry of ['kept-1', 'kept-2', 'kept-3']) rows.push(...(await transactionRows<{ entry: string }>(trx, 'insert into ledger (entry) values (?) returning entry /* kept once */', [entry])));
+          return rows;
+        } finally {
+          connection.prepare = prepare;
+        }
+      });
+      expect(answers.map((r) => r.entry)).to.deep.equal(['kept-1', 'kept-2', 'kept-3']);
+    } finally {
+      client._query = knexQuery;
+    }
+    // BEGIN and COMMIT are knex's; the three statements are not.
+    expect(runnerCalls).to.equal(2);
+    expect(prepares).to.equal(1);
   });
 
   it('on PostgreSQL, names a text once it recurs, not before', async function () {
