@@ -9,7 +9,8 @@
 // connection as a statement prepared once (knex prepared each again: five per HL7 message).
 import type { Knex } from 'knex';
 import { isPostgres } from './database.js';
-import { transactionRows } from './transaction-statements.js';
+import { transactionRows, transactionRowsOf } from './transaction-statements.js';
+import type { CompiledStatement } from './statement-template.js';
 import { recentlyUsed } from './recently-used.js';
 import { insertStatement } from './insert-statement.js';
 
@@ -63,18 +64,18 @@ export class InsertBatch {
 
   /**
    * Writes what was added, in that order (one statement on PostgreSQL when it fits). A
-   * `then` query (a read that needs none of these rows) runs after them, on PostgreSQL as the
-   * same statement's primary query: its rows are returned.
+   * `then` statement (a read that needs none of these rows, compiled: db/statement-template.ts)
+   * runs after them, on PostgreSQL as the same statement's primary query: its rows are returned.
    */
-  async flush(then?: Knex.QueryBuilder): Promise<unknown[] | undefined> {
+  async flush(then?: CompiledStatement): Promise<unknown[] | undefined> {
     const pending = this.pending;
     this.pending = [];
     const rows = pending.length > 0 ? await this.write(pending, then) : undefined;
-    return rows ?? (then ? ((await then) as unknown[]) : undefined);
+    return rows ?? (then ? await transactionRowsOf(this.trx, then) : undefined);
   }
 
   /** Writes `pending`; the rows of `then` when they came with the write, else undefined. */
-  private async write(pending: Array<{ table: string; rows: Rows }>, then: Knex.QueryBuilder | undefined): Promise<unknown[] | undefined> {
+  private async write(pending: Array<{ table: string; rows: Rows }>, then: CompiledStatement | undefined): Promise<unknown[] | undefined> {
     if (!isPostgres(this.trx as unknown as Knex)) {
       // The transaction's connection (knex hands it to its transaction alone).
       const connection = (await this.trx.client.acquireConnection()) as SqliteConnection;
@@ -93,7 +94,7 @@ export class InsertBatch {
       return undefined;
     }
     const inserts = pending.map(({ table, rows }) => insertStatement(this.trx, table, rows));
-    const primary = then ? then.toSQL() : inserts.pop()!;
+    const primary = then ?? inserts.pop()!;
     const ctes = inserts.map((statement, i) => `w${i} as (${statement.sql})`).join(', ');
     // A message's batch has the same text as the previous message's of its kind: named once it recurs.
     const rows = await transactionRows(this.trx, `with ${ctes} ${primary.sql}`, [...inserts.flatMap((s) => s.bindings), ...primary.bindings]);

@@ -310,7 +310,7 @@ export async function queueEvents(trx: Knex.Transaction, events: readonly Queued
   if (batch && decided) {
     batch.add('webhook_events', eventRows);
     batch.add('webhook_deliveries', decided.rows);
-    const notice = decided.rows.length > 0 && isPostgres(trx as unknown as Knex) ? deliveriesQueuedNotice(trx) : undefined;
+    const notice = decided.rows.length > 0 && isPostgres(trx as unknown as Knex) ? deliveriesQueuedNotice(trx).toSQL() : undefined;
     await batch.flush(notice);
     if (decided.rows.length > 0 && !notice) await notifyDeliveriesQueued(trx);
     return decided.emitted;
@@ -319,7 +319,7 @@ export async function queueEvents(trx: Knex.Transaction, events: readonly Queued
   else {
     batch.add('webhook_events', eventRows);
     const oneKey = !subscriptionsOf.has(keyOf(first)) && events.every((event) => keyOf(event) === keyOf(first));
-    const rows = await batch.flush(oneKey ? subscriptionsQuery(trx, first.orgId, first.facilityId) : undefined);
+    const rows = await batch.flush(oneKey ? subscriptionsStatement(trx, first.orgId, first.facilityId) : undefined);
     if (oneKey) subscriptionsOf.set(keyOf(first), Promise.resolve(listingType(rows as MatchedSubscription[], first.type)));
   }
   const seen = new Map<string, boolean>();

@@ -65,7 +65,7 @@ describe('an insert batch', function () {
         const batch = new InsertBatch(trx);
         batch.add('parents', [{ id: 'p1' }]);
         batch.add('children', [{ id: 'c1', parent_id: 'p1', n: 1 }]);
-        read = await batch.flush(trx('parents').where({ id: 'old' }).select('id'));
+        read = await batch.flush(trx('parents').where({ id: 'old' }).select('id').toSQL());
       }),
     );
     expect(read).to.deep.equal([{ id: 'old' }]);
