@@ -14,7 +14,7 @@
 //   MLLP connection, each after the previous ACK, with what they were answered (AR until the
 //   listener takes results: then the figure is the refusal path, not an apply). Baseline,
 //   same run: per message one transaction of 10 plain observation INSERTs.
-//   BENCH_FEEDS_ADT=3000 BENCH_FEEDS_ORU=1000 BENCH_FEEDS_LOOPS=3000 BENCH_ONLY=feeds npm run bench
+//   BENCH_FEEDS_ADT=3000 BENCH_FEEDS_ORU=3000 BENCH_FEEDS_LOOPS=3000 BENCH_ONLY=feeds npm run bench
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,7 +37,10 @@ import type { BenchSettings } from './settings.js';
 
 const DEFAULT_ADT = 3000;
 const DEFAULT_LOOPS = 3000;
-const DEFAULT_ORU = 1000;
+/** 3,000 since 2026-11-29 (1,000 before): about 10 s a database, so one slow second of the machine moves the figure less. */
+const DEFAULT_ORU = 3000;
+/** Messages per logged stretch of the ORU^R01 stream. */
+const ORU_STRETCH = 500;
 /** OBX segments per ORU^R01. */
 const ORU_OBSERVATIONS = 10;
 const WINDOW = 64;
@@ -188,7 +191,16 @@ async function measureOn(label: string, url: string, baselineUrl: string, settin
     for (let i = 0; i < 100; i++) await sendOru(1_000_000 + i, false); // warm-up
     settings.log(`  ${label}: ${oruCount} ORU^R01 (${ORU_OBSERVATIONS} OBX each) over one MLLP connection, each after the previous ACK`);
     const oruStarted = performance.now();
-    for (let i = 0; i < oruCount; i++) await sendOru(i, true);
+    // The rate of each stretch, logged: whether it holds level, or the machine's moment moved it.
+    let stretchStarted = oruStarted;
+    for (let i = 0; i < oruCount; i++) {
+      await sendOru(i, true);
+      if ((i + 1) % ORU_STRETCH === 0) {
+        const now = performance.now();
+        settings.log(`    ORU^R01 ${i + 2 - ORU_STRETCH}-${i + 1}: ${((ORU_STRETCH * 1000) / (now - stretchStarted)).toFixed(0)}/s`);
+        stretchStarted = now;
+      }
+    }
     const oruSeconds = (performance.now() - oruStarted) / 1000;
     const observationsWritten = Number((await db('observations').where({ org_id: org.id }).count({ n: '*' }).first())!.n) - observationsBefore;
     client.close();

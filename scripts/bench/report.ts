@@ -289,7 +289,7 @@ function oruLines(runs: NonNullable<BenchResults['feeds']>['result']['runs']): s
   ]);
   return [
     '',
-    `ORU: ${count(measured[0]!.oru!.messages)} ORU^R01 (one OBR, ${measured[0]!.oru!.observationsEach} OBX each, for residents the ADT stream admitted) over the same connection, each sent after the previous ACK. What they were answered is part of the figure: while results are answered \`AR\` (nothing written), it measures the refusal path, not an apply. Baseline, same run: per message one transaction of ${measured[0]!.oru!.observationsEach} plain observation INSERTs. \`BENCH_FEEDS_ORU\` sets the count (default 1,000).`,
+    `ORU: ${count(measured[0]!.oru!.messages)} ORU^R01 (one OBR, ${measured[0]!.oru!.observationsEach} OBX each, for residents the ADT stream admitted) over the same connection, each sent after the previous ACK. What they were answered is part of the figure: while results are answered \`AR\` (nothing written), it measures the refusal path, not an apply. Baseline, same run: per message one transaction of ${measured[0]!.oru!.observationsEach} plain observation INSERTs. \`BENCH_FEEDS_ORU\` sets the count (default 3,000 since 2026-11-29, 1,000 before); the rate of each 500 is logged.`,
     '',
     table(['database', 'ORU^R01, one at a time', 'answered', 'observations written', 'plain transactions', 'ratio'], rows),
   ];
