@@ -34,10 +34,14 @@ interface PgConnection {
   query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: Array<Record<string, unknown>> }>;
 }
 
-interface PgClient {
+/** knex's client as an emitter of its query events (`query`, `query-response`, `query-error`). */
+interface QueryEvents {
+  emit(event: string, ...args: unknown[]): boolean;
+}
+
+interface PgClient extends QueryEvents {
   positionBindings(sql: string): string;
   prepBindings(bindings: readonly unknown[]): unknown[];
-  emit(event: string, ...args: unknown[]): boolean;
 }
 
 const named = new Map<string, string>();
@@ -87,7 +91,7 @@ const sqliteValue = (value: unknown) => (value instanceof Date ? value.valueOf()
  * Each is awaited before the next is made, so running at once keeps the transaction's order.
  */
 async function sqliteTransactionRows<Row>(trx: Knex.Transaction, sql: string, bindings: readonly unknown[]): Promise<Row[]> {
-  const client = trx.client as unknown as PgClient;
+  const client = trx.client as unknown as QueryEvents;
   const query = { sql, bindings, method: 'raw', __knexQueryUid: `ofctx-trx-${++statementSeq}` };
   client.emit('query', query);
   const connection = (await trx.client.acquireConnection()) as SqliteConnection;
