@@ -17,6 +17,9 @@
 // (`org_id = $1 and value in (...500 values)`) had read every identifier of the organization
 // under such a plan, 83-154 ms a chunk at 5,300-6,800 identifiers; better, a statement can
 // be written so that one plan serves every value, as that match now is (identifier-rows.ts).
+// On SQLite (no round trip, no planning to save) the cost was knex's own: its raw query and
+// runner around a statement already prepared, so a statement runs on the transaction's
+// connection directly (sqliteTransactionRows below).
 // knex's query events are emitted as for its own statements, so whoever watches the
 // statements (tests, tracing) still sees them.
 import type { Knex } from 'knex';
