@@ -99,6 +99,9 @@ async function sqliteTransactionRows<Row>(trx: Knex.Transaction, sql: string, bi
   client.emit('query', query);
   const connection = (await trx.client.acquireConnection()) as SqliteConnection;
   try {
+    // knex refuses an undefined binding (a caller's bug); better-sqlite3 would bind NULL.
+    const missing = bindings.findIndex((value) => value === undefined);
+    if (missing >= 0) throw new Error(`Undefined binding(s) detected for keys [${missing}] when compiling RAW query: ${sql}`);
     const statement = keptStatement(connection, sql);
     const values = bindings.map(sqliteValue);
     const rows = statement.reader ? (statement.all(values) as Row[]) : (statement.run(values), []);

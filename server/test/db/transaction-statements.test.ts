@@ -91,6 +91,19 @@ describe('statements run inside a transaction', function () {
     expect(answers.ours).to.deep.equal(answers.knexs);
   });
 
+  it('on SQLite, refuses an undefined binding as knex does, writing nothing', async function () {
+    if (testDatabaseKind !== 'sqlite') return this.skip();
+    const before = Number((await db('ledger').count({ n: '*' }))[0]!.n);
+    const refused = await db
+      .transaction((trx) => transactionRows(trx, 'insert into ledger (entry) values (?) returning entry', [undefined]))
+      .then(
+        () => undefined,
+        (error: Error) => error,
+      );
+    expect(refused?.message).to.match(/Undefined binding/);
+    expect(Number((await db('ledger').count({ n: '*' }))[0]!.n)).to.equal(before);
+  });
+
   it('on SQLite, runs on the transaction\'s connection without knex\'s query runner, preparing a text once', async function () {
     if (testDatabaseKind !== 'sqlite') return this.skip();
     // A transaction's client is made from the client's class, not from the client itself.
