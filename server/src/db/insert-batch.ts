@@ -11,7 +11,7 @@ import type { Knex } from 'knex';
 import { isPostgres } from './database.js';
 import { transactionRows, transactionRowsOf } from './transaction-statements.js';
 import type { CompiledStatement } from './statement-template.js';
-import { recentlyUsed } from './recently-used.js';
+import { keptStatement, sqliteValue, type Connection as SqliteConnection } from './sqlite-client.js';
 import { insertStatement } from './insert-statement.js';
 
 /** Bound parameters in one statement: well under PostgreSQL's 65,535. */
@@ -32,26 +32,6 @@ export async function insertAll(trx: Knex | Knex.Transaction, table: string, row
   const perInsert = rowsPerInsert(rows);
   for (let i = 0; i < rows.length; i += perInsert) await trx(table).insert(rows.slice(i, i + perInsert));
 }
-
-interface SqliteStatement {
-  run(...params: unknown[]): unknown;
-}
-interface SqliteConnection {
-  prepare(sql: string): SqliteStatement;
-}
-
-/** Statements prepared on each SQLite connection (at most 128 kept per connection). */
-const preparedOn = new WeakMap<object, Map<string, SqliteStatement>>();
-const KEPT_STATEMENTS = 128;
-
-function preparedStatement(connection: SqliteConnection, sql: string): SqliteStatement {
-  let statements = preparedOn.get(connection);
-  if (!statements) preparedOn.set(connection, (statements = new Map()));
-  return recentlyUsed(statements, sql, KEPT_STATEMENTS, () => connection.prepare(sql));
-}
-
-/** A value as better-sqlite3 binds it (knex's own conversion: dates as milliseconds, booleans as 0/1). */
-const sqliteValue = (value: unknown) => (value instanceof Date ? value.valueOf() : typeof value === 'boolean' ? Number(value) : value);
 
 export class InsertBatch {
   private pending: Array<{ table: string; rows: Rows }> = [];
@@ -83,7 +63,7 @@ export class InsertBatch {
         const perInsert = rowsPerInsert(rows);
         for (let i = 0; i < rows.length; i += perInsert) {
           const { sql, bindings } = insertStatement(this.trx, table, rows.slice(i, i + perInsert));
-          preparedStatement(connection, sql).run(...bindings.map(sqliteValue));
+          keptStatement(connection, sql).run(bindings.map(sqliteValue));
         }
       }
       return undefined;

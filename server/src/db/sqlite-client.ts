@@ -42,6 +42,9 @@ export function keptStatement(connection: Connection, sql: string): Statement {
   return recentlyUsed(statements, sql, KEPT_STATEMENTS, () => connection.prepare(sql));
 }
 
+/** A value as better-sqlite3 binds it (knex's own conversion: dates as milliseconds, booleans as 0/1). */
+export const sqliteValue = (value: unknown) => (value instanceof Date ? value.valueOf() : typeof value === 'boolean' ? Number(value) : value);
+
 export class PreparingSqliteClient extends BetterSqlite3Client {
   /** The driver for this Node.js (sqlite-driver.ts), not knex's `require('better-sqlite3')`. */
   _driver(): unknown {

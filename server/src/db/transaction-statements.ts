@@ -26,7 +26,7 @@ import type { Knex } from 'knex';
 import { isPostgres, rawRows } from './database.js';
 import { statementName } from './statement-names.js';
 import type { CompiledStatement } from './statement-template.js';
-import { keptStatement, type Connection as SqliteConnection } from './sqlite-client.js';
+import { keptStatement, sqliteValue, type Connection as SqliteConnection } from './sqlite-client.js';
 
 /** How many texts one process names (each becomes a prepared statement on every connection that runs it). */
 const NAMED_TEXTS = 64;
@@ -82,9 +82,6 @@ export interface StatementOptions {
    */
   planEachTime?: boolean;
 }
-
-/** A value as better-sqlite3 binds it (knex's own conversion: dates as milliseconds, booleans as 0/1). */
-const sqliteValue = (value: unknown) => (value instanceof Date ? value.valueOf() : typeof value === 'boolean' ? Number(value) : value);
 
 /**
  * SQLite: the statement run on the transaction's own connection, prepared once per connection

@@ -293,6 +293,7 @@ async function applyOne(db: Knex, p: Ready, source: Hl7Source, onError?: (error:
       // before the transaction; and on SQLite a write first waits for the writer lock as it should.
       // On PostgreSQL it rides with the ingest clock's tick (one round trip for both).
       const applied = appliedRow(orgId, t);
+      const recording = recordingStatement(trx, applied.org_id, applied.sending_application, applied.control_id, applied.applied_at);
       let tickedAt: string | undefined;
       let subscriptions: MatchedSubscription[] | undefined;
       let identifiers: ReadIdentifiers | undefined;
@@ -311,14 +312,14 @@ async function applyOne(db: Knex, p: Ready, source: Hl7Source, onError?: (error:
         if (values.length <= IDENTIFIERS_WITH_TICK) reads.identifiers = identifierRowsStatement(orgId, values);
         // So does the resident, when the message needs it as it is.
         if (needsCurrent) reads.resident = { sql: RESIDENT_BY_IDENTIFIER_PG, bindings: [orgId, t.match.system, t.match.value] };
-        const ticked = await tickIngestClockWith(trx, orgId, { first: recordingStatement(trx, applied.org_id, applied.sending_application, applied.control_id, applied.applied_at), reads, readsMustBeCurrent: true });
+        const ticked = await tickIngestClockWith(trx, orgId, { first: recording, reads, readsMustBeCurrent: true });
         if (p.remembered && ticked.reads.facility!.length === 0) throw new FacilityCodeMoved();
         if (ticked.firstRows === 0) throw new AlreadyApplied();
         tickedAt = ticked.instant;
         subscriptions = ticked.reads.subscriptions as MatchedSubscription[] | undefined;
         if (reads.identifiers && ticked.readsCurrent) identifiers = { values, rows: ticked.reads.identifiers as IdentifierRow[] };
         if (reads.resident && ticked.readsCurrent) read = { resident: residentOfReadRows(ticked.reads.resident as Array<{ row: RecordRow | null }>) };
-      } else if ((await transactionRowsOf(trx, recordingStatement(trx, applied.org_id, applied.sending_application, applied.control_id, applied.applied_at))).length === 0) throw new AlreadyApplied();
+      } else if ((await transactionRowsOf(trx, recording)).length === 0) throw new AlreadyApplied();
       const current = needsCurrent ? (read ? read.resident : await currentResident(trx, orgId, t.match)) : undefined;
       // A message that does not admit, discharge or transfer keeps the resident where it is.
       const facilityId = t.active === 'keep' && current ? current.facility_id : facility.id;
