@@ -5,8 +5,9 @@
 // after request: parsed once a batch), each group's seqs written once, and one small index
 // row per (organization, resident, group) (migrations 028, 029; over the database's own JSON
 // functions); on PostgreSQL one index row per (organization, resident, month, text), in
-// tables partitioned by month (migration 045). Writing a row per resident within each request's commit had cost 40% of a
-// coverage list on SQLite.
+// tables partitioned by month (migration 045), and no groups: a text's audit rows of a month
+// are found through an index on audit_events (migration 050). Writing a row per resident
+// within each request's commit had cost 40% of a coverage list on SQLite.
 // The report reads the index and the backlog in one statement (audit/disclosures.ts), so it is
 // exact whether or not a row was indexed yet; the index only has to catch up. Instances of
 // the service share the backlog on PostgreSQL (SKIP LOCKED): a queued row is taken, and
@@ -14,6 +15,7 @@
 import type { Knex } from 'knex';
 import { isPostgres, rawRows, withoutJit } from '../db/database.js';
 import { TimedBatchSize } from '../db/timed-batch-size.js';
+import { disclosureTextKey } from '../db/disclosure-text-key.js';
 
 /** Audit rows per batch where no time steers it (ops, tests): a few milliseconds on SQLite. */
 export const INDEX_BATCH_ROWS = 128;
@@ -44,15 +46,16 @@ const SWEEP_INTERVAL_MS = 60_000;
 // ones: a transaction held open for more than the catch-up's delay) waits for the sweep, which
 // starts from the beginning once a minute; the report reads the backlog too, so it is exact
 // meanwhile. SQLite deletes index entries with their rows, and commits one writer at a time.
-// PostgreSQL (migration 045): a batch's audit rows are grouped by (organization, month of
-// the row, text key: the stored text's digest, or the md5 of a text kept in the row); each
-// group's seqs and first and last instants are written once, in audit_disclosure_groups, and
-// each resident a text names gets one index row per month and text, written once: a text
-// already grouped this month (an earlier batch's group, in this statement's snapshot) is not
-// read again, and its residents' rows are there already (ON CONFLICT DO NOTHING covers two
-// instances indexing the same new text at once; the rows go in key order, so two such
-// statements wait for each other in one order and never deadlock). Both tables are
-// partitioned by month, as audit_events, and go with its month's partition.
+// PostgreSQL (migrations 045, 050): a batch's audit rows are taken by (organization, month
+// of the row, text key: db/disclosure-text-key.ts); a text new in its month (not yet in
+// audit_disclosure_texts) is written there, and each resident it names gets one index row per
+// month and text. The report goes from those rows to the month's audit rows of that text,
+// through an index on audit_events, so a batch writes nothing per audit row: a text already
+// indexed this month costs its lookup only. Two instances taking the same new text at once:
+// the second's insert waits for the first's and, on its commit, inserts nothing (ON CONFLICT
+// DO NOTHING ... RETURNING names only the texts this statement wrote), so the residents are
+// read once; the rows go in key order, so two such statements wait in one order and never
+// deadlock. Both tables are partitioned by month, as audit_events, and go with its month.
 // The batch's audit rows are looked up by key and instant (migration 049: the queue keeps each
 // row's `at`, so the lookup probes its month's partition alone, not all 72 of six years), one
 // LATERAL lookup each (LIMIT 1 keeps PostgreSQL from flattening it into a join): as a plain
@@ -69,21 +72,20 @@ export const POSTGRES_BATCH = `WITH batch AS (
     RETURNING seq, at
   ), batch_rows AS (
     SELECT a.seq, a.at, a.org_id, a.disclosures, a.disclosures_digest, substr(a.at, 1, 7) || '-01T00:00:00.000Z' AS month,
-      coalesce(a.disclosures_digest, md5(a.disclosures)) AS text_key
+      ${disclosureTextKey('a')} AS text_key
     FROM batch CROSS JOIN LATERAL (SELECT e.seq, e.at, e.org_id, e.disclosures, e.disclosures_digest FROM audit_events e WHERE e.seq = batch.seq AND e.at = batch.at LIMIT 1) a
   ), texts AS (
-    SELECT org_id, month, text_key, min(disclosures) AS disclosures, min(disclosures_digest) AS digest,
-      string_agg(seq::text, ',' ORDER BY seq) AS seqs, min(seq) AS first_seq, max(seq) AS last_seq, min(at) AS first_at, max(at) AS last_at
+    SELECT org_id, month, text_key, min(disclosures) AS disclosures, min(disclosures_digest) AS digest
     FROM batch_rows GROUP BY org_id, month, text_key
-  ), grouped AS (
-    INSERT INTO audit_disclosure_groups (month, org_id, text_key, first_seq, last_seq, first_at, last_at, seqs)
-    SELECT month, org_id, text_key, first_seq, last_seq, first_at, last_at, '[' || seqs || ']' FROM texts
   ), new_texts AS (
-    SELECT x.org_id, x.month, x.text_key, x.disclosures, x.digest FROM texts x
-    WHERE NOT EXISTS (SELECT 1 FROM audit_disclosure_groups g WHERE g.org_id = x.org_id AND g.text_key = x.text_key AND g.month = x.month)
+    INSERT INTO audit_disclosure_texts (month, org_id, text_key)
+    SELECT month, org_id, text_key FROM texts ORDER BY org_id, text_key, month
+    ON CONFLICT DO NOTHING
+    RETURNING org_id, month, text_key
   ), named AS (
     SELECT DISTINCT x.org_id, r.key::uuid AS resident_id, x.month, x.text_key
-    FROM new_texts x LEFT JOIN audit_texts dt ON dt.digest = x.digest
+    FROM new_texts n JOIN texts x ON x.org_id = n.org_id AND x.month = n.month AND x.text_key = n.text_key
+    LEFT JOIN audit_texts dt ON dt.digest = x.digest
     CROSS JOIN LATERAL jsonb_each(coalesce(x.disclosures, dt.text)::jsonb) t
     CROSS JOIN LATERAL jsonb_object_keys(t.value) r(key)
   ), indexed AS (

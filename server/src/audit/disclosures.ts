@@ -12,6 +12,7 @@ import { disclosuresOfResidentIn, type Disclosure } from '../db/disclosure-encod
 import { RESOLVED_TEXTS, TEXTS_JOIN } from './audit-texts.js';
 import { isPostgres, rawRows, withoutJit } from '../db/database.js';
 import { BEFORE_045, hasIndexBefore045 } from '../db/disclosure-index-before-045.js';
+import { disclosesAnyone, disclosureTextKey } from '../db/disclosure-text-key.js';
 
 export interface DisclosureRecord {
   at: string;
@@ -70,12 +71,20 @@ const COLUMNS = `a.seq, a.at, a.client_id, c.name AS client_name, a.purpose, a.o
 function postgresReadsSql(bounds: string, monthBounds: string, before045: boolean): string {
   const row = (seq: string, where = '') =>
     `CROSS JOIN LATERAL (SELECT * FROM audit_events a WHERE a.seq = ${seq}${where}${bounds} LIMIT 1) a LEFT JOIN clients c ON c.client_id = a.client_id ${TEXTS_JOIN}`;
-  // Migration 045: the resident's rows, a month and text each, their groups, and each seq's
-  // audit row in its month's partition (the group's first and last instants prune the rest).
+  // Migrations 045, 050: the texts of the resident's index rows (a row per month and text),
+  // and each text's audit rows through the index on (organization, text key) of every
+  // partition. A text names the same residents whichever month its rows are in, so a text's
+  // rows are the resident's wherever they are; the months only bound what the report asks
+  // for. Not bounded to the index row's month: PostgreSQL would then have pruned the other
+  // partitions as the statement ran, but planned each partition's lookup on the instants'
+  // index, whose selectivity for bounds it cannot see it guesses at 0.5%, and read the month's
+  // every row (EXPLAIN ANALYZE, 2026-11-29). A probe of an index per partition costs a few
+  // pages. OFFSET 0 keeps the lookup a lookup: flattened into a join, a fresh table's
+  // statistics could hash every row.
   const indexed = `SELECT ${COLUMNS}
-  FROM audit_disclosure_index i JOIN audit_disclosure_groups g ON g.org_id = i.org_id AND g.text_key = i.text_key AND g.month = i.month
-  CROSS JOIN LATERAL jsonb_array_elements_text(g.seqs::jsonb) s(value) ${row('s.value::bigint', ' AND a.at >= g.first_at COLLATE "C" AND a.at <= g.last_at COLLATE "C"')}
-  WHERE i.org_id = ? AND i.resident_id = ?${monthBounds}`;
+  FROM (SELECT DISTINCT i.org_id, i.text_key FROM audit_disclosure_index i WHERE i.org_id = ? AND i.resident_id = ?${monthBounds}) i
+  CROSS JOIN LATERAL (SELECT * FROM audit_events a WHERE a.org_id = i.org_id AND ${disclosureTextKey('a')} = i.text_key AND ${disclosesAnyone('a')}${bounds} OFFSET 0) a
+  LEFT JOIN clients c ON c.client_id = a.client_id ${TEXTS_JOIN}`;
   // Rows indexed before it, where they stay until retention has removed them.
   const indexedBefore045 = `SELECT ${COLUMNS}
   FROM ${BEFORE_045.index} i LEFT JOIN ${BEFORE_045.groups} g ON g.first_seq = i.first_seq
@@ -83,7 +92,9 @@ function postgresReadsSql(bounds: string, monthBounds: string, before045: boolea
   WHERE i.org_id = ? AND i.resident_id = ?`;
   const queued = `SELECT ${COLUMNS}
   FROM audit_disclosure_backlog b ${row('b.seq', ' AND a.at = b.at AND a.org_id = ?')}`;
-  return `${[indexed, ...(before045 ? [indexedBefore045] : []), queued].join('\n  UNION ALL\n  ')}
+  // UNION, not UNION ALL: a row still queued is found by its text too once the text is indexed
+  // this month, and a row indexed before 045 by its text since; seq tells them apart.
+  return `${[indexed, ...(before045 ? [indexedBefore045] : []), queued].join('\n  UNION\n  ')}
   ORDER BY 2, 1`;
 }
 
@@ -133,14 +144,14 @@ async function reportOf(db: Knex, query: DisclosureQuery): Promise<DisclosureRec
   let sql: string;
   let bindings: unknown[];
   if (isPostgres(db)) {
-    // Bindings in the order of the text: the bounds sit inside each lookup; the index's months
-    // are bounded too, so a report of one year probes that year's partitions only.
+    // Bindings in the order of the text: the bounds sit inside each lookup, so a report of one
+    // year probes that year's partitions only; the index's months are bounded too.
     const monthBounds = (query.from !== undefined ? ' AND i.month >= ?' : '') + (query.to !== undefined ? ' AND i.month < ?' : '');
     const monthValues = [...(query.from !== undefined ? [`${query.from.slice(0, 7)}-01T00:00:00.000Z`] : []), ...(query.to !== undefined ? [query.to] : [])];
     const before045 = await hasIndexBefore045(db);
     sql = postgresReadsSql(bounds, monthBounds, before045);
     bindings = [
-      ...boundValues, query.orgId, query.residentId, ...monthValues,
+      query.orgId, query.residentId, ...monthValues, ...boundValues,
       ...(before045 ? [...boundValues, query.orgId, query.residentId] : []),
       query.orgId, ...boundValues,
     ];

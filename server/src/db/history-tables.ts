@@ -25,6 +25,8 @@ export interface HistoryTable {
    * (db/history-table-move.ts); absent for a table created partitioned (migration 045).
    */
   key?: string;
+  /** A table only PostgreSQL has (SQLite keeps the accounting of disclosures its own way). */
+  postgresOnly?: true;
 }
 
 export const HISTORY_TABLES: readonly HistoryTable[] = [
@@ -36,9 +38,9 @@ export const HISTORY_TABLES: readonly HistoryTable[] = [
   // Delivery attempts (migration 044), by their claim's instant: kept DELIVERY_RETENTION_DAYS.
   // Read by delivery (a page of deliveries, a delivery's attempts): one key probe per week.
   { table: 'webhook_delivery_attempts', column: 'started_at', interval: 'week', key: 'seq' },
-  // The accounting of disclosures' index (migration 045), by the month of the audit rows it
-  // points to: each month's partitions go with that month's audit partition.
-  { table: 'audit_disclosure_groups', column: 'month', interval: 'month' },
+  // The accounting of disclosures' index (migrations 045, 050), by the month of the audit rows
+  // it points to: each month's partitions go with that month's audit partition.
+  { table: 'audit_disclosure_texts', column: 'month', interval: 'month', postgresOnly: true },
   { table: 'audit_disclosure_index', column: 'month', interval: 'month' },
 ];
 

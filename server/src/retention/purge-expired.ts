@@ -102,8 +102,8 @@ export async function purgeExpired(
   };
 
   await dropWhole('audit_events', auditCutoff);
-  // The accounting of disclosures of those months (migration 045): partitions of the same months.
-  await dropWhole('audit_disclosure_groups', auditCutoff);
+  // The accounting of disclosures of those months (migrations 045, 050): partitions of the same months.
+  await dropWhole('audit_disclosure_texts', auditCutoff);
   await dropWhole('audit_disclosure_index', auditCutoff);
   if (report.partitions_dropped.length > 0) await db.transaction((trx) => dropDisclosuresOfPurgedRows(trx));
   await drain('audit_events', () =>
@@ -121,7 +121,7 @@ export async function purgeExpired(
   // those months' audit rows is left; with no such row, a probe of the DEFAULT partitions.
   if (postgres && (await isPartitioned(db, 'audit_disclosure_index'))) {
     const month = `${auditCutoff.slice(0, 7)}-01T00:00:00.000Z`;
-    for (const table of ['audit_disclosure_index', 'audit_disclosure_groups']) {
+    for (const table of ['audit_disclosure_index', 'audit_disclosure_texts']) {
       await db.raw(`DELETE FROM ${table} WHERE month < ? AND NOT EXISTS (SELECT 1 FROM audit_events WHERE at < ?)`, [month, month]);
     }
   }
@@ -199,7 +199,7 @@ export async function purgeExpired(
  * The accounting of disclosures goes with the rows it points to (migration 028): index rows
  * and queued rows below the oldest audit row left point to purged rows only. On PostgreSQL
  * the index is partitioned by the audit rows' months since migration 045 and goes with them
- * (above): a group's seqs whose audit rows are gone read nothing. Only the rows indexed before
+ * (above): an index row whose month's audit rows are gone reads nothing. Only the rows indexed before
  * it are deleted here, and their tables dropped once empty.
  */
 async function dropDisclosuresOfPurgedRows(trx: Knex.Transaction): Promise<void> {

@@ -7,7 +7,8 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { freshKnexForSuite } from '../../../test/support/database.js';
-import { isPostgres } from '../../src/db/database.js';
+import { isPostgres, rawRows } from '../../src/db/database.js';
+import { disclosesAnyone, disclosureTextKey, monthEndOf } from '../../src/db/disclosure-text-key.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { partitionName, periodStart } from '../../src/db/history-partitions.js';
 import { AuditTrail, type AuditEntry } from '../../src/audit/audit-trail.js';
@@ -43,20 +44,27 @@ describe('the disclosure index behind the audit trail', function () {
   });
 
   const count = async (table: string) => Number((await db(table).count({ n: '*' }).first())!.n);
-  /** The audit seqs indexed for a resident: its index rows' groups' seqs (a row's own, before migration 029). */
+  /**
+   * The audit seqs indexed for a resident: on PostgreSQL the audit rows of each (month, text) of
+   * its index rows no longer queued (migration 050); on SQLite its index rows' groups' seqs (a row's own, before
+   * migration 029).
+   */
   const indexedSeqsOf = async (residentId: string, org = orgId): Promise<number[]> => {
-    // PostgreSQL (migration 045): a row per month and text, its groups every batch's of that text.
-    const rows = (isPostgres(db)
-      ? await db('audit_disclosure_index as i')
-          .join('audit_disclosure_groups as g', function () {
-            this.on('g.org_id', 'i.org_id').andOn('g.text_key', 'i.text_key').andOn('g.month', 'i.month');
-          })
-          .where({ 'i.org_id': org, 'i.resident_id': residentId })
-          .select(db.raw(`'[]' as own`), 'g.seqs as grouped')
-      : await db('audit_disclosure_index as i')
-          .leftJoin('audit_disclosure_groups as g', 'g.first_seq', 'i.first_seq')
-          .where({ 'i.org_id': org, 'i.resident_id': residentId })
-          .select('i.seqs as own', 'g.seqs as grouped')) as Array<{ own: string; grouped: string | null }>;
+    if (isPostgres(db)) {
+      const rows = rawRows<{ seq: string }>(
+        await db.raw(
+          `SELECT DISTINCT a.seq FROM audit_disclosure_index i JOIN audit_events a ON a.org_id = i.org_id AND ${disclosureTextKey('a')} = i.text_key
+             AND ${disclosesAnyone('a')} AND a.at >= i.month AND a.at < ${monthEndOf('i.month')}
+           WHERE i.org_id = ? AND i.resident_id = ? AND NOT EXISTS (SELECT 1 FROM audit_disclosure_backlog b WHERE b.seq = a.seq)`,
+          [org, residentId],
+        ),
+      );
+      return rows.map((r) => Number(r.seq)).sort((x, y) => x - y);
+    }
+    const rows = (await db('audit_disclosure_index as i')
+      .leftJoin('audit_disclosure_groups as g', 'g.first_seq', 'i.first_seq')
+      .where({ 'i.org_id': org, 'i.resident_id': residentId })
+      .select('i.seqs as own', 'g.seqs as grouped')) as Array<{ own: string; grouped: string | null }>;
     return rows.flatMap((r) => JSON.parse(r.grouped ?? r.own) as Array<number | string>).map(Number).sort((x, y) => x - y);
   };
 
@@ -112,7 +120,7 @@ describe('the disclosure index behind the audit trail', function () {
     }
   });
 
-  it('reports a request before it is indexed, and the same after; the backlog empties into a group per text and an index row per resident it names', async () => {
+  it('reports a request before it is indexed, and the same after; the backlog empties into a text (a group on SQLite) per text and an index row per resident it names', async () => {
     const first = listEntry(residents.slice(0, 4));
     const second = listEntry([residents[0]!, residents[4]!], { purpose: 'TREAT' });
     await trail.record(first);
@@ -134,13 +142,13 @@ describe('the disclosure index behind the audit trail', function () {
     expect(await indexAllQueuedDisclosures(db)).to.equal(3);
     expect(await count('audit_disclosure_backlog')).to.equal(0);
     // One batch, three texts: residents 0-3, then 0 and 4, of this organization; resident 0 of the other.
-    expect(await count('audit_disclosure_groups')).to.equal(3);
+    expect(await count(isPostgres(db) ? 'audit_disclosure_texts' : 'audit_disclosure_groups')).to.equal(3);
     expect(await count('audit_disclosure_index')).to.equal(4 + 2 + 1);
     const seqs = (await db('audit_events').whereIn('request_id', [first.requestId, second.requestId]).orderBy('seq').pluck('seq')).map(Number);
     expect(await indexedSeqsOf(residents[0]!)).to.deep.equal(seqs);
     expect(await indexedSeqsOf(residents[4]!)).to.deep.equal([seqs[1]]);
     if (isPostgres(db)) {
-      // A row per text of the month (migration 045), pointing to its group by (month, text key).
+      // A row per text of the month (migration 045), naming its audit rows by (month, text key).
       const rows = await db('audit_disclosure_index').where({ org_id: orgId, resident_id: residents[0] });
       const month = new Date(periodStart(Date.now(), 'month')).toISOString();
       expect(rows.map((r: { month: string }) => r.month)).to.deep.equal([month, month]);
@@ -187,9 +195,15 @@ describe('the disclosure index behind the audit trail', function () {
     const queued = await reportOf(residents[3]!);
     await indexAllQueuedDisclosures(db);
     const seqs = texts.map((t: { seq: number | string }) => Number(t.seq));
-    // The polled text's requests are listed once, in its group, whichever residents it names.
-    const group = await db('audit_disclosure_groups').where({ first_seq: seqs[0] }).first();
-    expect({ seqs: (JSON.parse(group.seqs) as number[]).map(Number).sort((x, y) => x - y), last: Number(group.last_seq) }).to.deep.equal({ seqs: seqs.slice(0, 3), last: seqs[2] });
+    if (isPostgres(db)) {
+      // The polled text is one row of its month, whichever residents it names (migration 050).
+      const key = rawRows<{ key: string }>(await db.raw(`SELECT ${disclosureTextKey('a')} AS key FROM audit_events a WHERE a.seq = ?`, [seqs[0]!]))[0]!.key;
+      expect(Number((await db('audit_disclosure_texts').where({ org_id: orgId, text_key: key }).count({ n: '*' }).first())!.n)).to.equal(1);
+    } else {
+      // The polled text's requests are listed once, in its group, whichever residents it names.
+      const group = await db('audit_disclosure_groups').where({ first_seq: seqs[0] }).first();
+      expect({ seqs: (JSON.parse(group.seqs) as number[]).map(Number).sort((x, y) => x - y), last: Number(group.last_seq) }).to.deep.equal({ seqs: seqs.slice(0, 3), last: seqs[2] });
+    }
     // (Both residents were disclosed by earlier answers too.)
     expect((await indexedSeqsOf(residents[3]!)).filter((seq) => seq >= seqs[0]!)).to.deep.equal(seqs);
     expect((await indexedSeqsOf(residents[2]!)).filter((seq) => seq >= seqs[0]!)).to.deep.equal(seqs.slice(0, 3));
@@ -411,7 +425,7 @@ describe('the disclosure index behind the audit trail', function () {
     }
   });
 
-  it('the service-side indexer takes a polled page\'s backlog in batches of the ceiling on PostgreSQL: one group for its one text (PostgreSQL)', async function () {
+  it('the service-side indexer indexes a polled page\'s residents once in its month, whatever its batches (PostgreSQL)', async function () {
     if (!isPostgres(db)) this.skip(); // SQLite's batches follow their time (a batch holds its one writer)
     await indexAllQueuedDisclosures(db);
     const polled = listEntry([randomUUID(), randomUUID()]);
@@ -427,9 +441,10 @@ describe('the disclosure index behind the audit trail', function () {
       await indexer.stop();
     }
     expect(errors).to.deep.equal([]);
-    // Batches sized by time start at 128 rows: five groups, the page's residents indexed five times.
-    const groups = await db('audit_disclosure_groups').where('first_seq', '>=', Math.min(...seqs)).count({ n: '*' }).first();
-    expect(Number(groups!.n)).to.equal(1);
+    // One text of the month and one index row per resident, not a set per batch (migration 050).
+    const key = rawRows<{ key: string }>(await db.raw(`SELECT ${disclosureTextKey('a')} AS key FROM audit_events a WHERE a.seq = ?`, [seqs[0]!]))[0]!.key;
+    expect(Number((await db('audit_disclosure_texts').where({ text_key: key }).count({ n: '*' }).first())!.n)).to.equal(1);
+    expect(Number((await db('audit_disclosure_index').where({ text_key: key }).count({ n: '*' }).first())!.n)).to.equal(2);
     expect(await indexedSeqsOf(polled.disclosures![0]!.residentId)).to.deep.equal(seqs.sort((x, y) => x - y));
   });
 

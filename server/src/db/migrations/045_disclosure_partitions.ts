@@ -76,7 +76,9 @@ export async function up(db: Knex): Promise<void> {
   const since = queued ? Math.min(Date.parse(queued), now) : now;
   for (const table of ['audit_disclosure_groups', 'audit_disclosure_index']) {
     await db.raw(`CREATE TABLE "${defaultPartitionName(table)}" PARTITION OF "${table}" DEFAULT`);
-    await ensurePartitions(db, historyTable(table)!, now, Number.isNaN(since) ? now : since, table, true);
+    // The groups' line left HISTORY_TABLES with migration 050, which drops them.
+    const spec = historyTable(table) ?? { table, column: 'month', interval: 'month' as const };
+    await ensurePartitions(db, spec, now, Number.isNaN(since) ? now : since, table, true);
   }
 }
 

@@ -45,10 +45,13 @@ import * as statementCountTriggers from './046_statement_count_triggers.js';
 import * as identifierSystemIndex from './047_identifier_system_index.js';
 import * as hl7FormerResultKeys from './048_hl7_former_result_keys.js';
 import * as disclosureBacklogAt from './049_disclosure_backlog_at.js';
+import * as disclosureTexts from './050_disclosure_texts.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
   down(db: Knex): Promise<void>;
+  /** `transaction: false`: the migration runs outside a transaction (an index built CONCURRENTLY). */
+  config?: { transaction?: boolean };
 }
 
 export const migrations: Array<[name: string, migration: Migration]> = [
@@ -96,4 +99,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['047_identifier_system_index', identifierSystemIndex],
   ['048_hl7_former_result_keys', hl7FormerResultKeys],
   ['049_disclosure_backlog_at', disclosureBacklogAt],
+  ['050_disclosure_texts', disclosureTexts],
 ];

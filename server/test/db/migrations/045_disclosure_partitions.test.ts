@@ -15,6 +15,7 @@ import { disclosuresOfResident } from '../../../src/audit/disclosures.js';
 import { purgeExpired } from '../../../src/retention/purge-expired.js';
 import * as disclosurePartitions from '../../../src/db/migrations/045_disclosure_partitions.js';
 import * as disclosureBacklogAt from '../../../src/db/migrations/049_disclosure_backlog_at.js';
+import * as disclosureTexts from '../../../src/db/migrations/050_disclosure_texts.js';
 import { BEFORE_045 } from '../../../src/db/disclosure-index-before-045.js';
 
 const exists = (db: Knex, table: string) => db.schema.hasTable(table);
@@ -74,7 +75,8 @@ describe('the disclosure index partitioned by month (PostgreSQL, migration 045)'
     await migrateToLatest(db);
     expect(await exists(db, BEFORE_045.index)).to.equal(true);
     expect(await isPartitioned(db, 'audit_disclosure_index')).to.equal(true);
-    expect(await isPartitioned(db, 'audit_disclosure_groups')).to.equal(true);
+    // (Its groups went with migration 050: a text's rows are found by the text's key.)
+    expect(await isPartitioned(db, 'audit_disclosure_texts')).to.equal(true);
     expect((await listPartitions(db, 'audit_disclosure_index')).length).to.be.greaterThan(2);
     const before = { resident: await reportOf(resident), other: await reportOf(other) };
     expect(shape(before.resident)).to.deep.equal(disclosedTo(resident));
@@ -85,13 +87,13 @@ describe('the disclosure index partitioned by month (PostgreSQL, migration 045)'
     expect({ resident: await reportOf(resident), other: await reportOf(other) }).to.deep.equal(before);
     expect(await count(db, 'audit_disclosure_index')).to.equal(2);
 
-    // A page polled again and again: a group per batch, the residents' index rows once a month.
+    // A page polled again and again: its text and its residents' index rows once a month.
     const polled = entry([resident, other]);
     for (let i = 0; i < 3; i++) {
       for (let j = 0; j < 4; j++) await trail.record({ ...polled, requestId: `${polled.requestId}-${i}-${j}` });
       await indexAllQueuedDisclosures(db);
     }
-    expect(await count(db, 'audit_disclosure_groups')).to.equal(2 + 3);
+    expect(await count(db, 'audit_disclosure_texts')).to.equal(2 + 1);
     expect(await count(db, 'audit_disclosure_index')).to.equal(2 + 2);
     expect(await reportOf(resident)).to.have.length(3 + 12);
     expect(await reportOf(other)).to.have.length(2 + 12);
@@ -100,7 +102,7 @@ describe('the disclosure index partitioned by month (PostgreSQL, migration 045)'
     // upgrade deleted and their tables dropped; nothing reported.
     const report = await purgeExpired(db, { auditDays: 1, deliveryDays: 1, batchSize: 500 }, { now: Date.now() + 400 * 86_400_000 });
     const dropped = new Set(report.partitions_dropped.map((p) => p.table));
-    expect(dropped).to.include.members(['audit_events', 'audit_disclosure_groups', 'audit_disclosure_index']);
+    expect(dropped).to.include.members(['audit_events', 'audit_disclosure_texts', 'audit_disclosure_index']);
     expect(await exists(db, BEFORE_045.index)).to.equal(false);
     expect(await exists(db, BEFORE_045.groups)).to.equal(false);
     expect(await reportOf(resident)).to.deep.equal([]);
@@ -113,7 +115,8 @@ describe('the disclosure index partitioned by month (PostgreSQL, migration 045)'
     expect(before.resident).to.have.length(5);
     const indexed = (await db('audit_events').pluck('seq')).map(Number).sort((x, y) => x - y);
 
-    // Rolled back in order: migration 049 (the queue's instants) first.
+    // Rolled back in order: migrations 050 (no groups) and 049 (the queue's instants) first.
+    await disclosureTexts.down(db);
     await disclosureBacklogAt.down(db);
     await disclosurePartitions.down(db);
     expect(await isPartitioned(db, 'audit_disclosure_index')).to.equal(false);
@@ -122,6 +125,7 @@ describe('the disclosure index partitioned by month (PostgreSQL, migration 045)'
 
     await disclosurePartitions.up(db);
     await disclosureBacklogAt.up(db);
+    await disclosureTexts.up(db);
     expect(await isPartitioned(db, 'audit_disclosure_index')).to.equal(true);
     // Nothing was indexed the old way meanwhile: no tables kept from before.
     expect(await exists(db, BEFORE_045.index)).to.equal(false);

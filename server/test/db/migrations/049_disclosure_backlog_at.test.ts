@@ -12,6 +12,7 @@ import { disclosuresOfResident } from '../../../src/audit/disclosures.js';
 import { ensurePartitions, listPartitions } from '../../../src/db/history-partitions.js';
 import { historyTable } from '../../../src/db/history-tables.js';
 import * as disclosureBacklogAt from '../../../src/db/migrations/049_disclosure_backlog_at.js';
+import * as disclosureTexts from '../../../src/db/migrations/050_disclosure_texts.js';
 
 interface PlanNode {
   'Relation Name'?: string;
@@ -54,6 +55,8 @@ describe('queued audit rows with their instant (PostgreSQL, migration 049)', fun
     expect(await queued()).to.have.length(4);
 
     await disclosureBacklogAt.up(db);
+    // This version's catch-up writes migration 050's tables.
+    await disclosureTexts.up(db);
     const instants = new Map((await db('audit_events').select('seq', 'at')).map((r: { seq: string; at: string }) => [Number(r.seq), r.at]));
     const before = await queued();
     expect(before.map((r) => Number(r.seq))).to.not.include(orphan);

@@ -1,0 +1,104 @@
+// PostgreSQL: the accounting of disclosures finds a text's audit rows through an index on the
+// audit rows themselves, and keeps one small row per (organization, month, text) where it
+// kept a group of seqs per catch-up pass (issue 43).
+//
+// WHY: since migration 045 a catch-up pass wrote, per text it found, a group row listing the
+// seqs of that text's audit rows. A partner polling a page every few seconds is in a pass
+// once, so at scale each audit row had a group of its own: 374 bytes on disk an audit row
+// (heap and primary key) beside the audit row's 550, 18 GB of 47 at 5x10^7 rows, and the
+// larger part of a month's drop (docs/benchmarks.md, section 13). Now:
+// - audit_events has the index `(org_id, text key) WHERE it disclosed anyone`
+//   (db/disclosure-text-key.ts): every audit row of one text in one month's partition is one
+//   index probe away, and PostgreSQL's B-tree keeps a key repeated request after request once,
+//   with a list of row addresses (deduplication, PostgreSQL 13+): a few bytes an audit row.
+// - audit_disclosure_texts: one row per (organization, month, text) already indexed, so a
+//   pass reads the residents of a text only the first time in a month (what the groups told
+//   before), partitioned by month and dropped with the month as the index is.
+// - audit_disclosure_groups goes: the report reads the resident's (month, text) index rows,
+//   then that text's audit rows of that month through the new index (audit/disclosures.ts).
+// The index is built without holding the audit trail's writers (db/online-index.ts): each
+// partition's CONCURRENTLY, which cannot run in a transaction, hence this migration's config.
+// SQLite keeps its groups (a single site's history).
+import type { Knex } from 'knex';
+import { isPostgres, rawRows } from '../database.js';
+import { historyTable } from '../history-tables.js';
+import { defaultPartitionName, ensurePartitions, isPartitioned } from '../history-partitions.js';
+import { createIndexOnline } from '../online-index.js';
+import { twinName } from '../history-table-move.js';
+import { DISCLOSURE_TEXT_INDEX, DISCLOSURE_TEXT_INDEX_BODY, disclosesAnyone, disclosureTextKey, monthEndOf } from '../disclosure-text-key.js';
+
+export const config = { transaction: false };
+
+const TEXTS = 'audit_disclosure_texts';
+const GROUPS = 'audit_disclosure_groups';
+const PARTITION_INDEX_SUFFIX = '_disclosure_text';
+
+async function exists(db: Knex, table: string): Promise<boolean> {
+  return rawRows(await db.raw('SELECT 1 FROM pg_class WHERE oid = to_regclass(?)', [table])).length > 0;
+}
+
+/** The first instant of the oldest month in `table` (`month` column), or now. */
+async function oldestMonth(db: Knex, table: string): Promise<number> {
+  const month = rawRows<{ month: string | null }>(await db.raw(`SELECT min(month) AS month FROM "${table}"`))[0]?.month;
+  const at = month ? Date.parse(month) : NaN;
+  return Number.isNaN(at) ? Date.now() : Math.min(at, Date.now());
+}
+
+export async function up(db: Knex): Promise<void> {
+  if (!isPostgres(db)) return;
+  const groups = await exists(db, GROUPS);
+  if (!(await exists(db, TEXTS))) {
+    await db.raw(`CREATE TABLE ${TEXTS} (
+      month varchar(32) COLLATE "C" NOT NULL,
+      org_id uuid NOT NULL,
+      text_key varchar(64) COLLATE "C" NOT NULL,
+      PRIMARY KEY (org_id, text_key, month)
+    ) PARTITION BY RANGE (month)`);
+    await db.raw(`CREATE TABLE "${defaultPartitionName(TEXTS)}" PARTITION OF ${TEXTS} DEFAULT`);
+  }
+  await ensurePartitions(db, historyTable(TEXTS)!, Date.now(), groups ? await oldestMonth(db, GROUPS) : Date.now());
+  if (groups) {
+    // The texts the groups say were indexed, month by month: their residents' index rows exist.
+    await db.raw(`INSERT INTO ${TEXTS} (month, org_id, text_key) SELECT DISTINCT month, org_id, text_key FROM ${GROUPS} ON CONFLICT DO NOTHING`);
+  }
+  await createIndexOnline(db, 'audit_events', DISCLOSURE_TEXT_INDEX, DISCLOSURE_TEXT_INDEX_BODY, PARTITION_INDEX_SUFFIX);
+  // A move of audit_events to partitions still copying (migration 039): its twin takes the
+  // table's name at the swap, and its indexes named `<index>_twin` take theirs.
+  const twin = twinName('audit_events');
+  if (await isPartitioned(db, twin)) await createIndexOnline(db, twin, `${DISCLOSURE_TEXT_INDEX}_twin`, DISCLOSURE_TEXT_INDEX_BODY, PARTITION_INDEX_SUFFIX);
+  if (groups) await db.raw(`DROP TABLE ${GROUPS}`);
+}
+
+/**
+ * Back to migration 045's groups: the audit rows of every indexed text are queued again, so
+ * 045's catch-up groups them its way (the report reads the queue meanwhile, and their
+ * residents' index rows are kept): nothing of the accounting is lost.
+ */
+export async function down(db: Knex): Promise<void> {
+  if (!isPostgres(db)) return;
+  await db.raw(`CREATE TABLE IF NOT EXISTS ${GROUPS} (
+    month varchar(32) COLLATE "C" NOT NULL,
+    org_id uuid NOT NULL,
+    text_key varchar(64) NOT NULL,
+    first_seq bigint NOT NULL,
+    last_seq bigint NOT NULL,
+    first_at varchar(32) COLLATE "C" NOT NULL,
+    last_at varchar(32) COLLATE "C" NOT NULL,
+    seqs text NOT NULL,
+    PRIMARY KEY (org_id, text_key, month, first_seq)
+  ) PARTITION BY RANGE (month)`);
+  await db.raw(`CREATE TABLE IF NOT EXISTS "${defaultPartitionName(GROUPS)}" PARTITION OF ${GROUPS} DEFAULT`);
+  await ensurePartitions(db, { table: GROUPS, column: 'month', interval: 'month' }, Date.now(), await oldestMonth(db, TEXTS));
+  await db.raw(
+    `INSERT INTO audit_disclosure_backlog (seq, at)
+     SELECT a.seq, a.at FROM ${TEXTS} t CROSS JOIN LATERAL (
+       SELECT e.seq, e.at FROM audit_events e
+       WHERE e.org_id = t.org_id AND ${disclosureTextKey('e')} = t.text_key AND ${disclosesAnyone('e')}
+         AND e.at >= t.month AND e.at < ${monthEndOf('t.month')}
+     ) a
+     ON CONFLICT DO NOTHING`,
+  );
+  await db.raw(`DROP TABLE ${TEXTS}`);
+  await db.raw(`DROP INDEX IF EXISTS ${DISCLOSURE_TEXT_INDEX}`);
+  await db.raw(`DROP INDEX IF EXISTS ${DISCLOSURE_TEXT_INDEX}_twin`);
+}
