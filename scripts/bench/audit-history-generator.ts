@@ -17,12 +17,11 @@
 // - Time: `at` spread evenly from the first day of the month five months back to now, seq
 //   in the same order (1..rows, the sequence moved past them), request ids as UUIDs.
 // - The accounting of disclosures as the service's catch-up leaves it (audit/disclosure-index.ts,
-//   migration 045): a pass groups the rows of one text it finds together into one
-//   audit_disclosure_groups row in their month, and each resident the text names has one
-//   audit_disclosure_index row per month and text. A pass comes about
-//   a second after the previous one, so a page polled every few seconds is found once per
-//   pass: `readsPerPass` (default 1) consecutive reads of a page make one group. The backlog
-//   is empty (every row indexed).
+//   migrations 045, 050): one audit_disclosure_texts row per (month, text) read that month,
+//   and each resident the text names one audit_disclosure_index row per month and text; the
+//   report finds a text's rows through the audit rows' own index on their text key. The
+//   backlog is empty (every row indexed). `readsPerPass` (default 1) consecutive reads of a
+//   page, as a catch-up pass about a second long would find a page polled that often.
 // - Loaded as an operator's bulk load would be: each month's partition created beside the
 //   table with its range CHECK (as the service's partition keeper creates them,
 //   db/history-partitions.ts), filled, then attached, which builds its indexes from the
@@ -36,7 +35,7 @@ export interface GenerationPlan {
   rows: number;
   /** Distinct pages (each with its own 50 records and residents). */
   pages: number;
-  /** Consecutive reads of one page a catch-up pass finds together (one group). */
+  /** Consecutive reads of one page (a catch-up pass finds them together). */
   readsPerPass: number;
   orgId: string;
   facilityId: string;
@@ -60,7 +59,8 @@ export interface GenerationResult {
   readsPerPass: number;
   residentsPerPage: number;
   months: GeneratedMonth[];
-  groups: number;
+  /** Rows of audit_disclosure_texts: (month, text) pairs. */
+  texts: number;
   indexRows: number;
   /** Seconds per step, and in all. */
   seconds: { texts: number; auditRows: number; disclosureIndex: number; vacuumAnalyze: number; total: number };
@@ -122,7 +122,8 @@ export async function generateAuditHistory(databaseUrl: string, plan: Generation
     const empty = await q(`SELECT (SELECT count(*) FROM (SELECT 1 FROM audit_events LIMIT 1) a) + (SELECT count(*) FROM (SELECT 1 FROM audit_disclosure_index LIMIT 1) b) AS n`);
     if (Number(empty.rows[0].n) !== 0) throw new Error('the audit trail must be empty before the generation');
     const { rows, pages, readsPerPass } = plan;
-    const groups = Math.ceil(rows / readsPerPass);
+    /** Runs of consecutive reads of one page. */
+    const runs = Math.ceil(rows / readsPerPass);
 
     // The pages: ids and texts derived from the real page, digests as the service makes them.
     let t = performance.now();
@@ -154,6 +155,7 @@ export async function generateAuditHistory(databaseUrl: string, plan: Generation
     t = performance.now();
     await q(`CREATE TEMP TABLE scale_clients AS SELECT (n - 1)::int AS n, id FROM unnest($1::text[]) WITH ORDINALITY AS c(id, n)`, [plan.clientIds]);
     const months: GeneratedMonth[] = [];
+    const rowRanges: Array<{ from: number; lo: number; hi: number }> = [];
     for (const from of monthsOf(plan.now)) {
       const to = nextPeriod(from, 'month');
       const name = partitionName('audit_events', from);
@@ -178,49 +180,55 @@ export async function generateAuditHistory(databaseUrl: string, plan: Generation
       }
       await q(`ALTER TABLE audit_events ATTACH PARTITION "${name}" FOR VALUES FROM ('${boundOf(from)}') TO ('${boundOf(to)}')`);
       months.push({ partition: name, from: boundOf(from), to: boundOf(to), rows: hi - lo });
+      rowRanges.push({ from, lo, hi });
       log(`    ${name}: ${(hi - lo).toLocaleString('en-US')} rows loaded and indexed in ${((performance.now() - tm) / 1000).toFixed(1)} s`);
     }
     await q(`SELECT setval(pg_get_serial_sequence('audit_events', 'seq'), $1)`, [rows]);
     seconds.auditRows = (performance.now() - t) / 1000;
 
-    // The accounting of disclosures, as the catch-up leaves it (migration 045): a group per
-    // pass, in the month of its rows, named by its text's digest; an index row per resident,
-    // month and text. The months' partitions first (the migrations made the current one).
+    // The accounting of disclosures, as the catch-up leaves it (migrations 045, 050): a text
+    // row per month and page text read that month; an index row per resident, month and text.
+    // The months' partitions first (the migrations made the current one).
     t = performance.now();
-    for (const table of ['audit_disclosure_groups', 'audit_disclosure_index']) {
+    for (const table of ['audit_disclosure_texts', 'audit_disclosure_index']) {
       for (const from of monthsOf(plan.now)) {
         await q(`CREATE TABLE IF NOT EXISTS "${partitionName(table, from)}" PARTITION OF ${table} FOR VALUES FROM ('${boundOf(from)}') TO ('${boundOf(nextPeriod(from, 'month'))}')`);
       }
     }
-    const groupIndexes = await indexDefinitions(client, 'audit_disclosure_groups');
+    const textIndexes = await indexDefinitions(client, 'audit_disclosure_texts');
     const indexIndexes = await indexDefinitions(client, 'audit_disclosure_index');
-    for (const drop of [...groupIndexes.drops, ...indexIndexes.drops]) await q(drop);
-    const seqsOf = readsPerPass === 1 ? `'[' || (g + 1) || ']'` : `'[' || (SELECT string_agg(s::text, ',') FROM generate_series(g * ${readsPerPass} + 1, least((g + 1) * ${readsPerPass}, ${rows})) s) || ']'`;
-    const atOfRow = (row: string) => `(SELECT ${atOf(start, span, rows)} FROM (SELECT ${row} AS i) r)`;
-    await q(`INSERT INTO audit_disclosure_groups (month, org_id, text_key, first_seq, last_seq, first_at, last_at, seqs)
-      SELECT substr(t.first_at, 1, 7) || '-01T00:00:00.000Z', $1::uuid, p.disclosures_digest, g * ${readsPerPass} + 1, least((g + 1) * ${readsPerPass}, ${rows}), t.first_at, t.last_at, ${seqsOf}
-      FROM generate_series(0::bigint, ${groups - 1}::bigint) g JOIN scale_pages p ON p.k = g % ${pages}
-      CROSS JOIN LATERAL (SELECT ${atOfRow(`g * ${readsPerPass}`)} AS first_at, ${atOfRow(`least((g + 1) * ${readsPerPass}, ${rows}) - 1`)} AS last_at) t`, [plan.orgId]);
+    for (const drop of [...textIndexes.drops, ...indexIndexes.drops]) await q(drop);
+    let texts = 0;
+    for (const { from, lo, hi } of rowRanges) {
+      if (hi <= lo) continue;
+      // Every page is read in a month of at least a round of them; else the ones its rows read.
+      const read = hi - lo >= pages * readsPerPass
+        ? `SELECT k FROM generate_series(0, ${pages - 1}) k`
+        : `SELECT DISTINCT (i / ${readsPerPass}) % ${pages} AS k FROM generate_series(${lo}::bigint, ${hi - 1}::bigint) i`;
+      const inserted = await q(`INSERT INTO audit_disclosure_texts (month, org_id, text_key)
+        SELECT '${boundOf(from)}', $1::uuid, p.disclosures_digest FROM (${read}) r JOIN scale_pages p ON p.k = r.k`, [plan.orgId]);
+      texts += inserted.rowCount ?? 0;
+    }
     const indexed = await q(`INSERT INTO audit_disclosure_index (org_id, resident_id, month, text_key)
-      SELECT $1::uuid, r.resident_id, m.month, m.text_key
-      FROM (SELECT DISTINCT month, text_key FROM audit_disclosure_groups) m JOIN scale_pages p ON p.disclosures_digest = m.text_key JOIN scale_page_residents r ON r.k = p.k`, [plan.orgId]);
-    for (const create of [...groupIndexes.creates, ...indexIndexes.creates]) await q(create);
+      SELECT $1::uuid, r.resident_id, t.month, t.text_key
+      FROM audit_disclosure_texts t JOIN scale_pages p ON p.disclosures_digest = t.text_key JOIN scale_page_residents r ON r.k = p.k`, [plan.orgId]);
+    for (const create of [...textIndexes.creates, ...indexIndexes.creates]) await q(create);
     seconds.disclosureIndex = (performance.now() - t) / 1000;
     const indexRows = indexed.rowCount ?? 0;
-    log(`    disclosure index: ${groups.toLocaleString('en-US')} groups, ${indexRows.toLocaleString('en-US')} index rows, indexes rebuilt: ${seconds.disclosureIndex.toFixed(1)} s`);
+    log(`    disclosure index: ${texts.toLocaleString('en-US')} texts of a month, ${indexRows.toLocaleString('en-US')} index rows, indexes rebuilt: ${seconds.disclosureIndex.toFixed(1)} s`);
 
     const k = Math.floor(pages / 2);
     const resident = (await q('SELECT resident_id FROM scale_page_residents WHERE k = $1 ORDER BY ord LIMIT 1', [k])).rows[0].resident_id as string;
     let disclosures = 0;
-    for (let g = k; g < groups; g += pages) disclosures += Math.min(readsPerPass, rows - g * readsPerPass);
+    for (let g = k; g < runs; g += pages) disclosures += Math.min(readsPerPass, rows - g * readsPerPass);
     await q('DROP TABLE scale_pages, scale_page_residents');
 
     t = performance.now();
-    for (const table of ['audit_events', 'audit_texts', 'audit_disclosure_groups', 'audit_disclosure_index']) await q(`VACUUM ANALYZE "${table}"`);
+    for (const table of ['audit_events', 'audit_texts', 'audit_disclosure_texts', 'audit_disclosure_index']) await q(`VACUUM ANALYZE "${table}"`);
     seconds.vacuumAnalyze = (performance.now() - t) / 1000;
     seconds.total = (performance.now() - t0) / 1000;
     log(`    VACUUM ANALYZE: ${seconds.vacuumAnalyze.toFixed(1)} s; generated in ${seconds.total.toFixed(0)} s (${((seconds.total * 1e6) / rows).toFixed(1)} s per 10^6 rows)`);
-    return { rows, pages, readsPerPage: rows / pages, readsPerPass, residentsPerPage, months, groups, indexRows, seconds, measuredResident: { id: resident, disclosures } };
+    return { rows, pages, readsPerPage: rows / pages, readsPerPass, residentsPerPage, months, texts, indexRows, seconds, measuredResident: { id: resident, disclosures } };
   } finally {
     await client.end();
   }

@@ -19,7 +19,7 @@
 //    BENCH_SCALE_DELETE_SECONDS, default 1,800: the rate and the WAL per row are then what it
 //    measured, the month's time extrapolated);
 // 4. bytes on disk per audit row: the partitions (heap, TOAST, indexes), the texts, and the
-//    accounting of disclosures (index and groups).
+//    accounting of disclosures (its index and texts).
 // The two databases are dropped at the end, whatever happens. Before anything, the free space
 // where PostgreSQL keeps its data is checked against an estimate of what the rows take.
 //   BENCH_SCALE_AUDIT_ROWS=1e7 BENCH_ONLY=scale npm run bench
@@ -56,14 +56,14 @@ const DAY_MS = 86_400_000;
 /** `ops purge`'s pause between batches (cli/commands/retention.ts). */
 const PURGE_PAUSE_MS = 5;
 /**
- * Disk an audit row takes (partitions, its share of the texts), and a disclosure group (its
- * group row, and since migration 045 no index row per read: a resident's is written once a
- * month per text): measured at 10^5 and 10^6 rows, 2026-11-28 (554 bytes; a group and its
- * index rows 4,037 bytes before migration 045); what the run needs besides (the facility,
- * WAL, a margin).
+ * Disk an audit row takes (partitions with the index on its text key, its share of the
+ * texts), and its share of the accounting of disclosures (a resident's index row is written
+ * once a month per text; since migration 050 no group row per catch-up pass, which took 374
+ * bytes an audit row at 5x10^7 rows): measured at 5x10^7 rows, 2026-11-29 (550 bytes before
+ * the text key's index, and 49); what the run needs besides (the facility, WAL, a margin).
  */
-export const ESTIMATED_AUDIT_BYTES_PER_ROW = 600;
-export const ESTIMATED_DISCLOSURE_BYTES_PER_GROUP = 400;
+export const ESTIMATED_AUDIT_BYTES_PER_ROW = 580;
+export const ESTIMATED_DISCLOSURE_BYTES_PER_ROW = 60;
 const ESTIMATED_BYTES_BESIDES = 4 * 1024 ** 3;
 
 export interface SteadyLoad {
@@ -101,7 +101,8 @@ export interface DiskUse {
   auditIndexBytes: number;
   textsBytes: number;
   disclosureIndexBytes: number;
-  disclosureGroupsBytes: number;
+  /** audit_disclosure_texts (a row per month and text) and the backlog. */
+  disclosureTextsBytes: number;
   rows: number;
 }
 
@@ -245,7 +246,7 @@ async function diskUse(client: pg.Client): Promise<DiskUse> {
     textsBytes: await size(`SELECT pg_total_relation_size('audit_texts') AS n`),
     // Partitioned by month (migration 045): their bytes are their partitions'.
     disclosureIndexBytes: await size(`SELECT coalesce(sum(pg_total_relation_size(inhrelid)), 0) AS n FROM pg_inherits WHERE inhparent = 'audit_disclosure_index'::regclass`),
-    disclosureGroupsBytes: await size(`SELECT coalesce(sum(pg_total_relation_size(inhrelid)), 0) + pg_total_relation_size('audit_disclosure_backlog') AS n FROM pg_inherits WHERE inhparent = 'audit_disclosure_groups'::regclass`),
+    disclosureTextsBytes: await size(`SELECT coalesce(sum(pg_total_relation_size(inhrelid)), 0) + pg_total_relation_size('audit_disclosure_backlog') AS n FROM pg_inherits WHERE inhparent = 'audit_disclosure_texts'::regclass`),
     rows: await size('SELECT count(*) AS n FROM audit_events'),
   };
 }
@@ -273,12 +274,12 @@ async function roomFor(settings: BenchSettings, rows: number, skipped: string[])
     const stats = statfsSync(ROOT);
     free = stats.bavail * stats.bsize;
   }
-  const needed = rows * ESTIMATED_AUDIT_BYTES_PER_ROW + Math.ceil(rows / READS_PER_PASS) * ESTIMATED_DISCLOSURE_BYTES_PER_GROUP + ESTIMATED_BYTES_BESIDES;
+  const needed = rows * (ESTIMATED_AUDIT_BYTES_PER_ROW + ESTIMATED_DISCLOSURE_BYTES_PER_ROW) + ESTIMATED_BYTES_BESIDES;
   const gb = (n: number) => `${(n / 1024 ** 3).toFixed(1)} GB`;
   settings.log(`  disk: ${gb(free)} free where PostgreSQL keeps its data (${dir}); ${rows.toLocaleString('en-US')} audit rows need about ${gb(needed)}`);
   if (needed <= free) return true;
   skipped.push(
-    `PostgreSQL: ${rows.toLocaleString('en-US')} audit rows need about ${gb(needed)} (${ESTIMATED_AUDIT_BYTES_PER_ROW} bytes a row, ${ESTIMATED_DISCLOSURE_BYTES_PER_GROUP.toLocaleString('en-US')} a disclosure group of the accounting of disclosures at ${READS_PER_PASS} read(s) of a page per catch-up pass, and ${gb(ESTIMATED_BYTES_BESIDES)} besides) and ${dir} has ${gb(free)} free: not generated (set BENCH_SCALE_AUDIT_ROWS lower, or free space)`,
+    `PostgreSQL: ${rows.toLocaleString('en-US')} audit rows need about ${gb(needed)} (${ESTIMATED_AUDIT_BYTES_PER_ROW} bytes a row, ${ESTIMATED_DISCLOSURE_BYTES_PER_ROW} of the accounting of disclosures, and ${gb(ESTIMATED_BYTES_BESIDES)} besides) and ${dir} has ${gb(free)} free: not generated (set BENCH_SCALE_AUDIT_ROWS lower, or free space)`,
   );
   settings.log(`  ! ${skipped[skipped.length - 1]}`);
   return false;
@@ -319,7 +320,7 @@ async function measure(settings: BenchSettings, [emptyUrl, fullUrl]: string[], [
       if (!real || real.ids_text === null || real.disclosures_text === null) throw new Error(`the coverage list's audit row was not found with its texts stored apart: ${JSON.stringify(real)}`);
       template = { operation: String(real.operation), status: Number(real.status), resultCount: Number(real.result_count), purpose: String(real.purpose), idsText: String(real.ids_text), disclosuresText: String(real.disclosures_text) };
       // Both databases start with an empty audit trail.
-      await db.raw('TRUNCATE audit_events, audit_disclosure_backlog, audit_disclosure_groups, audit_disclosure_index, audit_texts');
+      await db.raw('TRUNCATE audit_events, audit_disclosure_backlog, audit_disclosure_texts, audit_disclosure_index, audit_texts');
       await db.raw('VACUUM ANALYZE');
     } finally {
       await db.destroy();
@@ -342,7 +343,7 @@ async function measure(settings: BenchSettings, [emptyUrl, fullUrl]: string[], [
       await full.end();
     }
     const perRow = (n: number) => (n / disk.rows).toFixed(0);
-    log(`    on disk per audit row: ${perRow(disk.auditHeapBytes + disk.auditToastBytes + disk.auditIndexBytes)} bytes in the partitions (heap ${perRow(disk.auditHeapBytes)}, indexes ${perRow(disk.auditIndexBytes)}), texts ${perRow(disk.textsBytes)}, accounting of disclosures ${perRow(disk.disclosureIndexBytes + disk.disclosureGroupsBytes)}`);
+    log(`    on disk per audit row: ${perRow(disk.auditHeapBytes + disk.auditToastBytes + disk.auditIndexBytes)} bytes in the partitions (heap ${perRow(disk.auditHeapBytes)}, indexes ${perRow(disk.auditIndexBytes)}), texts ${perRow(disk.textsBytes)}, accounting of disclosures ${perRow(disk.disclosureIndexBytes + disk.disclosureTextsBytes)}`);
 
     // 1. The coverage list with the big audit and with an empty one, interleaved.
     const emptyService = await startServiceProcess({ databaseUrl: emptyUrl!, env: serviceEnv() });
@@ -406,7 +407,7 @@ async function measure(settings: BenchSettings, [emptyUrl, fullUrl]: string[], [
     // sixth of the table changed, so the batches meet the table as a purge by batches alone
     // would. Timed: what the drop's cleanup costs afterwards.
     const vacuumStarted = performance.now();
-    for (const table of ['audit_disclosure_index', 'audit_disclosure_groups', 'audit_disclosure_backlog']) await vacuum(fullUrl!, table);
+    for (const table of ['audit_disclosure_index', 'audit_disclosure_texts', 'audit_disclosure_backlog']) await vacuum(fullUrl!, table);
     const vacuumAfterDropSeconds = (performance.now() - vacuumStarted) / 1000;
     log(`    VACUUM of the accounting of disclosures after the drop: ${vacuumAfterDropSeconds.toFixed(1)} s`);
     const batchDelete = await purgeUnderLoad(fullUrl!, admin, Date.parse(generation.months[1]!.to) - 1, fullService.url + listPath(tenant), fullHeaders, generation.months[1]!.rows, DELETE_SECONDS);
