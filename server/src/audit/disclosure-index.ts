@@ -5,8 +5,9 @@
 // after request: parsed once a batch), each group's seqs written once, and one small index
 // row per (organization, resident, group) (migrations 028, 029; over the database's own JSON
 // functions); on PostgreSQL one index row per (organization, resident, month, text), in
-// tables partitioned by month (migration 045), and no groups: a text's audit rows of a month
-// are found through an index on audit_events (migration 050). Writing a row per resident
+// tables partitioned by month (migration 045), and no groups: a text's audit rows are found
+// through an index on audit_events, and only rows of a text new in its month are queued
+// (migration 050): a polled page's requests are in the report from their commit. Writing a row per resident
 // within each request's commit had cost 40% of a coverage list on SQLite.
 // The report reads the index and the backlog in one statement (audit/disclosures.ts), so it is
 // exact whether or not a row was indexed yet; the index only has to catch up. Instances of
@@ -15,7 +16,7 @@
 import type { Knex } from 'knex';
 import { isPostgres, rawRows, withoutJit } from '../db/database.js';
 import { TimedBatchSize } from '../db/timed-batch-size.js';
-import { disclosureTextKey } from '../db/disclosure-text-key.js';
+import { disclosureTextKey, monthOf } from '../db/disclosure-text-key.js';
 
 /** Audit rows per batch where no time steers it (ops, tests): a few milliseconds on SQLite. */
 export const INDEX_BATCH_ROWS = 128;
@@ -71,7 +72,7 @@ export const POSTGRES_BATCH = `WITH batch AS (
     WHERE seq = ANY(ARRAY(SELECT seq FROM audit_disclosure_backlog WHERE seq >= ? ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED))
     RETURNING seq, at
   ), batch_rows AS (
-    SELECT a.seq, a.at, a.org_id, a.disclosures, a.disclosures_digest, substr(a.at, 1, 7) || '-01T00:00:00.000Z' AS month,
+    SELECT a.seq, a.at, a.org_id, a.disclosures, a.disclosures_digest, ${monthOf('a.at')} AS month,
       ${disclosureTextKey('a')} AS text_key
     FROM batch CROSS JOIN LATERAL (SELECT e.seq, e.at, e.org_id, e.disclosures, e.disclosures_digest FROM audit_events e WHERE e.seq = batch.seq AND e.at = batch.at LIMIT 1) a
   ), texts AS (

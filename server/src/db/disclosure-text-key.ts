@@ -23,3 +23,8 @@ export const DISCLOSURE_TEXT_INDEX_BODY =
 export function monthEndOf(month: string): string {
   return `to_char(${month}::timestamp + interval '1 month', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
+
+/** The month of an instant column, as the accounting of disclosures names it (its first instant). */
+export function monthOf(at: string): string {
+  return `(substr(${at}, 1, 7) || '-01T00:00:00.000Z')`;
+}

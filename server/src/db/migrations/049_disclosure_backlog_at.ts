@@ -14,7 +14,8 @@ import type { Knex } from 'knex';
 import { isPostgres } from '../database.js';
 import { POSTGRES_FUNCTION as QUEUE_BY_SEQ } from './031_audit_texts.js';
 
-const QUEUE_WITH_INSTANT = `CREATE OR REPLACE FUNCTION queue_audit_disclosures_of_statement() RETURNS trigger AS $$
+/** The queue's function as of this migration (050's rollback restores it). */
+export const QUEUE_WITH_INSTANT = `CREATE OR REPLACE FUNCTION queue_audit_disclosures_of_statement() RETURNS trigger AS $$
 BEGIN
   INSERT INTO audit_disclosure_backlog (seq, at)
     SELECT seq, at FROM audit_rows_inserted WHERE disclosures IS NOT NULL OR disclosures_digest IS NOT NULL;

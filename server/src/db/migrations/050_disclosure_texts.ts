@@ -15,7 +15,15 @@
 //   pass reads the residents of a text only the first time in a month (what the groups told
 //   before), partitioned by month and dropped with the month as the index is.
 // - audit_disclosure_groups goes: the report reads the resident's (month, text) index rows,
-//   then that text's audit rows of that month through the new index (audit/disclosures.ts).
+//   then that text's audit rows through the new index (audit/disclosures.ts).
+// - The trigger queues for the catch-up only the audit rows whose text is not yet indexed in
+//   their month: a row of a text indexed this month is in the report already (its text's
+//   residents have their index rows, written with the text's row in one transaction), so a
+//   polled page's requests no longer go through the queue at all (each had been a queue row
+//   written, then locked, read and deleted by the catch-up: a sixth of a polled coverage
+//   list's CPU with its backends, by paired A/B, 2026-11-29). A text being indexed by a
+//   catch-up not yet committed is not seen: the row is queued, and that batch's successor
+//   finds its text indexed and only dequeues it.
 // The index is built without holding the audit trail's writers (db/online-index.ts): each
 // partition's CONCURRENTLY, which cannot run in a transaction, hence this migration's config.
 // SQLite keeps its groups (a single site's history).
@@ -25,13 +33,24 @@ import { historyTable } from '../history-tables.js';
 import { defaultPartitionName, ensurePartitions, isPartitioned } from '../history-partitions.js';
 import { createIndexOnline } from '../online-index.js';
 import { twinName } from '../history-table-move.js';
-import { DISCLOSURE_TEXT_INDEX, DISCLOSURE_TEXT_INDEX_BODY, disclosesAnyone, disclosureTextKey, monthEndOf } from '../disclosure-text-key.js';
+import { DISCLOSURE_TEXT_INDEX, DISCLOSURE_TEXT_INDEX_BODY, disclosesAnyone, disclosureTextKey, monthEndOf, monthOf } from '../disclosure-text-key.js';
+import { QUEUE_WITH_INSTANT } from './049_disclosure_backlog_at.js';
 
 export const config = { transaction: false };
 
 const TEXTS = 'audit_disclosure_texts';
 const GROUPS = 'audit_disclosure_groups';
 const PARTITION_INDEX_SUFFIX = '_disclosure_text';
+
+/** The statement trigger's function (migration 031's trigger): only rows of a text new in its month. */
+const QUEUE_NEW_TEXTS = `CREATE OR REPLACE FUNCTION queue_audit_disclosures_of_statement() RETURNS trigger AS $$
+BEGIN
+  INSERT INTO audit_disclosure_backlog (seq, at)
+    SELECT r.seq, r.at FROM audit_rows_inserted r
+    WHERE ${disclosesAnyone('r')}
+      AND NOT EXISTS (SELECT 1 FROM ${TEXTS} t WHERE t.org_id = r.org_id AND t.text_key = ${disclosureTextKey('r')} AND t.month = ${monthOf('r.at')});
+  RETURN NULL;
+END $$ LANGUAGE plpgsql`;
 
 async function exists(db: Knex, table: string): Promise<boolean> {
   return rawRows(await db.raw('SELECT 1 FROM pg_class WHERE oid = to_regclass(?)', [table])).length > 0;
@@ -66,6 +85,7 @@ export async function up(db: Knex): Promise<void> {
   // table's name at the swap, and its indexes named `<index>_twin` take theirs.
   const twin = twinName('audit_events');
   if (await isPartitioned(db, twin)) await createIndexOnline(db, twin, `${DISCLOSURE_TEXT_INDEX}_twin`, DISCLOSURE_TEXT_INDEX_BODY, PARTITION_INDEX_SUFFIX);
+  await db.raw(QUEUE_NEW_TEXTS);
   if (groups) await db.raw(`DROP TABLE ${GROUPS}`);
 }
 
@@ -98,6 +118,7 @@ export async function down(db: Knex): Promise<void> {
      ) a
      ON CONFLICT DO NOTHING`,
   );
+  await db.raw(QUEUE_WITH_INSTANT);
   await db.raw(`DROP TABLE ${TEXTS}`);
   await db.raw(`DROP INDEX IF EXISTS ${DISCLOSURE_TEXT_INDEX}`);
   await db.raw(`DROP INDEX IF EXISTS ${DISCLOSURE_TEXT_INDEX}_twin`);

@@ -131,16 +131,28 @@ describe('a text\'s audit rows found by their key, no groups (PostgreSQL, migrat
     expect(rawRows<{ valid: boolean }>(await db.raw('SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass(?)', [DISCLOSURE_TEXT_INDEX]))).to.deep.equal([{ valid: true }]);
     expect(await reports()).to.deep.equal(before);
 
-    // The queued answer, and the polled page again: its text is indexed already, so the batch
-    // writes nothing for it and the report finds the new rows by the text's key.
+    // The polled page again: its text is indexed this month, so its rows are not queued and
+    // the report finds them by the text's key; the queued answer is indexed.
     for (let i = 0; i < 3; i++) await trail.record({ ...polled, requestId: `${polled.requestId}-2-${i}` });
+    expect(await count(db, 'audit_disclosure_backlog')).to.equal(1);
     const queued = await reports();
     expect(queued.resident).to.have.length(10);
     const indexRows = await count(db, 'audit_disclosure_index');
-    expect(await indexAllQueuedDisclosures(db)).to.equal(4);
+    expect(await indexAllQueuedDisclosures(db)).to.equal(1);
     expect(await count(db, 'audit_disclosure_texts')).to.equal(3);
     expect(await count(db, 'audit_disclosure_index')).to.equal(indexRows + 1);
     expect(await reports()).to.deep.equal(queued);
+    // The same text in the next month is new there: queued, and indexed in that month.
+    const next = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1, 0, 0, 1)).toISOString();
+    await db.raw(
+      `INSERT INTO audit_events (at, request_id, client_id, org_id, operation, status, resource_ids, result_count, purpose, disclosures)
+       SELECT ?, 'next-month', client_id, org_id, operation, status, resource_ids, result_count, purpose, disclosures FROM audit_events WHERE request_id = ?`,
+      [next, `${polled.requestId}-2-0`],
+    );
+    expect(await db('audit_disclosure_backlog').pluck('at')).to.deep.equal([next]);
+    expect(await indexAllQueuedDisclosures(db)).to.equal(1);
+    expect(Number((await db('audit_disclosure_texts').where('month', '>', new Date().toISOString()).count({ n: '*' }).first())!.n)).to.equal(1);
+    await db('audit_events').where({ request_id: 'next-month' }).del();
     // A partition created after it has the index from the parent.
     const now = Date.now();
     await ensurePartitions(db, historyTable('audit_events')!, now + 400 * 86_400_000, now);
