@@ -1,14 +1,18 @@
 // The service's upkeep of the partitioned history tables (PostgreSQL): at start and then every
 // KEEP_INTERVAL_MS, every history table has its partitions for now and ahead
-// (db/history-partitions.ts), and a table still being moved to partitions after an upgrade
+// (db/history-partitions.ts), a table still being moved to partitions after an upgrade
 // is copied a batch at a time, with a pause between batches, then swapped
-// (db/history-table-move.ts). Several instances may do it at once: the partitions are created
-// under an advisory lock, and one copier works on a table at a time.
+// (db/history-table-move.ts), and an index an upgrade added is built on the partitions the
+// migration left to it (db/online-indexes.ts). Several instances may do it at once: the
+// partitions are created under an advisory lock, one copier works on a table at a time, and
+// one builder on an index.
 import type { Knex } from 'knex';
 import { isPostgres } from './database.js';
 import { ensureAllPartitions } from './history-partitions.js';
 import { copyBatch, pendingMoves, swap } from './history-table-move.js';
 import { historyTable } from './history-tables.js';
+import { buildIndexOnline, isIndexPending } from './online-index.js';
+import { ONLINE_INDEXES } from './online-indexes.js';
 
 /** Hourly: a partition is created weeks ahead, so a missed pass or two costs nothing. */
 export const KEEP_INTERVAL_MS = 3_600_000;
@@ -19,10 +23,19 @@ const SWAP_ATTEMPTS = 5;
 export interface KeeperEvents {
   created?: (partitions: string[]) => void;
   moved?: (table: string) => void;
+  /** An index an upgrade added is built on every partition. */
+  indexed?: (index: string) => void;
   failed?: (error: Error) => void;
 }
 
-/** One pass: partitions ahead, then any pending move to its end. `proceed` false stops it. */
+/** Whether an upgrade left work to the keeper: a move to partitions, an index to build. */
+export async function hasPendingUpkeep(db: Knex): Promise<boolean> {
+  if ((await pendingMoves(db)).length > 0) return true;
+  for (const index of ONLINE_INDEXES) if (await isIndexPending(db, index)) return true;
+  return false;
+}
+
+/** One pass: partitions ahead, then any pending move and index build to its end. `proceed` false stops it. */
 export async function keepHistoryPartitions(db: Knex, events: KeeperEvents = {}, proceed: () => boolean = () => true, pauseMs = COPY_PAUSE_MS): Promise<void> {
   if (!isPostgres(db)) return;
   const created = await ensureAllPartitions(db);
@@ -46,6 +59,10 @@ export async function keepHistoryPartitions(db: Knex, events: KeeperEvents = {},
       await new Promise((resolve) => setTimeout(resolve, 1_000 * attempt));
     }
   }
+  for (const index of ONLINE_INDEXES) {
+    if (!proceed() || !(await isIndexPending(db, index))) continue;
+    if ((await buildIndexOnline(db, index, { proceed })) === 'built') events.indexed?.(index.name);
+  }
 }
 
 export class HistoryPartitionKeeper {
@@ -62,12 +79,12 @@ export class HistoryPartitionKeeper {
   /** The first pass before the service answers (so today's partition exists), then hourly. */
   async start(): Promise<void> {
     if (!isPostgres(this.db)) return;
-    // Partitions only: a pending copy goes on in the background, starting now.
+    // Partitions only: a pending copy or index build goes on in the background, starting now.
     let moving = false;
     try {
       const created = await ensureAllPartitions(this.db);
       if (created.length > 0) this.events.created?.(created);
-      moving = (await pendingMoves(this.db)).length > 0;
+      moving = await hasPendingUpkeep(this.db);
     } catch (error) {
       // The DEFAULT partition takes the writes meanwhile; the next pass retries.
       this.events.failed?.(error as Error);

@@ -2,56 +2,93 @@
 // every INSERT for as long as it builds, hours on years of audit rows; so a partitioned table
 // gets the index ON ONLY itself (nothing built, no wait), each partition's is built
 // CONCURRENTLY (writes go on) and attached, and the parent's becomes valid with the last one.
-// A plain table's is built CONCURRENTLY. None of this may run in a transaction (a migration
-// that calls it says `config: { transaction: false }`). Idempotent: a run that stopped half
-// way is taken up again, an index a failed concurrent build left invalid is built again.
-// Partitions created later get the index from the parent as they are attached.
+// A plain table's is built CONCURRENTLY. None of this may run in a transaction, so it runs on
+// a connection of its own, taken from knex's pool, under a session advisory lock: one builder
+// per index, whichever instance (a second one finds it busy and leaves it). A run stopped half
+// way is taken up by the next one, and an index a failed concurrent build left invalid is
+// built again. Partitions created later get the index from the parent as they are attached.
+//
+// A migration builds what is small at once (`upToRows`) and leaves the rest to the service's
+// partition keeper (db/history-partition-keeper.ts), which builds it in the background: an
+// upgrade never waits hours for an index before the service answers.
 import type { Knex } from 'knex';
 import { rawRows } from './database.js';
 import { isPartitioned, listPartitions } from './history-partitions.js';
 
-async function validity(db: Knex, index: string): Promise<'valid' | 'invalid' | 'absent'> {
-  const rows = rawRows<{ valid: boolean }>(
-    await db.raw('SELECT i.indisvalid AS valid FROM pg_index i WHERE i.indexrelid = to_regclass(?)', [index]),
-  );
-  if (rows.length === 0) return 'absent';
-  return rows[0]!.valid ? 'valid' : 'invalid';
+export interface OnlineIndex {
+  table: string;
+  name: string;
+  /** What follows `ON <table>`: the columns and any predicate. */
+  body: string;
+  /** A partition's own index is named `<partition><childSuffix>`. */
+  childSuffix: string;
 }
 
-async function buildConcurrently(db: Knex, table: string, index: string, body: string): Promise<void> {
-  const state = await validity(db, index);
-  if (state === 'valid') return;
-  if (state === 'invalid') await db.raw(`DROP INDEX CONCURRENTLY IF EXISTS "${index}"`);
-  await db.raw(`CREATE INDEX CONCURRENTLY "${index}" ON "${table}" ${body}`);
+interface PgConnection {
+  query(text: string, values?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
 }
 
-/** Whether a partition `partition` has an index attached to the partitioned index `index`. */
-async function hasAttached(db: Knex, index: string, partition: string): Promise<boolean> {
-  const rows = rawRows(
-    await db.raw(
-      `SELECT 1 FROM pg_inherits h JOIN pg_index i ON i.indexrelid = h.inhrelid
-       WHERE h.inhparent = to_regclass(?) AND i.indrelid = to_regclass(?)`,
-      [index, partition],
-    ),
-  );
-  return rows.length > 0;
-}
+export type BuildOutcome = 'built' | 'pending' | 'busy';
 
 /**
- * Creates index `name` on `table` with `body` (what follows `ON table`: columns, predicate)
- * without holding its writers; a partition's own index is named `<partition><childSuffix>`.
+ * Builds `index` where it is missing: every partition (or the plain table) of at most
+ * `upToRows` rows by the catalogue's estimate, all when not given. 'pending': larger ones
+ * are left; 'busy': another builder holds it.
  */
-export async function createIndexOnline(db: Knex, table: string, name: string, body: string, childSuffix: string): Promise<void> {
-  if (!(await isPartitioned(db, table))) {
-    await buildConcurrently(db, table, name, body);
-    return;
+export async function buildIndexOnline(db: Knex, index: OnlineIndex, options: { upToRows?: number; proceed?: () => boolean } = {}): Promise<BuildOutcome> {
+  const proceed = options.proceed ?? (() => true);
+  const connection = (await db.client.acquireConnection()) as PgConnection;
+  const q = async (sql: string, values: unknown[] = []) => (await connection.query(sql, values)).rows;
+  const lockKey = `ofctx.online_index.${index.name}`;
+  try {
+    if (!(await q('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [lockKey]))[0]!.locked) return 'busy';
+    try {
+      const validity = async (name: string): Promise<'valid' | 'invalid' | 'absent'> => {
+        const rows = await q('SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass($1)', [name]);
+        return rows.length === 0 ? 'absent' : rows[0]!.valid ? 'valid' : 'invalid';
+      };
+      const small = async (table: string) =>
+        options.upToRows === undefined || Number((await q('SELECT greatest(reltuples, 0)::bigint AS n FROM pg_class WHERE oid = to_regclass($1)', [table]))[0]?.n ?? 0) <= options.upToRows;
+      const build = async (table: string, name: string): Promise<void> => {
+        const state = await validity(name);
+        if (state === 'valid') return;
+        if (state === 'invalid') await q(`DROP INDEX CONCURRENTLY IF EXISTS "${name}"`);
+        await q(`CREATE INDEX CONCURRENTLY "${name}" ON "${table}" ${index.body}`);
+      };
+      if (!(await isPartitioned(db, index.table))) {
+        if (!(await small(index.table))) return 'pending';
+        await build(index.table, index.name);
+        return 'built';
+      }
+      await q(`CREATE INDEX IF NOT EXISTS "${index.name}" ON ONLY "${index.table}" ${index.body}`);
+      let left = false;
+      // Listed after the parent's index exists: a partition created since has it already.
+      for (const partition of await listPartitions(db, index.table)) {
+        const attached = await q(
+          `SELECT 1 FROM pg_inherits h JOIN pg_index i ON i.indexrelid = h.inhrelid WHERE h.inhparent = to_regclass($1) AND i.indrelid = to_regclass($2)`,
+          [index.name, partition.name],
+        );
+        if (attached.length > 0) continue;
+        if (!proceed() || !(await small(partition.name))) {
+          left = true;
+          continue;
+        }
+        const child = `${partition.name}${index.childSuffix}`;
+        await build(partition.name, child);
+        await q(`ALTER INDEX "${index.name}" ATTACH PARTITION "${child}"`);
+      }
+      return left ? 'pending' : 'built';
+    } finally {
+      await q('SELECT pg_advisory_unlock(hashtext($1))', [lockKey]);
+    }
+  } finally {
+    await db.client.releaseConnection(connection);
   }
-  await db.raw(`CREATE INDEX IF NOT EXISTS "${name}" ON ONLY "${table}" ${body}`);
-  // Listed after the parent's index exists: a partition created since has it already.
-  for (const partition of await listPartitions(db, table)) {
-    if (await hasAttached(db, name, partition.name)) continue;
-    const child = `${partition.name}${childSuffix}`;
-    await buildConcurrently(db, partition.name, child, body);
-    await db.raw(`ALTER INDEX "${name}" ATTACH PARTITION "${child}"`);
-  }
+}
+
+/** Whether `index` still has a partition (or its plain table) to build: absent or not yet valid. */
+export async function isIndexPending(db: Knex, index: OnlineIndex): Promise<boolean> {
+  if (rawRows(await db.raw('SELECT 1 FROM pg_class WHERE oid = to_regclass(?)', [index.table])).length === 0) return false;
+  const rows = rawRows<{ valid: boolean }>(await db.raw('SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass(?)', [index.name]));
+  return rows.length === 0 || !rows[0]!.valid;
 }

@@ -1,12 +1,14 @@
 // `partitions [--move]`: the time partitions of the history tables on PostgreSQL
 // (db/history-tables.ts) and any online move still under way; --move creates the partitions
-// ahead and carries a pending move to its end here and now (the service does both in the
-// background).
+// ahead and carries a pending move, and an upgrade's index build, to its end here and now (the
+// service does all three in the background).
 import { isPostgres, rawRows } from '../../db/database.js';
 import { isPartitioned, listPartitions } from '../../db/history-partitions.js';
 import { pendingMoves, type MoveState } from '../../db/history-table-move.js';
 import { keepHistoryPartitions } from '../../db/history-partition-keeper.js';
 import { HISTORY_TABLES } from '../../db/history-tables.js';
+import { isIndexPending } from '../../db/online-index.js';
+import { ONLINE_INDEXES } from '../../db/online-indexes.js';
 import type { Command } from '../command.js';
 
 interface TableReport {
@@ -20,17 +22,25 @@ interface TableReport {
 interface PartitionsReport {
   tables: TableReport[];
   moves_pending: MoveState[];
+  /** Indexes an upgrade added that are not yet built on every partition (db/online-indexes.ts). */
+  indexes_pending: string[];
 }
 
 export const partitions: Command = {
   name: 'partitions',
-  summary: 'List the time partitions of the history tables (PostgreSQL) and any move to partitions still under way; --move creates the partitions ahead and finishes a pending move now.',
+  summary: 'List the time partitions of the history tables (PostgreSQL), any move to partitions and any index an upgrade added still under way; --move creates the partitions ahead and finishes both now.',
   usage: 'partitions [--move] [--json]',
   options: { move: { type: 'boolean' } },
   async run(args, cli) {
     const db = await cli.db();
     if (!isPostgres(db)) throw new Error('the history tables are partitioned on PostgreSQL only; SQLite keeps plain tables, purged in batches');
-    if (args.values.move) await keepHistoryPartitions(db, { created: (names) => cli.progress(`created ${names.join(', ')}`), moved: (table) => cli.progress(`${table} moved to partitions`) });
+    if (args.values.move) {
+      await keepHistoryPartitions(db, {
+        created: (names) => cli.progress(`created ${names.join(', ')}`),
+        moved: (table) => cli.progress(`${table} moved to partitions`),
+        indexed: (index) => cli.progress(`${index} built on every partition`),
+      });
+    }
     const tables: TableReport[] = [];
     for (const spec of HISTORY_TABLES) {
       const partitioned = await isPartitioned(db, spec.table);
@@ -40,7 +50,9 @@ export const partitions: Command = {
       );
       tables.push({ ...spec, partitioned, partitions: found.map((p) => ({ ...p, approximate_rows: estimates.get(p.name) ?? 0 })) });
     }
-    return { tables, moves_pending: await pendingMoves(db) };
+    const indexesPending: string[] = [];
+    for (const index of ONLINE_INDEXES) if (await isIndexPending(db, index)) indexesPending.push(index.name);
+    return { tables, moves_pending: await pendingMoves(db), indexes_pending: indexesPending };
   },
   format: (r: PartitionsReport) =>
     [
@@ -50,5 +62,6 @@ export const partitions: Command = {
           : `${t.table}: not partitioned yet`,
       ),
       ...r.moves_pending.map((m) => `moving ${m.table_name} to partitions: ${m.copied_through} of ${m.copy_through} keys copied (started ${m.started_at}); the service finishes it, or run partitions --move`),
+      ...r.indexes_pending.map((name) => `building index ${name} on the partitions an upgrade left to the service; it finishes it, or run partitions --move`),
     ].join('\n'),
 };

@@ -26,21 +26,25 @@
 //   finds its text indexed and only dequeues it.
 // The index is built without holding the audit trail's writers (db/online-index.ts): each
 // partition's CONCURRENTLY, which cannot run in a transaction, hence this migration's config.
+// Partitions of up to INLINE_ROWS rows (a new database, a small site) are indexed here; larger
+// ones by the service's partition keeper in the background (`ops partitions` shows them,
+// `ops partitions --move` builds them now), so the upgrade does not wait hours for them.
+// Until then the report reads those partitions' rows of the organization to find a text's.
 // SQLite keeps its groups (a single site's history).
 import type { Knex } from 'knex';
 import { isPostgres, rawRows } from '../database.js';
 import { historyTable } from '../history-tables.js';
-import { defaultPartitionName, ensurePartitions, isPartitioned } from '../history-partitions.js';
-import { createIndexOnline } from '../online-index.js';
-import { twinName } from '../history-table-move.js';
-import { DISCLOSURE_TEXT_INDEX, DISCLOSURE_TEXT_INDEX_BODY, disclosesAnyone, disclosureTextKey, monthEndOf, monthOf } from '../disclosure-text-key.js';
+import { defaultPartitionName, ensurePartitions } from '../history-partitions.js';
+import { buildIndexOnline } from '../online-index.js';
+import { ONLINE_INDEXES } from '../online-indexes.js';
+import { DISCLOSURE_TEXT_INDEX, disclosesAnyone, disclosureTextKey, monthEndOf, monthOf } from '../disclosure-text-key.js';
+import { INLINE_ROWS } from './039_history_partitions.js';
 import { QUEUE_WITH_INSTANT } from './049_disclosure_backlog_at.js';
 
 export const config = { transaction: false };
 
 const TEXTS = 'audit_disclosure_texts';
 const GROUPS = 'audit_disclosure_groups';
-const PARTITION_INDEX_SUFFIX = '_disclosure_text';
 
 /** The statement trigger's function (migration 031's trigger): only rows of a text new in its month. */
 const QUEUE_NEW_TEXTS = `CREATE OR REPLACE FUNCTION queue_audit_disclosures_of_statement() RETURNS trigger AS $$
@@ -80,11 +84,11 @@ export async function up(db: Knex): Promise<void> {
     // The texts the groups say were indexed, month by month: their residents' index rows exist.
     await db.raw(`INSERT INTO ${TEXTS} (month, org_id, text_key) SELECT DISTINCT month, org_id, text_key FROM ${GROUPS} ON CONFLICT DO NOTHING`);
   }
-  await createIndexOnline(db, 'audit_events', DISCLOSURE_TEXT_INDEX, DISCLOSURE_TEXT_INDEX_BODY, PARTITION_INDEX_SUFFIX);
-  // A move of audit_events to partitions still copying (migration 039): its twin takes the
-  // table's name at the swap, and its indexes named `<index>_twin` take theirs.
-  const twin = twinName('audit_events');
-  if (await isPartitioned(db, twin)) await createIndexOnline(db, twin, `${DISCLOSURE_TEXT_INDEX}_twin`, DISCLOSURE_TEXT_INDEX_BODY, PARTITION_INDEX_SUFFIX);
+  // On audit_events, and on its partitioned twin where a move to partitions is still copying
+  // (migration 039; the twin takes the table's name at the swap, its index too).
+  for (const index of ONLINE_INDEXES) {
+    if (rawRows(await db.raw('SELECT 1 FROM pg_class WHERE oid = to_regclass(?)', [index.table])).length > 0) await buildIndexOnline(db, index, { upToRows: INLINE_ROWS });
+  }
   await db.raw(QUEUE_NEW_TEXTS);
   if (groups) await db.raw(`DROP TABLE ${GROUPS}`);
 }

@@ -6,9 +6,9 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { freshKnexForSuite, testDatabaseKind } from '../../../../test/support/database.js';
+import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../../../../test/support/database.js';
 import { migrationsUpTo } from '../../../../test/support/migrations-up-to.js';
-import { rawRows } from '../../../src/db/database.js';
+import { openDatabase, rawRows } from '../../../src/db/database.js';
 import { ensurePartitions, isPartitioned, listPartitions } from '../../../src/db/history-partitions.js';
 import { historyTable } from '../../../src/db/history-tables.js';
 import { DISCLOSURE_TEXT_INDEX } from '../../../src/db/disclosure-text-key.js';
@@ -16,6 +16,11 @@ import { AuditTrail, type AuditEntry } from '../../../src/audit/audit-trail.js';
 import { indexAllQueuedDisclosures } from '../../../src/audit/disclosure-index.js';
 import { disclosuresOfResident } from '../../../src/audit/disclosures.js';
 import * as disclosureTexts from '../../../src/db/migrations/050_disclosure_texts.js';
+import { INLINE_ROWS } from '../../../src/db/migrations/039_history_partitions.js';
+import { buildIndexOnline, isIndexPending } from '../../../src/db/online-index.js';
+import { ONLINE_INDEXES } from '../../../src/db/online-indexes.js';
+import { keepHistoryPartitions } from '../../../src/db/history-partition-keeper.js';
+import { jsonOf, runOps } from '../../../../test/support/ops-cli.js';
 
 interface PlanNode {
   'Node Type': string;
@@ -78,10 +83,18 @@ describe('a text\'s audit rows found by their key, no groups (PostgreSQL, migrat
     if (testDatabaseKind !== 'postgres') this.skip();
   });
   // A database as the version before 050 left it.
-  const knex = freshKnexForSuite(async (db) => {
+  let database: TestDatabase;
+  let db: Knex;
+  before(async function () {
+    if (testDatabaseKind !== 'postgres') this.skip();
+    database = await createTestDatabase();
+    db = openDatabase(database.url);
     await db.migrate.latest({ migrationSource: migrationsUpTo('049_disclosure_backlog_at') });
   });
-  let db: Knex;
+  after(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
   let trail: AuditTrail;
   const orgId = randomUUID();
   const resident = randomUUID();
@@ -100,7 +113,6 @@ describe('a text\'s audit rows found by their key, no groups (PostgreSQL, migrat
   });
 
   before(() => {
-    db = knex();
     trail = new AuditTrail(db);
   });
 
@@ -189,6 +201,47 @@ describe('a text\'s audit rows found by their key, no groups (PostgreSQL, migrat
     const definition = rawRows<{ def: string }>(await db.raw('SELECT pg_get_indexdef(to_regclass(?)) AS def', [`${second!.name}_disclosure_text`]))[0]!.def;
     expect(definition).to.match(/md5\(disclosures\)/).and.not.match(/UNIQUE/);
     await db('audit_events').whereIn('request_id', ['x-1', 'x-2']).del();
+  });
+
+  it('leaves a partition of more rows than a migration builds at once to the service\'s partition keeper, one builder at a time', async () => {
+    await disclosureTexts.down(db);
+    const [, , big] = (await listPartitions(db, 'audit_events')).filter((p) => p.from !== null);
+    await db.raw(
+      `INSERT INTO "${big!.name}" (at, request_id, client_id, org_id, operation, status, result_count, resource_ids, purpose, disclosures)
+       SELECT ?, 'big-' || n, 'c', ?, 'listCoverage', 200, 1, '["x"]', 'HPAYMT', '{"Coverage":{"' || gen_random_uuid() || '":[0]}}' FROM generate_series(1, ?) n`,
+      [big!.from, orgId, INLINE_ROWS + 1_000],
+    );
+    await db.raw(`ANALYZE "${big!.name}"`);
+    // Indexed by the version before, as its rollback asks.
+    while (rawRows<{ rows: number }>(await db.raw(BATCH_BEFORE_050, [0, 10_000]))[0]!.rows > 0);
+    const before = await reports();
+
+    await disclosureTexts.up(db);
+    const index = ONLINE_INDEXES[0]!;
+    expect(await isIndexPending(db, index)).to.equal(true);
+    expect((await indexedPartitions(db)).get(big!.name)).to.equal(false);
+    expect([...(await indexedPartitions(db))].filter(([name, valid]) => !valid && name !== big!.name)).to.deep.equal([]);
+    // The report is the same meanwhile (that partition read without the index).
+    expect(await reports()).to.deep.equal(before);
+    const listed = jsonOf(await runOps(['partitions', '--json'], { DATABASE_URL: database.url }));
+    expect(listed.indexes_pending).to.deep.equal([DISCLOSURE_TEXT_INDEX]);
+
+    // Another builder holds the index: this one leaves it.
+    const holder = await db.client.acquireConnection();
+    try {
+      await holder.query(`SELECT pg_advisory_lock(hashtext('ofctx.online_index.${DISCLOSURE_TEXT_INDEX}'))`);
+      expect(await buildIndexOnline(db, index)).to.equal('busy');
+      await holder.query(`SELECT pg_advisory_unlock(hashtext('ofctx.online_index.${DISCLOSURE_TEXT_INDEX}'))`);
+    } finally {
+      await db.client.releaseConnection(holder);
+    }
+    const indexed: string[] = [];
+    await keepHistoryPartitions(db, { indexed: (name) => indexed.push(name) });
+    expect(indexed).to.deep.equal([DISCLOSURE_TEXT_INDEX]);
+    expect(await isIndexPending(db, index)).to.equal(false);
+    expect([...(await indexedPartitions(db))].filter(([, valid]) => !valid)).to.deep.equal([]);
+    expect(await reports()).to.deep.equal(before);
+    await db(big!.name).where('request_id', 'like', 'big-%').del();
   });
 
   it('reads a text\'s rows through the index on its key, a probe per partition, never the month\'s every row', async () => {
