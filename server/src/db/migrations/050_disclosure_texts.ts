@@ -87,7 +87,7 @@ export async function up(db: Knex): Promise<void> {
   // On audit_events, and on its partitioned twin where a move to partitions is still copying
   // (migration 039; the twin takes the table's name at the swap, its index too).
   for (const index of ONLINE_INDEXES) {
-    if (rawRows(await db.raw('SELECT 1 FROM pg_class WHERE oid = to_regclass(?)', [index.table])).length > 0) await buildIndexOnline(db, index, { upToRows: INLINE_ROWS });
+    if (await exists(db, index.table)) await buildIndexOnline(db, index, { upToRows: INLINE_ROWS });
   }
   await db.raw(QUEUE_NEW_TEXTS);
   if (groups) await db.raw(`DROP TABLE ${GROUPS}`);
