@@ -27,6 +27,13 @@ export const RESOLVED_RESOURCE_IDS = 'coalesce(a.resource_ids, rt.text) AS resou
 export const RESOLVED_TEXTS = `${RESOLVED_RESOURCE_IDS}, coalesce(a.disclosures, dt.text) AS disclosures`;
 /** The joins RESOLVED_TEXTS reads. */
 export const TEXTS_JOIN = 'LEFT JOIN audit_texts rt ON rt.digest = a.resource_ids_digest LEFT JOIN audit_texts dt ON dt.digest = a.disclosures_digest';
+/**
+ * The same as a lookup by key per row (PostgreSQL), for a statement whose rows PostgreSQL
+ * cannot count ahead: estimating millions where there were a thousand, it hashed every stored
+ * text, twice, for a report of one resident (0.55 s of 0.67 among 10^8 audit rows).
+ */
+export const TEXTS_LOOKED_UP = `LEFT JOIN LATERAL (SELECT t.text FROM audit_texts t WHERE t.digest = a.resource_ids_digest LIMIT 1) rt ON true
+  LEFT JOIN LATERAL (SELECT t.text FROM audit_texts t WHERE t.digest = a.disclosures_digest LIMIT 1) dt ON true`;
 
 /** A batch's texts to store (or confirm) with its rows, each once. */
 export class TextsToStore {

@@ -9,7 +9,7 @@
 import type { Knex } from 'knex';
 import { DEFAULT_PURPOSE } from '../tenancy/access-policy.js';
 import { disclosuresOfResidentIn, type Disclosure } from '../db/disclosure-encoding.js';
-import { RESOLVED_TEXTS, TEXTS_JOIN } from './audit-texts.js';
+import { RESOLVED_TEXTS, TEXTS_JOIN, TEXTS_LOOKED_UP } from './audit-texts.js';
 import { isPostgres, rawRows, withoutJit } from '../db/database.js';
 import { BEFORE_045, hasIndexBefore045 } from '../db/disclosure-index-before-045.js';
 import { disclosesAnyone, disclosureTextKey } from '../db/disclosure-text-key.js';
@@ -84,7 +84,7 @@ function postgresReadsSql(bounds: string, monthBounds: string, before045: boolea
   const indexed = `SELECT ${COLUMNS}
   FROM (SELECT DISTINCT i.org_id, i.text_key FROM audit_disclosure_index i WHERE i.org_id = ? AND i.resident_id = ?${monthBounds}) i
   CROSS JOIN LATERAL (SELECT * FROM audit_events a WHERE a.org_id = i.org_id AND ${disclosureTextKey('a')} = i.text_key AND ${disclosesAnyone('a')}${bounds} OFFSET 0) a
-  LEFT JOIN clients c ON c.client_id = a.client_id ${TEXTS_JOIN}`;
+  LEFT JOIN clients c ON c.client_id = a.client_id ${TEXTS_LOOKED_UP}`;
   // Rows indexed before it, where they stay until retention has removed them.
   const indexedBefore045 = `SELECT ${COLUMNS}
   FROM ${BEFORE_045.index} i LEFT JOIN ${BEFORE_045.groups} g ON g.first_seq = i.first_seq
@@ -92,9 +92,12 @@ function postgresReadsSql(bounds: string, monthBounds: string, before045: boolea
   WHERE i.org_id = ? AND i.resident_id = ?`;
   const queued = `SELECT ${COLUMNS}
   FROM audit_disclosure_backlog b ${row('b.seq', ' AND a.at = b.at AND a.org_id = ?')}`;
-  // UNION, not UNION ALL: a row still queued is found by its text too once the text is indexed
-  // this month, and a row indexed before 045 by its text since; seq tells them apart.
-  return `${[indexed, ...(before045 ? [indexedBefore045] : []), queued].join('\n  UNION\n  ')}
+  // Each row once, by its seq: a row queued before its text was indexed in its month is found
+  // by its text too, and a row indexed before 045 by its text since. DISTINCT ON the seq
+  // rather than UNION, which would compare whole rows, two texts of 2 KB each.
+  return `SELECT * FROM (SELECT DISTINCT ON (seq) * FROM (
+  ${[indexed, ...(before045 ? [indexedBefore045] : []), queued].join('\n  UNION ALL\n  ')}
+  ) found ORDER BY seq) r
   ORDER BY 2, 1`;
 }
 
