@@ -38,6 +38,19 @@ async function hasRows(db: Knex, table: string): Promise<boolean> {
   return rawRows(await db.raw(`SELECT 1 FROM "${table}" LIMIT 1`)).length > 0;
 }
 
+/** The groups' table as this migration makes it (migration 050 drops it, and its rollback makes it again). */
+export const GROUPS_TABLE = `CREATE TABLE IF NOT EXISTS audit_disclosure_groups (
+    month varchar(32) COLLATE "C" NOT NULL,
+    org_id uuid NOT NULL,
+    text_key varchar(64) NOT NULL,
+    first_seq bigint NOT NULL,
+    last_seq bigint NOT NULL,
+    first_at varchar(32) COLLATE "C" NOT NULL,
+    last_at varchar(32) COLLATE "C" NOT NULL,
+    seqs text NOT NULL,
+    PRIMARY KEY (org_id, text_key, month, first_seq)
+  ) PARTITION BY RANGE (month)`;
+
 export async function up(db: Knex): Promise<void> {
   if (!isPostgres(db)) return;
   const keep = (await hasRows(db, 'audit_disclosure_index')) || (await hasRows(db, 'audit_disclosure_groups'));
@@ -50,17 +63,7 @@ export async function up(db: Knex): Promise<void> {
     await db.raw(`ALTER TABLE "${table}" RENAME TO "${renamed}"`);
     for (const index of OLD_INDEXES[table]!) await db.raw(`ALTER INDEX IF EXISTS "${index}" RENAME TO "${index.replace(table, renamed)}"`);
   }
-  await db.raw(`CREATE TABLE audit_disclosure_groups (
-    month varchar(32) COLLATE "C" NOT NULL,
-    org_id uuid NOT NULL,
-    text_key varchar(64) NOT NULL,
-    first_seq bigint NOT NULL,
-    last_seq bigint NOT NULL,
-    first_at varchar(32) COLLATE "C" NOT NULL,
-    last_at varchar(32) COLLATE "C" NOT NULL,
-    seqs text NOT NULL,
-    PRIMARY KEY (org_id, text_key, month, first_seq)
-  ) PARTITION BY RANGE (month)`);
+  await db.raw(GROUPS_TABLE);
   await db.raw(`CREATE TABLE audit_disclosure_index (
     month varchar(32) COLLATE "C" NOT NULL,
     org_id uuid NOT NULL,

@@ -40,6 +40,7 @@ import { ONLINE_INDEXES } from '../online-indexes.js';
 import { DISCLOSURE_TEXT_INDEX, disclosesAnyone, disclosureTextKey, monthEndOf, monthOf } from '../disclosure-text-key.js';
 import { INLINE_ROWS } from './039_history_partitions.js';
 import { QUEUE_WITH_INSTANT } from './049_disclosure_backlog_at.js';
+import { GROUPS_TABLE } from './045_disclosure_partitions.js';
 
 export const config = { transaction: false };
 
@@ -100,17 +101,7 @@ export async function up(db: Knex): Promise<void> {
  */
 export async function down(db: Knex): Promise<void> {
   if (!isPostgres(db)) return;
-  await db.raw(`CREATE TABLE IF NOT EXISTS ${GROUPS} (
-    month varchar(32) COLLATE "C" NOT NULL,
-    org_id uuid NOT NULL,
-    text_key varchar(64) NOT NULL,
-    first_seq bigint NOT NULL,
-    last_seq bigint NOT NULL,
-    first_at varchar(32) COLLATE "C" NOT NULL,
-    last_at varchar(32) COLLATE "C" NOT NULL,
-    seqs text NOT NULL,
-    PRIMARY KEY (org_id, text_key, month, first_seq)
-  ) PARTITION BY RANGE (month)`);
+  await db.raw(GROUPS_TABLE);
   await db.raw(`CREATE TABLE IF NOT EXISTS "${defaultPartitionName(GROUPS)}" PARTITION OF ${GROUPS} DEFAULT`);
   await ensurePartitions(db, { table: GROUPS, column: 'month', interval: 'month' }, Date.now(), await oldestMonth(db, TEXTS));
   await db.raw(
