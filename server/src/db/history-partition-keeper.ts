@@ -11,8 +11,8 @@ import { isPostgres } from './database.js';
 import { ensureAllPartitions } from './history-partitions.js';
 import { copyBatch, pendingMoves, swap } from './history-table-move.js';
 import { historyTable } from './history-tables.js';
-import { buildIndexOnline, isIndexPending } from './online-index.js';
-import { ONLINE_INDEXES } from './online-indexes.js';
+import { buildIndexOnline } from './online-index.js';
+import { pendingOnlineIndexes } from './online-indexes.js';
 
 /** Hourly: a partition is created weeks ahead, so a missed pass or two costs nothing. */
 export const KEEP_INTERVAL_MS = 3_600_000;
@@ -31,8 +31,7 @@ export interface KeeperEvents {
 /** Whether an upgrade left work to the keeper: a move to partitions, an index to build. */
 export async function hasPendingUpkeep(db: Knex): Promise<boolean> {
   if ((await pendingMoves(db)).length > 0) return true;
-  for (const index of ONLINE_INDEXES) if (await isIndexPending(db, index)) return true;
-  return false;
+  return (await pendingOnlineIndexes(db)).length > 0;
 }
 
 /** One pass: partitions ahead, then any pending move and index build to its end. `proceed` false stops it. */
@@ -59,8 +58,8 @@ export async function keepHistoryPartitions(db: Knex, events: KeeperEvents = {},
       await new Promise((resolve) => setTimeout(resolve, 1_000 * attempt));
     }
   }
-  for (const index of ONLINE_INDEXES) {
-    if (!proceed() || !(await isIndexPending(db, index))) continue;
+  for (const index of await pendingOnlineIndexes(db)) {
+    if (!proceed()) break;
     if ((await buildIndexOnline(db, index, { proceed })) === 'built') events.indexed?.(index.name);
   }
 }

@@ -97,6 +97,11 @@ export async function listPartitions(db: Knex, table: string): Promise<Partition
   return partitions.sort((a, b) => (a.from ?? '').localeCompare(b.from ?? ''));
 }
 
+/** Whether a table or index of that name exists (PostgreSQL). */
+export async function relationExists(db: Knex, name: string): Promise<boolean> {
+  return rawRows(await db.raw('SELECT 1 FROM pg_class WHERE oid = to_regclass(?)', [name])).length > 0;
+}
+
 export async function isPartitioned(db: Knex, table: string): Promise<boolean> {
   const rows = rawRows<{ kind: string }>(await db.raw(`SELECT relkind AS kind FROM pg_class WHERE oid = to_regclass(?)`, [table]));
   return rows[0]?.kind === 'p';

@@ -21,7 +21,7 @@
 // removes children first and events only once no delivery names them.
 import type { Knex } from 'knex';
 import { rawRows } from './database.js';
-import { boundOf, ensurePartitions } from './history-partitions.js';
+import { boundOf, ensurePartitions, relationExists } from './history-partitions.js';
 import type { HistoryTable } from './history-tables.js';
 import { isLockTimeout, retryOnLockTimeout, withLockTimeout } from './lock-timeout.js';
 
@@ -73,7 +73,7 @@ export async function beginMove(db: Knex, spec: HistoryTable, now = Date.now()):
   const twin = twinName(table);
   const kind = rawRows<{ kind: string }>(await db.raw('SELECT relkind AS kind FROM pg_class WHERE oid = to_regclass(?)', [table]))[0]?.kind;
   if (kind !== 'r') return false;
-  if (rawRows(await db.raw('SELECT 1 FROM pg_class WHERE oid = to_regclass(?)', [twin])).length > 0) return false;
+  if (await relationExists(db, twin)) return false;
 
   // Keys elsewhere pointing at this table cannot point at a partitioned one (header).
   const referencing = rawRows<{ name: string; child: string }>(
@@ -231,6 +231,6 @@ export async function moveToPartitions(db: Knex, spec: HistoryTable, inlineRows:
 
 /** The moves begun and not yet swapped. */
 export async function pendingMoves(db: Knex): Promise<MoveState[]> {
-  if (rawRows(await db.raw('SELECT 1 FROM pg_class WHERE oid = to_regclass(?)', [MOVES_TABLE])).length === 0) return [];
+  if (!(await relationExists(db, MOVES_TABLE))) return [];
   return (await db(MOVES_TABLE).whereNull('swapped_at').orderBy('table_name')) as MoveState[];
 }

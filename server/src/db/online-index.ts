@@ -13,7 +13,7 @@
 // upgrade never waits hours for an index before the service answers.
 import type { Knex } from 'knex';
 import { rawRows } from './database.js';
-import { isPartitioned, listPartitions } from './history-partitions.js';
+import { isPartitioned, listPartitions, relationExists } from './history-partitions.js';
 
 export interface OnlineIndex {
   table: string;
@@ -88,7 +88,7 @@ export async function buildIndexOnline(db: Knex, index: OnlineIndex, options: { 
 
 /** Whether `index` still has a partition (or its plain table) to build: absent or not yet valid. */
 export async function isIndexPending(db: Knex, index: OnlineIndex): Promise<boolean> {
-  if (rawRows(await db.raw('SELECT 1 FROM pg_class WHERE oid = to_regclass(?)', [index.table])).length === 0) return false;
+  if (!(await relationExists(db, index.table))) return false;
   const rows = rawRows<{ valid: boolean }>(await db.raw('SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass(?)', [index.name]));
   return rows.length === 0 || !rows[0]!.valid;
 }

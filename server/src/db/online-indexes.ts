@@ -3,7 +3,8 @@
 // (db/online-index.ts). `ops partitions` lists those not yet built.
 import { twinName } from './history-table-move.js';
 import { DISCLOSURE_TEXT_INDEX, DISCLOSURE_TEXT_INDEX_BODY } from './disclosure-text-key.js';
-import type { OnlineIndex } from './online-index.js';
+import type { Knex } from 'knex';
+import { isIndexPending, type OnlineIndex } from './online-index.js';
 
 /** A partition's own index of the text key (migration 050). */
 const TEXT_KEY_SUFFIX = '_disclosure_text';
@@ -15,3 +16,10 @@ export const ONLINE_INDEXES: readonly OnlineIndex[] = [
   // indexes named `<index>_twin` take their names at the swap.
   { table: twinName('audit_events'), name: `${DISCLOSURE_TEXT_INDEX}_twin`, body: DISCLOSURE_TEXT_INDEX_BODY, childSuffix: TEXT_KEY_SUFFIX },
 ];
+
+/** The indexes of ONLINE_INDEXES not yet built on every partition. */
+export async function pendingOnlineIndexes(db: Knex): Promise<OnlineIndex[]> {
+  const pending: OnlineIndex[] = [];
+  for (const index of ONLINE_INDEXES) if (await isIndexPending(db, index)) pending.push(index);
+  return pending;
+}

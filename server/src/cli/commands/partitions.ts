@@ -7,8 +7,7 @@ import { isPartitioned, listPartitions } from '../../db/history-partitions.js';
 import { pendingMoves, type MoveState } from '../../db/history-table-move.js';
 import { keepHistoryPartitions } from '../../db/history-partition-keeper.js';
 import { HISTORY_TABLES } from '../../db/history-tables.js';
-import { isIndexPending } from '../../db/online-index.js';
-import { ONLINE_INDEXES } from '../../db/online-indexes.js';
+import { pendingOnlineIndexes } from '../../db/online-indexes.js';
 import type { Command } from '../command.js';
 
 interface TableReport {
@@ -50,8 +49,7 @@ export const partitions: Command = {
       );
       tables.push({ ...spec, partitioned, partitions: found.map((p) => ({ ...p, approximate_rows: estimates.get(p.name) ?? 0 })) });
     }
-    const indexesPending: string[] = [];
-    for (const index of ONLINE_INDEXES) if (await isIndexPending(db, index)) indexesPending.push(index.name);
+    const indexesPending = (await pendingOnlineIndexes(db)).map((index) => index.name);
     return { tables, moves_pending: await pendingMoves(db), indexes_pending: indexesPending };
   },
   format: (r: PartitionsReport) =>

@@ -34,7 +34,7 @@
 import type { Knex } from 'knex';
 import { isPostgres, rawRows } from '../database.js';
 import { historyTable } from '../history-tables.js';
-import { defaultPartitionName, ensurePartitions } from '../history-partitions.js';
+import { defaultPartitionName, ensurePartitions, relationExists } from '../history-partitions.js';
 import { buildIndexOnline } from '../online-index.js';
 import { ONLINE_INDEXES } from '../online-indexes.js';
 import { DISCLOSURE_TEXT_INDEX, disclosesAnyone, disclosureTextKey, monthEndOf, monthOf } from '../disclosure-text-key.js';
@@ -57,10 +57,6 @@ BEGIN
   RETURN NULL;
 END $$ LANGUAGE plpgsql`;
 
-async function exists(db: Knex, table: string): Promise<boolean> {
-  return rawRows(await db.raw('SELECT 1 FROM pg_class WHERE oid = to_regclass(?)', [table])).length > 0;
-}
-
 /** The first instant of the oldest month in `table` (`month` column), or now. */
 async function oldestMonth(db: Knex, table: string): Promise<number> {
   const month = rawRows<{ month: string | null }>(await db.raw(`SELECT min(month) AS month FROM "${table}"`))[0]?.month;
@@ -70,8 +66,8 @@ async function oldestMonth(db: Knex, table: string): Promise<number> {
 
 export async function up(db: Knex): Promise<void> {
   if (!isPostgres(db)) return;
-  const groups = await exists(db, GROUPS);
-  if (!(await exists(db, TEXTS))) {
+  const groups = await relationExists(db, GROUPS);
+  if (!(await relationExists(db, TEXTS))) {
     await db.raw(`CREATE TABLE ${TEXTS} (
       month varchar(32) COLLATE "C" NOT NULL,
       org_id uuid NOT NULL,
@@ -88,7 +84,7 @@ export async function up(db: Knex): Promise<void> {
   // On audit_events, and on its partitioned twin where a move to partitions is still copying
   // (migration 039; the twin takes the table's name at the swap, its index too).
   for (const index of ONLINE_INDEXES) {
-    if (await exists(db, index.table)) await buildIndexOnline(db, index, { upToRows: INLINE_ROWS });
+    if (await relationExists(db, index.table)) await buildIndexOnline(db, index, { upToRows: INLINE_ROWS });
   }
   await db.raw(QUEUE_NEW_TEXTS);
   if (groups) await db.raw(`DROP TABLE ${GROUPS}`);
