@@ -97,14 +97,18 @@ export async function listPartitions(db: Knex, table: string): Promise<Partition
   return partitions.sort((a, b) => (a.from ?? '').localeCompare(b.from ?? ''));
 }
 
+/** pg_class's relkind of the relation of that name (`r` a table, `p` a partitioned one, `i` an index, ...), or undefined when there is none (PostgreSQL). */
+export async function relationKind(db: Knex, name: string): Promise<string | undefined> {
+  return rawRows<{ kind: string }>(await db.raw('SELECT relkind AS kind FROM pg_class WHERE oid = to_regclass(?)', [name]))[0]?.kind;
+}
+
 /** Whether a table or index of that name exists (PostgreSQL). */
 export async function relationExists(db: Knex, name: string): Promise<boolean> {
-  return rawRows(await db.raw('SELECT 1 FROM pg_class WHERE oid = to_regclass(?)', [name])).length > 0;
+  return (await relationKind(db, name)) !== undefined;
 }
 
 export async function isPartitioned(db: Knex, table: string): Promise<boolean> {
-  const rows = rawRows<{ kind: string }>(await db.raw(`SELECT relkind AS kind FROM pg_class WHERE oid = to_regclass(?)`, [table]));
-  return rows[0]?.kind === 'p';
+  return (await relationKind(db, table)) === 'p';
 }
 
 function lockKey(table: string): string {

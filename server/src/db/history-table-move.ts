@@ -21,7 +21,7 @@
 // removes children first and events only once no delivery names them.
 import type { Knex } from 'knex';
 import { rawRows } from './database.js';
-import { boundOf, ensurePartitions, relationExists } from './history-partitions.js';
+import { boundOf, ensurePartitions, relationExists, relationKind } from './history-partitions.js';
 import type { HistoryTable } from './history-tables.js';
 import { isLockTimeout, retryOnLockTimeout, withLockTimeout } from './lock-timeout.js';
 
@@ -71,8 +71,7 @@ export async function beginMove(db: Knex, spec: HistoryTable, now = Date.now()):
   const { table, column } = spec;
   const key = keyOf(spec);
   const twin = twinName(table);
-  const kind = rawRows<{ kind: string }>(await db.raw('SELECT relkind AS kind FROM pg_class WHERE oid = to_regclass(?)', [table]))[0]?.kind;
-  if (kind !== 'r') return false;
+  if ((await relationKind(db, table)) !== 'r') return false;
   if (await relationExists(db, twin)) return false;
 
   // Keys elsewhere pointing at this table cannot point at a partitioned one (header).
