@@ -64,6 +64,20 @@ const recordsText = (records: ChangedRecord[]) => (records.length ? JSON.stringi
 /** The resident a message is about: the one given, else the Patient it wrote. */
 const residentOf = (outcome: MessageOutcome) => outcome.residentId ?? outcome.records.find((r) => r.type === 'Patient')?.id ?? null;
 
+/** The columns that say what came of a message: the same for its first outcome and a reprocess's. */
+function outcomeColumns(outcome: MessageOutcome) {
+  return {
+    status: outcome.status,
+    current_status: outcome.status,
+    last_outcome_id: null,
+    answer_code: outcome.answer.code.slice(0, 8),
+    answer: JSON.stringify(outcome.answer),
+    reason: reasonOf(outcome),
+    records: recordsText(outcome.records),
+    resident_id: residentOf(outcome),
+  };
+}
+
 export class MessageStore {
   constructor(
     readonly db: Knex,
@@ -92,14 +106,7 @@ export class MessageStore {
       size_bytes: received.sizeBytes ?? (received.content === null ? 0 : Buffer.byteLength(received.content, 'utf8')),
       content_encrypted: received.content === null ? null : this.cipher.encrypt(received.content, id),
       content_digest: received.content === null ? null : this.cipher.digest(received.content),
-      status: outcome.status,
-      current_status: outcome.status,
-      last_outcome_id: null,
-      answer_code: outcome.answer.code.slice(0, 8),
-      answer: JSON.stringify(outcome.answer),
-      reason: reasonOf(outcome),
-      records: recordsText(outcome.records),
-      resident_id: residentOf(outcome),
+      ...outcomeColumns(outcome),
       reprocess_of: null,
       original_received_at: null,
       reprocessed_by: null,
@@ -124,14 +131,7 @@ export class MessageStore {
       size_bytes: original.size_bytes,
       content_encrypted: null,
       content_digest: null,
-      status: outcome.status,
-      current_status: outcome.status,
-      last_outcome_id: null,
-      answer_code: outcome.answer.code.slice(0, 8),
-      answer: JSON.stringify(outcome.answer),
-      reason: reasonOf(outcome),
-      records: recordsText(outcome.records),
-      resident_id: residentOf(outcome),
+      ...outcomeColumns(outcome),
       reprocess_of: original.id,
       original_received_at: original.received_at,
       reprocessed_by: by.slice(0, 200),
