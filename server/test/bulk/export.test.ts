@@ -1,8 +1,9 @@
 // FHIR Bulk Data $export end to end against the running service: kick-off, polling and
 // download, each line valid R4 and each file's count equal to the search's total; _since;
 // DELETE; another client; unsupported parameters (strict and lenient); the per-client limit;
-// a job left by a killed instance completed after a restart; expired files purged; and
-// Medplum's MedplumClient.bulkExport, unchanged, completing an export.
+// a job left by a killed instance completed after a restart; expired files purged;
+// Medplum's MedplumClient.bulkExport, unchanged, completing an export; and the kick-off's 503
+// on PostgreSQL when BULK_EXPORT_DIR gives its files no folder.
 import { expect } from 'chai';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +21,8 @@ import { claimJob, createJob } from '../../src/bulk/export-jobs.js';
 import { runJob } from '../../src/bulk/export-runner.js';
 import { purgeExpiredExports } from '../../src/bulk/export-worker.js';
 import { EXPORT_TYPE_NAMES } from '../../src/bulk/export-request.js';
+import { loadConfig } from '../../src/config/config.js';
+import { testDatabaseKind } from '../../../test/support/database.js';
 
 const ASYNC = { prefer: 'respond-async', accept: 'application/fhir+json' };
 
@@ -319,5 +322,32 @@ describe('FHIR Bulk Data $export jobs', function () {
     expect(await runJob(db, taker, { dir, owner: 'taking-owner', leaseMs: 60_000, pageSize: 7, ttlHours: 24, proceed: () => true })).to.equal('done');
     const ids = readFileSync(join(dir, job.id, 'Observation.ndjson'), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line).id as string);
     expect(ids).to.deep.equal(await db('observations').where({ facility_id: facility }).orderBy('seq').pluck('id'));
+  });
+});
+
+describe('FHIR Bulk Data $export with no folder for its files', function () {
+  this.timeout(60_000);
+
+  it('has a folder beside the SQLite file, and none on PostgreSQL unless BULK_EXPORT_DIR names one (instances share no disk)', () => {
+    expect(loadConfig({ DATABASE_URL: 'sqlite:/var/lib/ofctx/ofctx.db' }).bulkExport.dir).to.equal('/var/lib/ofctx/exports');
+    expect(loadConfig({ DATABASE_URL: 'postgres://ofctx@db.internal/ofctx' }).bulkExport.dir).to.equal(undefined);
+    expect(loadConfig({ DATABASE_URL: 'postgres://ofctx@db.internal/ofctx', BULK_EXPORT_DIR: '/srv/exports' }).bulkExport.dir).to.equal('/srv/exports');
+  });
+
+  it('answers the kick-off 503 with an OperationOutcome naming BULK_EXPORT_DIR on PostgreSQL without it, and records no job', async function () {
+    if (testDatabaseKind !== 'postgres') this.skip();
+    const service = await startTestService({ env: { BULK_EXPORT_DIR: '' } });
+    try {
+      const org = (await service.seed.org()).id;
+      const facility = (await service.seed.facility(org, 'no export folder')).id;
+      const token = await tokenFor(service.baseUrl, await service.seed.client({ orgId: org, facilityIds: [facility], scopes: ALL_SCOPES }));
+      const answer = await call(service.baseUrl, 'GET', `/api/v1/fhir/R4/${org}/${facility}/$export`, { token, headers: ASYNC });
+      expect(answer.status).to.equal(503);
+      expect(answer.body.resourceType).to.equal('OperationOutcome');
+      expect(JSON.stringify(answer.body.issue)).to.contain('BULK_EXPORT_DIR');
+      expect(Number((await service.running.app.db('bulk_export_jobs').count({ n: '*' }).first())!.n)).to.equal(0);
+    } finally {
+      await service.close();
+    }
   });
 });
