@@ -24,12 +24,8 @@ export class TokenRateLimiter {
   static async create(db: Knex, points: number, windowSeconds: number): Promise<TokenRateLimiter> {
     const options = { keyPrefix: 'token', points, duration: windowSeconds };
     if (!isPostgres(db)) return new TokenRateLimiter(new RateLimiterMemory(options), points, windowSeconds);
-    const limiter = await new Promise<RateLimiterPostgres>((resolve, reject) => {
-      const created: RateLimiterPostgres = new RateLimiterPostgres(
-        { ...options, storeClient: db, storeType: 'knex', tableName: 'token_rate_limits', clearExpiredByTimeout: false },
-        (error?: Error) => (error ? reject(error) : resolve(created)),
-      );
-    });
+    // Migration 051 made the table: instances starting together raced on the library's CREATE.
+    const limiter = new RateLimiterPostgres({ ...options, storeClient: db, storeType: 'knex', tableName: 'token_rate_limits', tableCreated: true, clearExpiredByTimeout: false });
     return new TokenRateLimiter(limiter, points, windowSeconds);
   }
 

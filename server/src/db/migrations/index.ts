@@ -46,6 +46,7 @@ import * as identifierSystemIndex from './047_identifier_system_index.js';
 import * as hl7FormerResultKeys from './048_hl7_former_result_keys.js';
 import * as disclosureBacklogAt from './049_disclosure_backlog_at.js';
 import * as disclosureTexts from './050_disclosure_texts.js';
+import * as tokenRateLimits from './051_token_rate_limits.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -100,4 +101,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['048_hl7_former_result_keys', hl7FormerResultKeys],
   ['049_disclosure_backlog_at', disclosureBacklogAt],
   ['050_disclosure_texts', disclosureTexts],
+  ['051_token_rate_limits', tokenRateLimits],
 ];
