@@ -181,11 +181,13 @@ describe('retries, timeouts and aborts', () => {
     });
 
     it('aborts a call in flight with RequestAbortedError carrying the reason', async () => {
-      nock(BASE_URL).get(RESIDENTS).delay(2_000).reply(200, residentsPage(), API_HEADERS);
+      const inFlight = nock(BASE_URL).get(RESIDENTS).delay(2_000).reply(200, residentsPage(), API_HEADERS);
       const controller = new AbortController();
       const reason = new Error('user navigated away');
-      setTimeout(() => controller.abort(reason), 30);
-      const started = Date.now();
+      // Aborted once the request has reached the server (a fixed delay from the start could
+      // fire before it was even sent, on a loaded machine, and nothing would be in flight).
+      let started = 0;
+      inFlight.once('request', () => setTimeout(() => ((started = Date.now()), controller.abort(reason)), 30));
       const error = await rejectionOf(residents().list({ signal: controller.signal }));
       expect(error).to.be.instanceOf(RequestAbortedError);
       expect((error as RequestAbortedError).cause).to.equal(reason);
