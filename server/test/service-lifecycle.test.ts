@@ -5,7 +5,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase, type TestDatabase } from '../../test/support/database.js';
 import { call } from '../../test/support/http.js';
-import { freePort } from '../../test/support/free-port.js';
 import { TEST_WEBHOOK_ENCRYPTION_KEY } from '../../test/support/service.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -19,10 +18,10 @@ describe('the service process', function () {
 
   before(async () => {
     database = await createTestDatabase();
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
+    // Port 0: the service binds a port of its own and logs its URL. A port found free here
+    // could be taken by another test process during the build, before the service binds it.
     // detached: its own process group, so clean-up can end npm and the service together.
-    child = spawn('npm', ['start'], { cwd: ROOT, detached: true, env: { ...process.env, DATABASE_URL: database.url, PORT: String(port), HOST: '127.0.0.1', WEBHOOK_ENCRYPTION_KEY: TEST_WEBHOOK_ENCRYPTION_KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn('npm', ['start'], { cwd: ROOT, detached: true, env: { ...process.env, DATABASE_URL: database.url, PORT: '0', HOST: '127.0.0.1', WEBHOOK_ENCRYPTION_KEY: TEST_WEBHOOK_ENCRYPTION_KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (c) => (output += c));
     child.stderr!.on('data', (c) => (output += c));
     const started = Date.now();
@@ -30,6 +29,8 @@ describe('the service process', function () {
       if (Date.now() - started > 45_000 || child.exitCode !== null) throw new Error(`service did not start:\n${output}`);
       await new Promise((r) => setTimeout(r, 100));
     }
+    const listening = output.split('\n').find((l) => l.includes('"msg":"ofctx integration API listening"'))!;
+    baseUrl = (JSON.parse(listening.slice(listening.indexOf('{'))) as { url: string }).url;
   });
   after(async () => {
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
