@@ -40,7 +40,11 @@ function runMocha(label, env, skip = []) {
     child.on('close', (code) => {
       // mocha's own summary lines ("  710 passing (1m)"), the last ones printed.
       const count = (word) => Number([...out.matchAll(new RegExp(`^ {2}(\\d+) ${word}\\b`, 'gm'))].pop()?.[1] ?? 0);
-      resolvePromise({ label, code: code ?? 1, passed: count('passing'), failed: count('failing'), pending: count('pending') });
+      // mocha's report of the failures, from its "N failing" line to its end, repeated after
+      // every run's totals: a CI log cut to its last lines still names what failed and why.
+      const failingAt = [...out.matchAll(/^ {2}\d+ failing\b/gm)].pop()?.index;
+      const failures = failingAt === undefined ? '' : out.slice(failingAt).trimEnd();
+      resolvePromise({ label, code: code ?? 1, passed: count('passing'), failed: count('failing'), pending: count('pending'), failures });
     });
   });
 }
@@ -64,7 +68,14 @@ const ranOnSqlite = results.length > 0;
 const onPostgres = await onFreshPostgres('ofctx_test_', only, (adminUrl, prefix) => runMocha('PostgreSQL', { TEST_DATABASE: 'postgres', TEST_PG_ADMIN_URL: adminUrl, TEST_PG_PREFIX: prefix }, ranOnSqlite ? DATABASE_FREE : []));
 if (onPostgres) results.push(onPostgres);
 
+// Enough for a few failures with their stacks; the whole report is in the run's output above.
+const FAILURE_LINES = 100;
 let passed = 0, failed = 0, pending = 0, exitCode = 0;
+for (const r of results.filter((r) => r.failures)) {
+  const lines = r.failures.split('\n');
+  const shown = lines.length > FAILURE_LINES ? [...lines.slice(0, FAILURE_LINES), `  ... ${lines.length - FAILURE_LINES} more lines above, in the ${r.label} run's output`] : lines;
+  console.log(`\n=== what failed on ${r.label} (mocha's report, again) ===\n${shown.join('\n')}`);
+}
 console.log('');
 for (const r of results) {
   console.log(`${r.label}: ${r.passed} passing, ${r.failed} failing, ${r.pending} pending (exit ${r.code})`);

@@ -6,7 +6,7 @@
 // later the service loads better-sqlite3 13, whose Node-API binaries fit every line
 // (server/src/db/sqlite-driver.ts).
 //   node scripts/test-node-lines.mjs [24 22 ...] [-- arguments for npm test]
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
@@ -25,13 +25,25 @@ for (const line of lines.length > 0 ? lines : DEFAULT_LINES) {
   }
   const version = spawnSync(join(bin, 'node'), ['--version'], { encoding: 'utf8' }).stdout.trim();
   console.log(`\n##### npm test on Node.js ${version} #####`);
-  const run = spawnSync('npm', ['test', ...(testArgs.length > 0 ? ['--', ...testArgs] : [])], {
+  const child = spawn('npm', ['test', ...(testArgs.length > 0 ? ['--', ...testArgs] : [])], {
     cwd: root,
-    stdio: 'inherit',
+    stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
   });
-  results.push({ version, code: run.status ?? 1 });
+  let out = '';
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+    process.stdout.write(chunk);
+  });
+  const code = await new Promise((resolveCode) => child.on('close', (status) => resolveCode(status ?? 1)));
+  // scripts/run-tests.mjs repeats mocha's report of what failed after its totals; a later
+  // line's output would push it out of a CI log cut to its last lines, so it comes again here.
+  const failedAt = out.indexOf('\n=== what failed on ');
+  const totalsAt = out.lastIndexOf('\ntests: ');
+  const failures = failedAt === -1 ? '' : out.slice(failedAt + 1, totalsAt > failedAt ? totalsAt : undefined).trimEnd();
+  results.push({ version, code, failures });
 }
+for (const r of results.filter((r) => r.failures)) console.log(`\n##### what failed on Node.js ${r.version} #####\n${r.failures}`);
 console.log('');
 for (const r of results) console.log(`Node.js ${r.version}: npm test exit ${r.code}`);
 process.exit(results.every((r) => r.code === 0) ? 0 : 1);
