@@ -71,7 +71,7 @@ describe('repairing a refused message from the console in Chromium', function ()
     // The message's own page: the answer's ERR, and its segments on request.
     await row.getByRole('link').click();
     await page.getByRole('heading', { level: 1, name: 'ADT^A01 MON-0001' }).waitFor();
-    expect(await page.getByRole('heading', { name: 'Answer sent: AE' }).isVisible()).to.equal(true);
+    await page.getByRole('heading', { name: 'Answer sent: AE' }).waitFor();
     await page.getByRole('link', { name: "Show the message's content" }).click();
     await page.getByRole('rowheader', { name: 'PID' }).waitFor();
     expect(await page.getByRole('row', { name: /^PID/ }).textContent()).to.include('Quill^Harriet');
@@ -91,7 +91,7 @@ describe('repairing a refused message from the console in Chromium', function ()
     expect(await status.textContent()).to.match(/: applied \(AA\); resident [0-9a-f-]{36}\./);
     const residentId = /resident ([0-9a-f-]{36})/.exec((await status.textContent())!)![1]!;
     // The refused filter shows it no more; without the filter it is applied, and was refused.
-    expect(await page.getByText('No message matches.').isVisible()).to.equal(true);
+    await page.getByText('No message matches.').waitFor();
     await page.goto(`${service.baseUrl}/console/messages`);
     const applied = page.getByRole('row', { name: /ADT\^A01/ });
     expect(await applied.textContent()).to.include('applied').and.include('was refused');
@@ -101,9 +101,11 @@ describe('repairing a refused message from the console in Chromium', function ()
     expect(await db('webhook_events').where({ resident_id: residentId, event_type: 'resident.admitted' }).count({ n: '*' }).first()).to.satisfy((r: { n: number | string }) => Number(r.n) === 1);
 
     // Reprocessing again from the message's page applies nothing more.
+    // (A click that navigates returns once the next page starts loading: what is read of that
+    // page is waited for first.)
     await applied.getByRole('link').click();
+    await page.getByRole('heading', { name: 'Reprocessed' }).waitFor();
     expect(await page.getByRole('button', { name: 'Reprocess this message' }).count()).to.equal(0);
-    expect(await page.getByRole('heading', { name: 'Reprocessed' }).isVisible()).to.equal(true);
     const again = await page.request.post(`${service.baseUrl}/console/messages/reprocess`, {
       form: { csrf_token: (await page.locator('input[name=csrf_token]').first().inputValue()), message_id: (page.url().split('/').pop() ?? '').split('?')[0]! },
       maxRedirects: 0,

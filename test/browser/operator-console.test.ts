@@ -55,6 +55,8 @@ describe('the operators\' console in Chromium', function () {
     return link;
   }
 
+  // A click that navigates returns once the next page starts loading: what a test reads of that
+  // page it waits for (its heading, by name), or it could read the page before, or none yet.
   it('signs in by link, shows the overview styled and navigable by keyboard, and refuses the link a second time', async () => {
     const { page, problems } = await watchedPage();
     const link = await signIn(page);
@@ -70,7 +72,7 @@ describe('the operators\' console in Chromium', function () {
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Messages');
     await page.getByRole('link', { name: 'Clients' }).click();
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Clients and their policies');
+    await page.getByRole('heading', { level: 1, name: 'Clients and their policies', exact: true }).waitFor();
     await page.getByRole('link', { name: 'Deliveries' }).click();
     await page.getByLabel('Status').waitFor();
     await page.getByRole('link', { name: 'Disclosures' }).click();
@@ -82,7 +84,7 @@ describe('the operators\' console in Chromium', function () {
     const second = await watchedPage();
     await second.page.goto(link);
     await second.page.getByRole('button', { name: 'Sign in to the console' }).click();
-    expect(await second.page.getByRole('heading', { level: 1 }).textContent()).to.equal('Link used or expired');
+    await second.page.getByRole('heading', { level: 1, name: 'Link used or expired', exact: true }).waitFor();
     expect(await second.page.context().cookies()).to.deep.equal([]);
     // A console error line for the 401 is the browser's own; nothing else.
     expect(problems).to.deep.equal([]);
@@ -94,13 +96,13 @@ describe('the operators\' console in Chromium', function () {
     await signIn(page);
     await page.locator('input[name=csrf_token]').first().evaluate((input) => ((input as HTMLInputElement).value = 'forged'));
     await page.getByRole('button', { name: 'Sign out' }).click();
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Form refused');
+    await page.getByRole('heading', { level: 1, name: 'Form refused', exact: true }).waitFor();
     await page.goto(`${service.baseUrl}/console`);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Overview');
+    await page.getByRole('heading', { level: 1, name: 'Overview', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Sign in');
+    await page.getByRole('heading', { level: 1, name: 'Sign in', exact: true }).waitFor();
     await page.goto(`${service.baseUrl}/console`);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Sign in');
+    await page.getByRole('heading', { level: 1, name: 'Sign in', exact: true }).waitFor();
     expect(problems.filter((p) => !/40[13]/.test(p))).to.deep.equal([]);
   });
 
@@ -112,7 +114,7 @@ describe('the operators\' console in Chromium', function () {
     for (const path of ['/console', '/console/clients', '/console/deliveries']) {
       const answer = await page.goto(`${service.baseUrl}${path}`);
       expect(answer?.status(), path).to.equal(401);
-      expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Sign in');
+      await page.getByRole('heading', { level: 1, name: 'Sign in', exact: true }).waitFor();
       expect(await page.content()).not.to.include(client.client_id);
     }
     await context.close();
