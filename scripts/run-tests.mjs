@@ -5,10 +5,11 @@
 // dropped at the end, so no run depends on leftovers.
 // Extra arguments go to mocha: `npm test -- --grep token`.
 // TEST_DATABASES=sqlite (or postgres) restricts the runs; TEST_JOBS=1 runs the files one by one.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { onFreshPostgres } from './postgres-test-databases.mjs';
 import { databaseFreeTests, testFilesUnder } from './database-free-tests.mjs';
+import { FAILURE_REPORT_HEADING, runShowingOutput } from './failure-report.mjs';
 
 // The whole suite unless the arguments name test files of their own.
 export const DEFAULT_SPECS = ['server/test/**/*.test.ts', 'sdk/test/**/*.test.ts', 'verifier/test/**/*.test.ts', 'test/**/*.test.ts'];
@@ -25,28 +26,18 @@ const mochaArgs = namesFiles ? given : [...(jobs > 1 ? ['--parallel', '--jobs', 
 // (scripts/database-free-tests.mjs) are left out: they would only repeat the same work.
 const DATABASE_FREE = namesFiles ? [] : databaseFreeTests(process.cwd(), DEFAULT_SPECS.map((glob) => glob.split('/**')[0]).flatMap((dir) => testFilesUnder(process.cwd(), dir)));
 
-function runMocha(label, env, skip = []) {
-  return new Promise((resolvePromise) => {
-    console.log(`\n=== tests on ${label}${skip.length > 0 ? ` (${skip.length} database-free files ran on SQLite only)` : ''} ===`);
-    const child = spawn(process.execPath, ['node_modules/mocha/bin/mocha.js', ...skip.flatMap((file) => ['--ignore', file]), ...mochaArgs], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      process.stdout.write(chunk);
-    });
-    child.on('close', (code) => {
-      // mocha's own summary lines ("  710 passing (1m)"), the last ones printed.
-      const count = (word) => Number([...out.matchAll(new RegExp(`^ {2}(\\d+) ${word}\\b`, 'gm'))].pop()?.[1] ?? 0);
-      // mocha's report of the failures, from its "N failing" line to its end, repeated after
-      // every run's totals: a CI log cut to its last lines still names what failed and why.
-      const failingAt = [...out.matchAll(/^ {2}\d+ failing\b/gm)].pop()?.index;
-      const failures = failingAt === undefined ? '' : out.slice(failingAt).trimEnd();
-      resolvePromise({ label, code: code ?? 1, passed: count('passing'), failed: count('failing'), pending: count('pending'), failures });
-    });
+async function runMocha(label, env, skip = []) {
+  console.log(`\n=== tests on ${label}${skip.length > 0 ? ` (${skip.length} database-free files ran on SQLite only)` : ''} ===`);
+  const { code, out } = await runShowingOutput(process.execPath, ['node_modules/mocha/bin/mocha.js', ...skip.flatMap((file) => ['--ignore', file]), ...mochaArgs], {
+    env: { ...process.env, ...env },
   });
+  // mocha's own summary lines ("  710 passing (1m)"), the last ones printed.
+  const count = (word) => Number([...out.matchAll(new RegExp(`^ {2}(\\d+) ${word}\\b`, 'gm'))].pop()?.[1] ?? 0);
+  // mocha's report of the failures, from its "N failing" line to its end, repeated after
+  // every run's totals.
+  const failingAt = [...out.matchAll(/^ {2}\d+ failing\b/gm)].pop()?.index;
+  const failures = failingAt === undefined ? '' : out.slice(failingAt).trimEnd();
+  return { label, code, passed: count('passing'), failed: count('failing'), pending: count('pending'), failures };
 }
 
 
@@ -74,7 +65,7 @@ let passed = 0, failed = 0, pending = 0, exitCode = 0;
 for (const r of results.filter((r) => r.failures)) {
   const lines = r.failures.split('\n');
   const shown = lines.length > FAILURE_LINES ? [...lines.slice(0, FAILURE_LINES), `  ... ${lines.length - FAILURE_LINES} more lines above, in the ${r.label} run's output`] : lines;
-  console.log(`\n=== what failed on ${r.label} (mocha's report, again) ===\n${shown.join('\n')}`);
+  console.log(`\n${FAILURE_REPORT_HEADING} ${r.label} (mocha's report, again) ===\n${shown.join('\n')}`);
 }
 console.log('');
 for (const r of results) {

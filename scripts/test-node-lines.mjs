@@ -6,9 +6,10 @@
 // later the service loads better-sqlite3 13, whose Node-API binaries fit every line
 // (server/src/db/sqlite-driver.ts).
 //   node scripts/test-node-lines.mjs [24 22 ...] [-- arguments for npm test]
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { FAILURE_REPORT_HEADING, runShowingOutput } from './failure-report.mjs';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const DEFAULT_LINES = ['24', '22'];
@@ -25,20 +26,13 @@ for (const line of lines.length > 0 ? lines : DEFAULT_LINES) {
   }
   const version = spawnSync(join(bin, 'node'), ['--version'], { encoding: 'utf8' }).stdout.trim();
   console.log(`\n##### npm test on Node.js ${version} #####`);
-  const child = spawn('npm', ['test', ...(testArgs.length > 0 ? ['--', ...testArgs] : [])], {
+  const { code, out } = await runShowingOutput('npm', ['test', ...(testArgs.length > 0 ? ['--', ...testArgs] : [])], {
     cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
   });
-  let out = '';
-  child.stdout.on('data', (chunk) => {
-    out += chunk;
-    process.stdout.write(chunk);
-  });
-  const code = await new Promise((resolveCode) => child.on('close', (status) => resolveCode(status ?? 1)));
-  // scripts/run-tests.mjs repeats mocha's report of what failed after its totals; a later
-  // line's output would push it out of a CI log cut to its last lines, so it comes again here.
-  const failedAt = out.indexOf('\n=== what failed on ');
+  // run-tests.mjs repeats mocha's report of what failed after its totals; a later line's
+  // output would push it out of a CI log cut to its last lines, so it comes again here.
+  const failedAt = out.indexOf(`\n${FAILURE_REPORT_HEADING} `);
   const totalsAt = out.lastIndexOf('\ntests: ');
   const failures = failedAt === -1 ? '' : out.slice(failedAt + 1, totalsAt > failedAt ? totalsAt : undefined).trimEnd();
   results.push({ version, code, failures });
