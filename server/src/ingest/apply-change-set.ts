@@ -56,6 +56,21 @@ export interface ApplyOptions {
 
 const DEFAULT_CHUNK = 500;
 
+/**
+ * The ingest clock's tick a change set's transaction takes first (ingest-clock.ts), with the
+ * facility's subscriptions when it emits events. A caller that applies several change sets in
+ * one transaction takes it once and hands it to each (ApplyOptions tickedAt, subscriptions).
+ */
+export async function tickForChangeSet(trx: Knex.Transaction, set: Pick<ChangeSet, 'orgId' | 'facilityId' | 'emitEvents'>): Promise<{ tickedAt: string; subscriptions?: MatchedSubscription[] }> {
+  if (set.emitEvents && isPostgres(trx as unknown as Knex)) {
+    // The facility's subscriptions ride with the tick (one round trip fewer, and the
+    // deliveries can then ride with the inserts).
+    const tick = await tickIngestClockWith(trx, set.orgId, { reads: { subscriptions: subscriptionsStatement(trx, set.orgId, set.facilityId) } });
+    return { tickedAt: tick.instant, subscriptions: tick.reads.subscriptions as MatchedSubscription[] };
+  }
+  return { tickedAt: await tickIngestClock(trx, set.orgId) };
+}
+
 async function applyChunk(db: Knex, set: ChangeSet, items: Prepared[], allOrNothing: boolean, options: ApplyOptions): Promise<Array<[number, ChangeOutcome]>> {
   // Inside the caller's own transaction (the HL7 applier records the control id in it), the
   // chunk runs in that transaction: a savepoint would cost two round trips per message, and
@@ -63,18 +78,7 @@ async function applyChunk(db: Knex, set: ChangeSet, items: Prepared[], allOrNoth
   const inCallersTransaction = (db as Knex.Transaction).isTransaction === true;
   const run = <T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> => (inCallersTransaction ? work(db as Knex.Transaction) : db.transaction(work));
   return run(async (trx) => {
-    let now: string;
-    let subscriptions: MatchedSubscription[] | undefined;
-    if (inCallersTransaction && options.tickedAt !== undefined) {
-      now = options.tickedAt;
-      subscriptions = options.subscriptions;
-    } else if (set.emitEvents && isPostgres(trx as unknown as Knex)) {
-      // The facility's subscriptions ride with the tick (one round trip fewer, and the
-      // deliveries can then ride with the inserts).
-      const tick = await tickIngestClockWith(trx, set.orgId, { reads: { subscriptions: subscriptionsStatement(trx, set.orgId, set.facilityId) } });
-      now = tick.instant;
-      subscriptions = tick.reads.subscriptions as MatchedSubscription[];
-    } else now = await tickIngestClock(trx, set.orgId);
+    const { tickedAt: now, subscriptions } = inCallersTransaction && options.tickedAt !== undefined ? { tickedAt: options.tickedAt, subscriptions: options.subscriptions } : await tickForChangeSet(trx, set);
     const chunk = new ChangeChunk(trx, set, now, subscriptions);
     await chunk.load(items, options.known, options.identifiers);
     // Patients first, so the other resources of the chunk can reference them.

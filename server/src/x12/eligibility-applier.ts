@@ -18,12 +18,14 @@
 //
 // Every loop applied to a Coverage, and every rejected (AAA) loop that matches one, is also kept
 // as that Coverage's CoverageEligibilityResponse (eligibility-response.ts: the benefits, or the
-// AAA errors). It is written once the loop's Coverage change is in (so a loop listed in
-// `conflicts` leaves nothing), identified by the loop's place in the 271 (sender, ISA13, ST02,
+// AAA errors). It is written in the transaction that applies the loop's Coverage change, once
+// that change is in (so a loop listed in `conflicts` leaves nothing), under the same tick of the
+// ingest clock: one transaction, and one wait for the organization's ingest lock, per round of
+// loops, not two (a real-time check is one loop). It is identified by the loop's place in the 271 (sender, ISA13, ST02,
 // HL01) and the Coverage: the same 271 again leaves it unchanged; sent for another facility, it
 // answers that facility's Coverage with a response of its own.
 import type { Knex } from 'knex';
-import { applyChangeSet } from '../ingest/apply-change-set.js';
+import { applyChangeSet, tickForChangeSet } from '../ingest/apply-change-set.js';
 import type { ResourceChange } from '../ingest/change-set.js';
 import { coverageDetailElements } from '../ingest/mapping/coverage.js';
 import { CoverageMatcher, type CoverageRow } from './coverage-matching.js';
@@ -94,6 +96,13 @@ export function coverageAfter(row: CoverageRow, loop: SubscriberLoop, today: str
 
 const report = (loop: SubscriberLoop, issue: string): LoopReport => ({ at: loop.at, trace: loop.trace ?? null, member_id: loop.memberId ?? null, issue });
 
+/** A loop whose CoverageEligibilityResponse is kept, with the Coverage it answered. */
+interface Responding {
+  loop: SubscriberLoop;
+  index: number;
+  coverage: CoverageRow;
+}
+
 interface PendingLoop {
   loop: SubscriberLoop;
   /** Its place in the interchange, to keep the loops' order across rounds. */
@@ -114,68 +123,81 @@ export async function applyEligibility(db: Knex, interchange: string | Subscribe
       rejected.push({ loop, index });
     } else pending.push({ loop, index, retries: 0 });
   });
-  /** The responses to keep: each loop with the Coverage it answered. */
-  const responding: Array<{ loop: SubscriberLoop; index: number; coverage: CoverageRow }> = [];
+  /** Rejected (AAA) loops that match a Coverage: their responses go in with the first transaction. */
+  let answeredRejections: Responding[] = [];
   if (rejected.length) {
     const matcher = await CoverageMatcher.load(db, target.orgId, target.facilityId, rejected.map((r) => r.loop));
     for (const { loop, index } of rejected) {
       const match = matcher.match(loop);
-      if (!('issue' in match)) responding.push({ loop, index, coverage: match.coverage });
+      if (!('issue' in match)) answeredRejections.push({ loop, index, coverage: match.coverage });
     }
   }
-  // Rounds: read the pending loops' Coverages, apply, and keep for the next round the loops to
-  // read again. Without conflicts or repeated Coverages there is exactly one round.
-  while (pending.length > 0) {
-    const matcher = await CoverageMatcher.load(db, target.orgId, target.facilityId, pending.map((p) => p.loop));
+  // Rounds: read the pending loops' Coverages (outside the transaction: each change carries the
+  // version it was computed from), then one transaction applies them and keeps the responses
+  // of the loops that went in, under one tick of the ingest clock; the loops to read again wait
+  // for the next round. Without conflicts or repeated Coverages there is exactly one round.
+  while (pending.length > 0 || answeredRejections.length > 0) {
     const round: Array<PendingLoop & { coverage: CoverageRow }> = [];
     const later: PendingLoop[] = [];
-    const answered = new Set<string>();
-    for (const item of pending) {
-      const match = matcher.match(item.loop);
-      if ('issue' in match) {
-        summary.unmatched.push(report(item.loop, match.issue));
-        continue;
+    if (pending.length > 0) {
+      const matcher = await CoverageMatcher.load(db, target.orgId, target.facilityId, pending.map((p) => p.loop));
+      const answered = new Set<string>();
+      for (const item of pending) {
+        const match = matcher.match(item.loop);
+        if ('issue' in match) {
+          summary.unmatched.push(report(item.loop, match.issue));
+          continue;
+        }
+        // One Coverage answered by several loops: one per round, each computed from what the one
+        // before wrote, as two files would be; the last loop wins.
+        if (answered.has(match.coverage.id)) {
+          later.push(item);
+          continue;
+        }
+        answered.add(match.coverage.id);
+        round.push({ ...item, coverage: match.coverage });
       }
-      // One Coverage answered by several loops: one per round, each computed from what the one
-      // before wrote, as two files would be; the last loop wins.
-      if (answered.has(match.coverage.id)) {
-        later.push(item);
-        continue;
-      }
-      answered.add(match.coverage.id);
-      round.push({ ...item, coverage: match.coverage });
     }
-    if (round.length === 0) break;
-    const changes: ResourceChange[] = round.map(({ loop, coverage }) => ({ resource: coverageAfter(coverage, loop, today), match: { id: coverage.id }, ifMatch: coverage.version_id, at: loop.at }));
-    const result = await applyChangeSet(db, { orgId: target.orgId, facilityId: target.facilityId, mode: 'batch', actor: target.actor, emitEvents: true, changes }, { requestId: target.requestId });
-    summary.events += result.events;
-    result.outcomes.forEach((outcome, i) => {
-      const item = round[i]!;
-      if (outcome.outcome === 'rejected' && outcome.issue.versionConflict) {
-        if (item.retries < CONFLICT_RETRIES) later.push({ loop: item.loop, index: item.index, retries: item.retries + 1 });
-        else summary.conflicts.push(report(item.loop, `Coverage/${item.coverage.id} was changed by another import each of the ${CONFLICT_RETRIES + 1} times this loop was applied; nothing of this loop was written: send the 271 again`));
-      } else if (outcome.outcome === 'rejected') summary.rejected.push(report(item.loop, outcome.issue.diagnostics));
-      else {
-        summary.matched++;
-        if (outcome.outcome === 'unchanged') summary.unchanged++;
-        else summary.updated++;
-        responding.push({ loop: item.loop, index: item.index, coverage: item.coverage });
+    if (round.length === 0 && answeredRejections.length === 0) break;
+    const responding = answeredRejections;
+    answeredRejections = [];
+    await db.transaction(async (trx) => {
+      const set = { orgId: target.orgId, facilityId: target.facilityId, mode: 'batch' as const, actor: target.actor, emitEvents: true };
+      const tick = await tickForChangeSet(trx, set);
+      const options = { ...tick, ...(target.requestId ? { requestId: target.requestId } : {}) };
+      if (round.length > 0) {
+        const changes: ResourceChange[] = round.map(({ loop, coverage }) => ({ resource: coverageAfter(coverage, loop, today), match: { id: coverage.id }, ifMatch: coverage.version_id, at: loop.at }));
+        const result = await applyChangeSet(trx, { ...set, changes }, options);
+        summary.events += result.events;
+        result.outcomes.forEach((outcome, i) => {
+          const item = round[i]!;
+          if (outcome.outcome === 'rejected' && outcome.issue.versionConflict) {
+            if (item.retries < CONFLICT_RETRIES) later.push({ loop: item.loop, index: item.index, retries: item.retries + 1 });
+            else summary.conflicts.push(report(item.loop, `Coverage/${item.coverage.id} was changed by another import each of the ${CONFLICT_RETRIES + 1} times this loop was applied; nothing of this loop was written: send the 271 again`));
+          } else if (outcome.outcome === 'rejected') summary.rejected.push(report(item.loop, outcome.issue.diagnostics));
+          else {
+            summary.matched++;
+            if (outcome.outcome === 'unchanged') summary.unchanged++;
+            else summary.updated++;
+            responding.push({ loop: item.loop, index: item.index, coverage: item.coverage });
+          }
+        });
       }
+      if (responding.length === 0) return;
+      // In the interchange's order; a Coverage answered twice keeps both responses, the later
+      // loop's in a later round.
+      const responses: ResourceChange[] = responding.sort((a, b) => a.index - b.index).map(({ loop, coverage }) => ({
+        resource: eligibilityResponse(loop, coverage, today),
+        match: { identifier: { system: X12_LOOP_SYSTEM, value: responseKey(loop, coverage.id) } },
+        at: loop.at,
+      }));
+      const result = await applyChangeSet(trx, { ...set, changes: responses }, options);
+      summary.responses += result.created + result.updated;
+      // A response is built from a Coverage this 271 matched in this facility: it cannot be refused.
+      const refused = result.outcomes.find((o) => o.outcome === 'rejected');
+      if (refused) throw new Error(`a CoverageEligibilityResponse was refused: ${refused.issue.diagnostics}`);
     });
     pending = later.sort((a, b) => a.index - b.index);
-  }
-  if (responding.length) {
-    // In the interchange's order (a Coverage answered twice keeps both responses).
-    const responses: ResourceChange[] = responding.sort((a, b) => a.index - b.index).map(({ loop, coverage }) => ({
-      resource: eligibilityResponse(loop, coverage, today),
-      match: { identifier: { system: X12_LOOP_SYSTEM, value: responseKey(loop, coverage.id) } },
-      at: loop.at,
-    }));
-    const result = await applyChangeSet(db, { orgId: target.orgId, facilityId: target.facilityId, mode: 'batch', actor: target.actor, emitEvents: true, changes: responses }, { requestId: target.requestId });
-    summary.responses = result.created + result.updated;
-    // A response is built from a Coverage this 271 matched in this facility: it cannot be refused.
-    const refused = result.outcomes.find((o) => o.outcome === 'rejected');
-    if (refused) throw new Error(`a CoverageEligibilityResponse was refused: ${refused.issue.diagnostics}`);
   }
   return summary;
 }

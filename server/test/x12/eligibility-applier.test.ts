@@ -128,6 +128,29 @@ describe('the X12 271 eligibility applier', function () {
     expect(await coverageUpdates(residentId)).to.equal(3);
   });
 
+  it("applies a loop and keeps its response in one transaction, so a real-time check waits once for the organization's ingest lock; an AAA loop's response too", async () => {
+    const { coverageId } = await residentWithCoverage('X-6', 'XC-6');
+    let transactions = 0;
+    const counting = withWritesBetweenReadAndWrite(db, async () => {
+      transactions++;
+    });
+    const summary = await applyEligibility(counting, interchange271([{ trace: coverageId, memberId: 'M-6', eligibility: ['6'] }]), target());
+    expect(summary).to.include({ matched: 1, updated: 1, responses: 1 });
+    expect(transactions).to.equal(1);
+    const [coverageWrite, responseWrite] = await Promise.all([
+      db('coverage').where({ id: coverageId }).first('last_updated'),
+      db('eligibility_responses').where({ coverage_id: coverageId }).first('last_updated'),
+    ]);
+    // One tick of the ingest clock for both rows.
+    expect(responseWrite.last_updated).to.equal(coverageWrite.last_updated);
+
+    transactions = 0;
+    const rejection = await applyEligibility(counting, interchange271([{ trace: coverageId, memberId: 'M-6', reject: '72' }], 906), target());
+    expect(rejection).to.include({ matched: 0, updated: 0, responses: 1 });
+    expect(rejection.rejected).to.have.length(1);
+    expect(transactions).to.equal(1);
+  });
+
   it('keeps the details a 270 needs: a 271 that changes the status leaves type, class, relationship, subscriber and identifiers as they were', async () => {
     const { coverageId, residentId } = await residentWithCoverage('X-5', 'XC-5');
     const details = {
