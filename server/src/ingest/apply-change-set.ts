@@ -84,9 +84,19 @@ async function applyChunk(db: Knex, set: ChangeSet, items: Prepared[], allOrNoth
     // Patients first, so the other resources of the chunk can reference them.
     const ordered = [...items].sort((a, b) => Number(b.mapping?.type === 'Patient') - Number(a.mapping?.type === 'Patient') || a.index - b.index);
     const outcomes: Array<[number, ChangeOutcome]> = [];
+    const decided = new Map<number, ChangeOutcome>();
     for (const item of ordered) {
       if (item.issue) {
         outcomes.push([item.index, { at: item.change.at, outcome: 'rejected', issue: item.issue }]);
+        decided.set(item.index, outcomes[outcomes.length - 1]![1]);
+        continue;
+      }
+      const required = item.change.requires === undefined ? undefined : decided.get(item.change.requires);
+      if (item.change.requires !== undefined && required === undefined) throw new Error(`change ${item.change.at} requires change ${item.change.requires}, which is not an earlier change of its chunk`);
+      if (required?.outcome === 'rejected') {
+        const outcome: ChangeOutcome = { at: item.change.at, outcome: 'rejected', issue: { code: 'conflict', diagnostics: `not applied: the change it goes with (${required.at}) was not applied`, requires: true } };
+        outcomes.push([item.index, outcome]);
+        decided.set(item.index, outcome);
         continue;
       }
       try {
@@ -95,6 +105,7 @@ async function applyChunk(db: Knex, set: ChangeSet, items: Prepared[], allOrNoth
         if (!(error instanceof MappingIssue)) throw error;
         outcomes.push([item.index, { at: item.change.at, outcome: 'rejected', issue: error.issue }]);
       }
+      decided.set(item.index, outcomes[outcomes.length - 1]![1]);
     }
     if (allOrNothing && outcomes.some(([, o]) => o.outcome === 'rejected')) {
       return outcomes.map(([index, o]): [number, ChangeOutcome] =>
@@ -115,8 +126,11 @@ export async function applyChangeSet(db: Knex, changeSet: ChangeSet, options: Ap
   const outcomes: ChangeOutcome[] = new Array(prepared.length);
   const size = changeSet.mode === 'transaction' ? Math.max(prepared.length, 1) : (options.chunkSize ?? DEFAULT_CHUNK);
   if (options.alongside && prepared.length > size) throw new Error('ApplyOptions.alongside needs a change set of one chunk');
-  for (let start = 0; start < prepared.length; start += size) {
-    const chunk = prepared.slice(start, start + size);
+  for (let start = 0, end = 0; start < prepared.length; start = end) {
+    end = Math.min(start + size, prepared.length);
+    // A change goes in the chunk of the change it requires (the one just before it).
+    while (end < prepared.length && end > start + 1 && prepared[end]!.change.requires === end - 1) end--;
+    const chunk = prepared.slice(start, end);
     const chunkOptions = start === 0 ? options : { ...options, tickedAt: undefined, subscriptions: undefined, known: undefined, identifiers: undefined };
     for (const [index, outcome] of await applyChunk(db, changeSet, chunk, changeSet.mode === 'transaction', chunkOptions)) outcomes[index] = outcome;
   }

@@ -58,6 +58,14 @@ export interface ResourceChange {
    * same merge again changes nothing.
    */
   replaces?: BusinessIdentifier;
+  /**
+   * The index, in this set, of the change just before this one, which this one is written
+   * with: both go in one chunk, and when that change is rejected this one is rejected too
+   * (`requires` in its issue) and nothing of it is written. A record derived from another
+   * one's change (an X12 loop's CoverageEligibilityResponse from its Coverage's) then goes in
+   * with it, or not at all.
+   */
+  requires?: number;
   /** Where the change came from, named in errors: "Bundle.entry[3]", "line 17", "PID-3", "2000C loop 2". */
   at: string;
 }
@@ -84,6 +92,8 @@ export interface ChangeIssue {
   expression?: string[];
   /** The change's ifMatch was not the record's current version (FHIR: 412 Precondition Failed). */
   versionConflict?: true;
+  /** The change was not applied because the change it `requires` was rejected. */
+  requires?: true;
 }
 
 export type ChangeOutcome =

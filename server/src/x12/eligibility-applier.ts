@@ -18,14 +18,14 @@
 //
 // Every loop applied to a Coverage, and every rejected (AAA) loop that matches one, is also kept
 // as that Coverage's CoverageEligibilityResponse (eligibility-response.ts: the benefits, or the
-// AAA errors). It is written in the transaction that applies the loop's Coverage change, once
-// that change is in (so a loop listed in `conflicts` leaves nothing), under the same tick of the
-// ingest clock: one transaction, and one wait for the organization's ingest lock, per round of
-// loops, not two (a real-time check is one loop). It is identified by the loop's place in the 271 (sender, ISA13, ST02,
+// AAA errors). It is written in the change set of the loop's Coverage change, requiring it (so a
+// loop listed in `conflicts` leaves nothing): one transaction, one wait for the organization's
+// ingest lock and one read of the records, per round of loops (a real-time check is one loop).
+// It is identified by the loop's place in the 271 (sender, ISA13, ST02,
 // HL01) and the Coverage: the same 271 again leaves it unchanged; sent for another facility, it
 // answers that facility's Coverage with a response of its own.
 import type { Knex } from 'knex';
-import { applyChangeSet, tickForChangeSet } from '../ingest/apply-change-set.js';
+import { applyChangeSet } from '../ingest/apply-change-set.js';
 import type { ResourceChange } from '../ingest/change-set.js';
 import { coverageDetailElements } from '../ingest/mapping/coverage.js';
 import { CoverageMatcher, type CoverageRow } from './coverage-matching.js';
@@ -132,10 +132,9 @@ export async function applyEligibility(db: Knex, interchange: string | Subscribe
       if (!('issue' in match)) answeredRejections.push({ loop, index, coverage: match.coverage });
     }
   }
-  // Rounds: read the pending loops' Coverages (outside the transaction: each change carries the
-  // version it was computed from), then one transaction applies them and keeps the responses
-  // of the loops that went in, under one tick of the ingest clock; the loops to read again wait
-  // for the next round. Without conflicts or repeated Coverages there is exactly one round.
+  // Rounds: read the pending loops' Coverages (outside applyChangeSet's transaction: each change
+  // carries the version it was computed from), then one change set applies them with the
+  // responses; the loops to read again wait for the next round. Without conflicts or repeated Coverages there is exactly one round.
   while (pending.length > 0 || answeredRejections.length > 0) {
     const round: Array<PendingLoop & { coverage: CoverageRow }> = [];
     const later: PendingLoop[] = [];
@@ -159,43 +158,46 @@ export async function applyEligibility(db: Knex, interchange: string | Subscribe
       }
     }
     if (round.length === 0 && answeredRejections.length === 0) break;
-    const responding = answeredRejections;
+    // One change set, in the interchange's order: each loop's Coverage change followed by its
+    // response, which requires it (a conflict leaves neither), and the AAA loops' responses. A
+    // Coverage answered twice keeps both responses, the later loop's in a later round.
+    const changes: ResourceChange[] = [];
+    const coverageChangeAt = new Map<PendingLoop, number>();
+    const entries: Array<{ loop: SubscriberLoop; index: number; coverage: CoverageRow; item?: PendingLoop }> = [...answeredRejections, ...round.map((item) => ({ ...item, item }))].sort((a, b) => a.index - b.index);
     answeredRejections = [];
-    await db.transaction(async (trx) => {
-      const set = { orgId: target.orgId, facilityId: target.facilityId, mode: 'batch' as const, actor: target.actor, emitEvents: true };
-      const tick = await tickForChangeSet(trx, set);
-      const options = { ...tick, ...(target.requestId ? { requestId: target.requestId } : {}) };
-      if (round.length > 0) {
-        const changes: ResourceChange[] = round.map(({ loop, coverage }) => ({ resource: coverageAfter(coverage, loop, today), match: { id: coverage.id }, ifMatch: coverage.version_id, at: loop.at }));
-        const result = await applyChangeSet(trx, { ...set, changes }, options);
-        summary.events += result.events;
-        result.outcomes.forEach((outcome, i) => {
-          const item = round[i]!;
-          if (outcome.outcome === 'rejected' && outcome.issue.versionConflict) {
-            if (item.retries < CONFLICT_RETRIES) later.push({ loop: item.loop, index: item.index, retries: item.retries + 1 });
-            else summary.conflicts.push(report(item.loop, `Coverage/${item.coverage.id} was changed by another import each of the ${CONFLICT_RETRIES + 1} times this loop was applied; nothing of this loop was written: send the 271 again`));
-          } else if (outcome.outcome === 'rejected') summary.rejected.push(report(item.loop, outcome.issue.diagnostics));
-          else {
-            summary.matched++;
-            if (outcome.outcome === 'unchanged') summary.unchanged++;
-            else summary.updated++;
-            responding.push({ loop: item.loop, index: item.index, coverage: item.coverage });
-          }
-        });
+    for (const { loop, coverage, item } of entries) {
+      if (item) {
+        coverageChangeAt.set(item, changes.length);
+        changes.push({ resource: coverageAfter(coverage, loop, today), match: { id: coverage.id }, ifMatch: coverage.version_id, at: loop.at });
       }
-      if (responding.length === 0) return;
-      // In the interchange's order; a Coverage answered twice keeps both responses, the later
-      // loop's in a later round.
-      const responses: ResourceChange[] = responding.sort((a, b) => a.index - b.index).map(({ loop, coverage }) => ({
+      changes.push({
         resource: eligibilityResponse(loop, coverage, today),
         match: { identifier: { system: X12_LOOP_SYSTEM, value: responseKey(loop, coverage.id) } },
+        ...(item ? { requires: changes.length - 1 } : {}),
         at: loop.at,
-      }));
-      const result = await applyChangeSet(trx, { ...set, changes: responses }, options);
-      summary.responses += result.created + result.updated;
-      // A response is built from a Coverage this 271 matched in this facility: it cannot be refused.
-      const refused = result.outcomes.find((o) => o.outcome === 'rejected');
-      if (refused) throw new Error(`a CoverageEligibilityResponse was refused: ${refused.issue.diagnostics}`);
+      });
+    }
+    const result = await applyChangeSet(db, { orgId: target.orgId, facilityId: target.facilityId, mode: 'batch', actor: target.actor, emitEvents: true, changes }, target.requestId ? { requestId: target.requestId } : {});
+    for (const item of round) {
+      const at = coverageChangeAt.get(item)!;
+      const outcome = result.outcomes[at]!;
+      if (outcome.outcome === 'rejected' && outcome.issue.versionConflict) {
+        if (item.retries < CONFLICT_RETRIES) later.push({ loop: item.loop, index: item.index, retries: item.retries + 1 });
+        else summary.conflicts.push(report(item.loop, `Coverage/${item.coverage.id} was changed by another import each of the ${CONFLICT_RETRIES + 1} times this loop was applied; nothing of this loop was written: send the 271 again`));
+      } else if (outcome.outcome === 'rejected') summary.rejected.push(report(item.loop, outcome.issue.diagnostics));
+      else {
+        summary.matched++;
+        summary.events += outcome.events.length;
+        if (outcome.outcome === 'unchanged') summary.unchanged++;
+        else summary.updated++;
+      }
+    }
+    result.outcomes.forEach((outcome, i) => {
+      if (changes[i]!.resource.resourceType !== 'CoverageEligibilityResponse') return;
+      if (outcome.outcome === 'created' || outcome.outcome === 'updated') summary.responses++;
+      // A response is built from a Coverage this 271 matched in this facility: it is refused
+      // only with its loop's Coverage change.
+      else if (outcome.outcome === 'rejected' && !outcome.issue.requires) throw new Error(`a CoverageEligibilityResponse was refused: ${outcome.issue.diagnostics}`);
     });
     pending = later.sort((a, b) => a.index - b.index);
   }

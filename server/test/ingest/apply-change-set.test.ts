@@ -383,6 +383,37 @@ describe('applyChangeSet', function () {
     });
   });
 
+  describe('requires (a change written with the one just before it)', () => {
+    const issueOf = (outcome: unknown) => (outcome as { outcome: string; issue: { code: string; requires?: boolean; diagnostics: string } }).issue;
+
+    it('is applied with the change it requires, and rejected with it, writing nothing, when that one is a conflict', async () => {
+      await apply([upsert(patient('R-1'))]);
+      const created = (await apply([upsert(coverage(byMrn('R-1'), 'RC-1'))])).outcomes[0] as { id: string };
+      const applied = await apply([
+        { ...upsert(coverage(byMrn('R-1'), 'RC-1', { status: 'cancelled' })), ifMatch: 1 },
+        { ...upsert(observation(byMrn('R-1'), 'R-OBS-1')), requires: 0 },
+      ]);
+      expect(applied.outcomes.map((o) => o.outcome)).to.deep.equal(['updated', 'created']);
+      const stale = await apply([
+        { ...upsert(coverage(byMrn('R-1'), 'RC-1', { subscriberId: 'XXX9' })), ifMatch: 1 },
+        { ...upsert(observation(byMrn('R-1'), 'R-OBS-2')), requires: 0, at: 'second' },
+        upsert(observation(byMrn('R-1'), 'R-OBS-3')),
+      ]);
+      expect(stale.outcomes.map((o) => o.outcome)).to.deep.equal(['rejected', 'rejected', 'created']);
+      expect(issueOf(stale.outcomes[1])).to.include({ code: 'conflict', requires: true });
+      expect(issueOf(stale.outcomes[1]).diagnostics).to.contain('not applied: the change it goes with (entry) was not applied');
+      expect(await db('resource_identifiers').where({ value: 'R-OBS-2' }).first()).to.equal(undefined);
+      expect(await db('coverage').where({ id: created.id }).first()).to.include({ version_id: 2, subscriber_id: '*****1234A' });
+    });
+
+    it('is never cut from the change it requires by a chunk boundary', async () => {
+      await apply([upsert(patient('R-2'))]);
+      const changes = [upsert(observation(byMrn('R-2'), 'R-OBS-4')), upsert(observation(byMrn('R-2'), 'R-OBS-5')), { ...upsert(observation(byMrn('R-2'), 'R-OBS-6')), requires: 1 }];
+      const result = await applyChangeSet(db, { orgId: org, facilityId: f1, mode: 'batch', actor: 'test', emitEvents: true, changes }, { chunkSize: 2 });
+      expect(result.outcomes.map((o) => o.outcome)).to.deep.equal(['created', 'created', 'created']);
+    });
+  });
+
   it('last_updated only grows in commit order within a facility, whatever the wall clock does', async () => {
     const instants: string[] = [];
     for (let i = 0; i < 5; i++) {
