@@ -121,24 +121,41 @@ export function nextRecheck(coverageId: string, periodMs: number, now: number): 
   return phase + Math.ceil((earliest - phase) / periodMs) * periodMs;
 }
 
+/** What settles a check once its exchange is recorded: answered (`complete`) or tried again later (`retry`). */
+export type Settlement = { complete: { next: number | null; outcome: string; facilityId?: string } } | { retry: { at: number } };
+
 /**
- * The ask is answered (or cannot be made): the next one is `next` (null: none scheduled), unless
- * a new ask was requested while this one ran (a change arrived): that one stays due.
+ * The statement settling a check under its lease (not yet run: the caller runs it, or puts it
+ * after the exchange's insert, exchange-settlement.ts). Completed: the next ask is `next` (null:
+ * none scheduled), unless a new ask was requested while this one ran (a change arrived): that
+ * one stays due. Retried: due again at `at`, one attempt more.
  */
+export function settlementUpdate(db: Knex, check: ClaimedCheck, owner: string, settlement: Settlement, now = Date.now()): Knex.QueryBuilder {
+  const mine = db('eligibility_checks').where({ coverage_id: check.coverage_id, lease_owner: owner });
+  if ('retry' in settlement) return mine.update({ lease_owner: null, lease_until: null, attempts: check.attempts + 1, due_at: nowIso(settlement.retry.at) });
+  const result = settlement.complete;
+  const next = result.next === null ? null : nowIso(result.next);
+  return mine.update({
+    lease_owner: null,
+    lease_until: null,
+    attempts: 0,
+    last_checked_at: nowIso(now),
+    last_outcome: result.outcome,
+    ...(result.facilityId ? { facility_id: result.facilityId } : {}),
+    // Requested again meanwhile: answered, but due again now, as requested.
+    due_at: db.raw('CASE WHEN requested_at IS NULL THEN ? ELSE due_at END', [next]),
+    trigger: db.raw(`CASE WHEN requested_at IS NULL THEN 'recheck' ELSE "trigger" END`),
+  });
+}
+
+/** The ask is answered (or cannot be made): settlementUpdate's `complete`, run; false when the lease was lost. */
 export async function completeCheck(db: Knex, check: ClaimedCheck, owner: string, result: { next: number | null; outcome: string; facilityId?: string }, now = Date.now()): Promise<boolean> {
-  const done = { lease_owner: null, lease_until: null, attempts: 0, last_checked_at: nowIso(now), last_outcome: result.outcome, ...(result.facilityId ? { facility_id: result.facilityId } : {}) };
-  const settled = await db('eligibility_checks')
-    .where({ coverage_id: check.coverage_id, lease_owner: owner })
-    .whereNull('requested_at')
-    .update({ ...done, due_at: result.next === null ? null : nowIso(result.next), trigger: 'recheck' });
-  if (settled === 1) return true;
-  // Requested again meanwhile: answered, but due again now.
-  return (await db('eligibility_checks').where({ coverage_id: check.coverage_id, lease_owner: owner }).update(done)) === 1;
+  return (await settlementUpdate(db, check, owner, { complete: result }, now)) === 1;
 }
 
 /** A failed attempt that is retried: due again at `retryAt`, one attempt more. */
 export async function retryCheck(db: Knex, check: ClaimedCheck, owner: string, retryAt: number): Promise<boolean> {
-  return (await db('eligibility_checks').where({ coverage_id: check.coverage_id, lease_owner: owner }).update({ lease_owner: null, lease_until: null, attempts: check.attempts + 1, due_at: nowIso(retryAt) })) === 1;
+  return (await settlementUpdate(db, check, owner, { retry: { at: retryAt } })) === 1;
 }
 
 /** Gives a check back untried (its connection is paused, or the service stops), due at `dueAt` or as it was. */

@@ -21,12 +21,12 @@ import type { Logger } from '../logging/logger.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { SigningSecretCipher } from '../db/signing-secret-crypto.js';
 import type { HostResolver } from '../webhooks/ssrf-guard.js';
-import { checkableFacilities, claimChecks, completeCheck, nextRecheck, releaseCheck, renewLease, retryCheck, type ClaimedCheck } from './check-queue.js';
+import { checkableFacilities, claimChecks, nextRecheck, releaseCheck, renewLease, retryCheck, type ClaimedCheck } from './check-queue.js';
 import { recordConnectionAnswer, recordConnectionFailure } from './circuit-breaker.js';
 import { ConnectionSlots } from './connection-slots.js';
 import { askPayer, type ExchangeResult } from './eligibility-exchange.js';
 import { readInquirySubject } from './eligibility-inquiry.js';
-import { recordExchange } from './exchange-log.js';
+import { recordAndSettle } from './exchange-settlement.js';
 import { PollingLoop } from '../db/polling-loop.js';
 import { PinnedConnections } from '../webhooks/pinned-connections.js';
 
@@ -118,10 +118,14 @@ export class EligibilityWorker {
       }
       if ('notCheckable' in reading) {
         const now = Date.now();
-        await db.transaction(async (trx) => {
-          await recordExchange(trx, { orgId: check.org_id, facilityId: reading.facilityId ?? check.facility_id, coverageId: check.coverage_id, trigger: check.trigger, connectionId: null, startedAt: new Date(now).toISOString(), finishedAt: new Date(now).toISOString(), durationMs: 0, outcome: 'not_checkable', retrying: false, coverageStatus: reading.coverageStatus ?? null, detail: reading.notCheckable });
-          await completeCheck(trx, check, this.owner, { outcome: 'not_checkable', next: reading.coverageStatus === 'active' ? nextRecheck(check.coverage_id, config.recheckDays * DAY_MS, now) : null, ...(reading.facilityId ? { facilityId: reading.facilityId } : {}) }, now);
-        });
+        await recordAndSettle(
+          db,
+          { orgId: check.org_id, facilityId: reading.facilityId ?? check.facility_id, coverageId: check.coverage_id, trigger: check.trigger, connectionId: null, startedAt: new Date(now).toISOString(), finishedAt: new Date(now).toISOString(), durationMs: 0, outcome: 'not_checkable', retrying: false, coverageStatus: reading.coverageStatus ?? null, detail: reading.notCheckable },
+          check,
+          this.owner,
+          { complete: { outcome: 'not_checkable', next: reading.coverageStatus === 'active' ? nextRecheck(check.coverage_id, config.recheckDays * DAY_MS, now) : null, ...(reading.facilityId ? { facilityId: reading.facilityId } : {}) } },
+          now,
+        );
         this.deps.metrics?.eligibilityCheck('not_checkable');
         return;
       }
@@ -152,11 +156,16 @@ export class EligibilityWorker {
         if (pausedUntil) this.deps.logger.warn({ connection_id: connection.id, paused_until: pausedUntil }, 'clearinghouse connection keeps failing: paused; its checks stay queued');
       } else if (result.codes?.error_class === undefined && (connection.failures > 0 || connection.paused_until)) await recordConnectionAnswer(db, connection.id);
       const now = Date.now();
-      await db.transaction(async (trx) => {
-        await recordExchange(trx, { ...result, orgId: subject.orgId, facilityId: subject.facilityId, coverageId: subject.coverageId, trigger: check.trigger, connectionId: connection.id, retrying: result.retry });
-        if (result.retry) await retryCheck(trx, check, this.owner, now + retryDelayMs(check.attempts, config.retryBaseMs, config.retryMaxMs, this.deps.random));
-        else await completeCheck(trx, check, this.owner, { outcome: result.outcome, next: result.coverageStatus === 'active' ? nextRecheck(check.coverage_id, config.recheckDays * DAY_MS, now) : null, facilityId: subject.facilityId }, now);
-      });
+      await recordAndSettle(
+        db,
+        { ...result, orgId: subject.orgId, facilityId: subject.facilityId, coverageId: subject.coverageId, trigger: check.trigger, connectionId: connection.id, retrying: result.retry },
+        check,
+        this.owner,
+        result.retry
+          ? { retry: { at: now + retryDelayMs(check.attempts, config.retryBaseMs, config.retryMaxMs, this.deps.random) } }
+          : { complete: { outcome: result.outcome, next: result.coverageStatus === 'active' ? nextRecheck(check.coverage_id, config.recheckDays * DAY_MS, now) : null, facilityId: subject.facilityId } },
+        now,
+      );
       this.deps.metrics?.eligibilityCheck(result.outcome, result.roundTripMs !== undefined ? result.roundTripMs / 1000 : undefined);
     } catch (error) {
       // The database or a bug, not the payer: nothing about the resident goes to the log.

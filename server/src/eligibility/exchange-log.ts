@@ -69,9 +69,15 @@ export interface LoggedExchange {
 }
 
 export async function recordExchange(db: Knex, record: ExchangeRecord): Promise<string> {
-  const id = randomUUID();
-  await db('eligibility_exchanges').insert({
-    id,
+  const row = exchangeRow(record);
+  await db('eligibility_exchanges').insert(row);
+  return row.id;
+}
+
+/** The exchange's row in eligibility_exchanges, with a new id. */
+export function exchangeRow(record: ExchangeRecord): Record<string, unknown> & { id: string } {
+  return {
+    id: randomUUID(),
     org_id: record.orgId,
     facility_id: record.facilityId,
     coverage_id: record.coverageId,
@@ -89,8 +95,7 @@ export async function recordExchange(db: Knex, record: ExchangeRecord): Promise<
     control_number: record.controlNumber ?? null,
     request_x12: record.requestX12 ?? null,
     response_x12: record.responseX12 ?? null,
-  });
-  return id;
+  };
 }
 
 function loggedOf(row: Record<string, unknown>, raw: boolean): LoggedExchange {
