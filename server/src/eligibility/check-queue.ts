@@ -35,6 +35,8 @@ export interface ClaimedCheck {
   attempts: number;
   requested_at: string | null;
   due_at: string;
+  /** When the lease taken with the claim (or last renewed) runs out, by this process's clock (ms). */
+  leaseEndsAt: number;
 }
 
 /**
@@ -99,13 +101,25 @@ export async function claimChecks(db: Knex, owner: string, leaseMs: number, limi
       .andWhere((q) => q.whereNull('lease_until').orWhere('lease_until', '<', at))
       .update({ lease_owner: owner, lease_until: nowIso(now + leaseMs), requested_at: null });
     const taken = new Set((await trx('eligibility_checks').whereIn('coverage_id', ids).andWhere({ lease_owner: owner }).pluck('coverage_id')) as string[]);
-    return rows.filter((r) => taken.has(r.coverage_id as string)).map((r) => ({ ...(r as unknown as ClaimedCheck), attempts: Number(r.attempts) }));
+    return rows.filter((r) => taken.has(r.coverage_id as string)).map((r) => ({ ...(r as unknown as ClaimedCheck), attempts: Number(r.attempts), leaseEndsAt: now + leaseMs }));
   });
 }
 
 /** Renews the lease as the exchange starts (a check may wait for its connection); false when it was lost. */
 export async function renewLease(db: Knex, check: ClaimedCheck, owner: string, leaseMs: number, now = Date.now()): Promise<boolean> {
-  return (await db('eligibility_checks').where({ coverage_id: check.coverage_id, lease_owner: owner }).update({ lease_until: nowIso(now + leaseMs) })) === 1;
+  const renewed = (await db('eligibility_checks').where({ coverage_id: check.coverage_id, lease_owner: owner }).update({ lease_until: nowIso(now + leaseMs) })) === 1;
+  if (renewed) check.leaseEndsAt = now + leaseMs;
+  return renewed;
+}
+
+/**
+ * Whether the lease left still covers an exchange starting now: its timeout, and half the
+ * lease's room beyond it for the answer to be applied and recorded. A check that starts soon
+ * after its claim needs no renewal (a round trip saved per check); one that waited for its
+ * connection's slot is renewed. Nobody else can have taken a check whose lease has not run out.
+ */
+export function leaseCovers(check: ClaimedCheck, timeoutMs: number, leaseMs: number, now = Date.now()): boolean {
+  return check.leaseEndsAt - now >= timeoutMs + (leaseMs - timeoutMs) / 2;
 }
 
 /** The fixed phase of a Coverage in the recheck period, in ms: uniform over the period, from its id. */

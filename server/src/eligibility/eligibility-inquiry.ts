@@ -44,16 +44,20 @@ function jsonOf<T>(value: unknown): T | undefined {
 
 /** Reads what the 270 for this Coverage needs, or why none can be sent. */
 export async function readInquirySubject(db: Knex, coverageId: string): Promise<InquiryReading> {
-  const coverage = (await db('coverage').where({ id: coverageId }).first()) as Record<string, unknown> | undefined;
-  if (!coverage) return { gone: true };
+  // The Coverage with its resident and facility: one statement (a check is a stream of round trips).
+  const row = (await db('coverage as c')
+    .leftJoin('residents as r', 'r.id', 'c.resident_id')
+    .leftJoin('facilities as f', 'f.id', 'c.facility_id')
+    .where('c.id', coverageId)
+    .first('c.*', 'r.id as resident_row_id', 'r.family_name as resident_family_name', 'r.given_names as resident_given_names', 'r.gender as resident_gender', 'r.birth_date as resident_birth_date', 'f.id as facility_row_id', 'f.name as facility_name', 'f.npi as facility_npi')) as Record<string, unknown> | undefined;
+  if (!row) return { gone: true };
+  const coverage = row;
   const facilityId = coverage.facility_id as string;
   const coverageStatus = coverage.status as string;
-  const [resident, facility] = await Promise.all([
-    db('residents').where({ id: coverage.resident_id as string }).first('id', 'family_name', 'given_names', 'gender', 'birth_date') as Promise<Record<string, unknown> | undefined>,
-    db('facilities').where({ id: facilityId }).first('id', 'org_id', 'name', 'npi') as Promise<Record<string, unknown> | undefined>,
-  ]);
   const refuse = (reason: string): InquiryReading => ({ notCheckable: reason, facilityId, coverageStatus });
-  if (!resident || !facility) return { gone: true };
+  if (!row.resident_row_id || !row.facility_row_id) return { gone: true };
+  const resident = { id: row.resident_row_id, family_name: row.resident_family_name, given_names: row.resident_given_names, gender: row.resident_gender, birth_date: row.resident_birth_date };
+  const facility = { name: row.facility_name, npi: row.facility_npi };
   if (!['active', 'cancelled'].includes(coverageStatus)) return refuse(`the Coverage is ${coverageStatus}: only active or cancelled Coverages are asked about`);
   const npi = facility.npi as string | null;
   if (!npi) return refuse(`the facility has no NPI, so it cannot ask: ops facility update ${facilityId} --npi NPI`);

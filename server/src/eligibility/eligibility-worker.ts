@@ -21,7 +21,7 @@ import type { Logger } from '../logging/logger.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { SigningSecretCipher } from '../db/signing-secret-crypto.js';
 import type { HostResolver } from '../webhooks/ssrf-guard.js';
-import { checkableFacilities, claimChecks, nextRecheck, releaseCheck, renewLease, retryCheck, type ClaimedCheck } from './check-queue.js';
+import { checkableFacilities, claimChecks, leaseCovers, nextRecheck, releaseCheck, renewLease, retryCheck, type ClaimedCheck } from './check-queue.js';
 import { recordConnectionAnswer, recordConnectionFailure } from './circuit-breaker.js';
 import { ConnectionSlots } from './connection-slots.js';
 import { askPayer, type ExchangeResult } from './eligibility-exchange.js';
@@ -142,7 +142,7 @@ export class EligibilityWorker {
           await releaseCheck(db, check, this.owner);
           return;
         }
-        if (!(await renewLease(db, check, this.owner, config.leaseMs))) return;
+        if (!leaseCovers(check, config.timeoutMs, config.leaseMs) && !(await renewLease(db, check, this.owner, config.leaseMs))) return;
         result = await askPayer({ db, cipher: this.deps.cipher, resolve: this.deps.resolve, allowPrivateTargets: this.deps.allowPrivateTargets, timeoutMs: config.timeoutMs, signal: this.stopping.signal, pools: this.pools, ...(this.deps.ca ? { ca: this.deps.ca } : {}) }, subject);
       } finally {
         this.slots.release(connection.id);

@@ -11,7 +11,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { applyChangeSet } from '../../src/ingest/apply-change-set.js';
 import type { ResourceChange } from '../../src/ingest/change-set.js';
 import { createFacility, createOrganization, setFacilityNpi } from '../../src/organizations/organizations.js';
-import { checkableFacilities, claimChecks, completeCheck, nextRecheck, queueChecks, recheckPhaseMs, releaseCheck } from '../../src/eligibility/check-queue.js';
+import { checkableFacilities, claimChecks, completeCheck, leaseCovers, nextRecheck, queueChecks, recheckPhaseMs, releaseCheck, renewLease } from '../../src/eligibility/check-queue.js';
 import { nextControlNumber, MAX_CONTROL_NUMBER } from '../../src/eligibility/control-numbers.js';
 
 const DAY = 86_400_000;
@@ -85,6 +85,24 @@ describe('the eligibility check queue', function () {
     expect(await completeCheck(db, a!, 'worker-a', { outcome: 'active', next: null })).to.equal(false);
     expect(await completeCheck(db, b!, 'worker-b', { outcome: 'active', next: Date.now() + DAY })).to.equal(true);
     expect(await checkOf(coverageId)).to.include({ last_outcome: 'active', lease_owner: null, trigger: 'recheck', requested_at: null });
+  });
+
+  it('an exchange starting soon after its claim needs no renewal of the lease; one that waited for its slot is renewed first', async () => {
+    const written = await write([{ resource: patient('Q-L'), at: 'p' }, { resource: coverage(byMrn('Q-L'), 'Q-COV-L', { payor: payer('CMS') }), at: 'c' }]);
+    const coverageId = (written.outcomes[1] as { id: string }).id;
+    const claimedAt = Date.now();
+    const [check] = await claimChecks(db, 'worker-l', 35_000, 1, { facilityIds: [facilityId], coverageIds: [coverageId], now: claimedAt });
+    expect(check!.leaseEndsAt).to.equal(claimedAt + 35_000);
+    // A 20 s timeout and a 35 s lease: the 20 s and half the 15 s beyond it must be left.
+    expect(leaseCovers(check!, 20_000, 35_000, claimedAt + 7_500)).to.equal(true);
+    expect(leaseCovers(check!, 20_000, 35_000, claimedAt + 7_501)).to.equal(false);
+    const later = claimedAt + 10_000;
+    expect(await renewLease(db, check!, 'worker-l', 35_000, later)).to.equal(true);
+    expect(check!.leaseEndsAt).to.equal(later + 35_000);
+    expect((await checkOf(coverageId)).lease_until).to.equal(new Date(later + 35_000).toISOString());
+    expect(leaseCovers(check!, 20_000, 35_000, later)).to.equal(true);
+    expect(await renewLease(db, check!, 'worker-other', 35_000)).to.equal(false);
+    await releaseCheck(db, check!, 'worker-l');
   });
 
   it('an ask requested while one runs stays due when the running one finishes', async () => {
