@@ -28,6 +28,7 @@ import { X12Error } from '../x12/x12-error.js';
 import type { SigningSecretCipher } from '../db/signing-secret-crypto.js';
 import type { HostResolver } from '../webhooks/ssrf-guard.js';
 import type { PinnedConnections } from '../webhooks/pinned-connections.js';
+import type { GroupedAnswers } from './grouped-answers.js';
 import { checkCoreAnswer, coreRequest, CoreEnvelopeError, PAYLOAD_270, PAYLOAD_271, PAYLOAD_999, readCoreResponse, type CoreEnvelope } from './core-envelope.js';
 import { sendCoreRequest } from './core-transport.js';
 import { nextControlNumber } from './control-numbers.js';
@@ -47,6 +48,8 @@ export interface ExchangeDeps {
   signal?: AbortSignal;
   /** The worker's kept-alive connections, one pool per clearinghouse connection. */
   pools?: PinnedConnections;
+  /** The worker's answers applied together (grouped-answers.ts); without it, each on its own. */
+  answers?: GroupedAnswers;
 }
 
 export interface ExchangeResult extends ExchangeFacts {
@@ -186,7 +189,8 @@ export async function askPayer(deps: ExchangeDeps, subject: InquirySubject, now:
   const loop = ourLoop(loops, subject);
   if (!loop) return finish({ outcome: 'error', retry: false, connectionFailed: false, detail: `the 271 answers no question about this Coverage (no loop with TRN02 ${subject.coverageId})`, ...answered });
   // The loops read above: the 271 is read once.
-  const summary = await applyEligibility(deps.db, loops, { orgId: subject.orgId, facilityId: subject.facilityId, actor: ELIGIBILITY_ACTOR, today: startedAt.slice(0, 10) });
+  const target = { orgId: subject.orgId, facilityId: subject.facilityId, actor: ELIGIBILITY_ACTOR, today: startedAt.slice(0, 10) };
+  const summary = deps.answers ? await deps.answers.apply(loops, target) : await applyEligibility(deps.db, loops, target);
   if (loop.rejections.length) {
     const aaa = loop.rejections.map((r) => ({ code: r.code, ...(r.action ? { action: r.action } : {}), reason: r.reason }));
     const later = loop.rejections.every((r) => r.code === '42' && (r.action === 'P' || r.action === 'R'));

@@ -29,6 +29,7 @@ import { readInquirySubject } from './eligibility-inquiry.js';
 import { recordAndSettle } from './exchange-settlement.js';
 import { PollingLoop } from '../db/polling-loop.js';
 import { PinnedConnections } from '../webhooks/pinned-connections.js';
+import { GroupedAnswers } from './grouped-answers.js';
 
 export interface EligibilityWorkerDeps {
   db: Knex;
@@ -61,10 +62,13 @@ export class EligibilityWorker {
   private only: string[] | undefined;
   /** Kept-alive connections to the clearinghouses, one pool per connection and vetted address. */
   private readonly pools = new PinnedConnections();
+  /** The answers that arrive together, applied together (one wait for the organization's ingest lock). */
+  private readonly answers: GroupedAnswers;
   /** The facilities that can ask, read at most once per poll interval (a claim after every finished check read them each time). */
   private checkable: { ids: string[]; at: number } | undefined;
 
   constructor(private readonly deps: EligibilityWorkerDeps) {
+    this.answers = new GroupedAnswers(deps.db);
     this.loop = new PollingLoop(
       () => this.cycle().catch((error: Error) => this.deps.logger.warn({ err: error.message }, 'eligibility worker could not claim checks; trying again')),
       deps.config.pollIntervalMs,
@@ -143,7 +147,7 @@ export class EligibilityWorker {
           return;
         }
         if (!leaseCovers(check, config.timeoutMs, config.leaseMs) && !(await renewLease(db, check, this.owner, config.leaseMs))) return;
-        result = await askPayer({ db, cipher: this.deps.cipher, resolve: this.deps.resolve, allowPrivateTargets: this.deps.allowPrivateTargets, timeoutMs: config.timeoutMs, signal: this.stopping.signal, pools: this.pools, ...(this.deps.ca ? { ca: this.deps.ca } : {}) }, subject);
+        result = await askPayer({ db, cipher: this.deps.cipher, resolve: this.deps.resolve, allowPrivateTargets: this.deps.allowPrivateTargets, timeoutMs: config.timeoutMs, signal: this.stopping.signal, pools: this.pools, answers: this.answers, ...(this.deps.ca ? { ca: this.deps.ca } : {}) }, subject);
       } finally {
         this.slots.release(connection.id);
       }

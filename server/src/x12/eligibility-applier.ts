@@ -96,45 +96,63 @@ export function coverageAfter(row: CoverageRow, loop: SubscriberLoop, today: str
 
 const report = (loop: SubscriberLoop, issue: string): LoopReport => ({ at: loop.at, trace: loop.trace ?? null, member_id: loop.memberId ?? null, issue });
 
-/** A loop whose CoverageEligibilityResponse is kept, with the Coverage it answered. */
-interface Responding {
+/** A loop of one of the interchanges applied together. */
+interface Placed {
   loop: SubscriberLoop;
+  /** The interchange it came in (its summary). */
+  of: number;
+  /** Its place among all the loops applied together (interchange by interchange, in order), to keep their order across rounds. */
   index: number;
+}
+
+/** A loop whose CoverageEligibilityResponse is kept, with the Coverage it answered. */
+interface Responding extends Placed {
   coverage: CoverageRow;
 }
 
-interface PendingLoop {
-  loop: SubscriberLoop;
-  /** Its place in the interchange, to keep the loops' order across rounds. */
-  index: number;
+interface PendingLoop extends Placed {
   retries: number;
 }
 
 /** `interchange`: the 271's text, or its loops when the caller has read them already (eligibility-exchange.ts). */
 export async function applyEligibility(db: Knex, interchange: string | SubscriberLoop[], target: EligibilityTarget): Promise<EligibilitySummary> {
-  const loops = typeof interchange === 'string' ? subscriberLoops(interchange) : interchange;
+  return (await applyEligibilityTogether(db, [typeof interchange === 'string' ? subscriberLoops(interchange) : interchange], target))[0]!;
+}
+
+/**
+ * Several interchanges' loops for one facility applied together, as one would be (the same
+ * rounds, one change set a round), each with its own summary: the eligibility worker's answers
+ * that arrive together (eligibility/grouped-answers.ts) then take one transaction and one wait
+ * for the organization's ingest lock between them, instead of one each.
+ */
+export async function applyEligibilityTogether(db: Knex, interchanges: SubscriberLoop[][], target: EligibilityTarget): Promise<EligibilitySummary[]> {
   const today = target.today ?? new Date().toISOString().slice(0, 10);
-  const summary: EligibilitySummary = { matched: 0, updated: 0, unchanged: 0, unmatched: [], rejected: [], conflicts: [], events: 0, responses: 0 };
+  const summaries: EligibilitySummary[] = interchanges.map(() => ({ matched: 0, updated: 0, unchanged: 0, unmatched: [], rejected: [], conflicts: [], events: 0, responses: 0 }));
   let pending: PendingLoop[] = [];
-  const rejected: Array<{ loop: SubscriberLoop; index: number }> = [];
-  loops.forEach((loop, index) => {
-    if (loop.rejections.length) {
-      summary.rejected.push(report(loop, loop.rejections.map((r) => r.reason).join('; ')));
-      rejected.push({ loop, index });
-    } else pending.push({ loop, index, retries: 0 });
+  const rejected: Placed[] = [];
+  let ordinal = 0;
+  interchanges.forEach((loops, of) => {
+    for (const loop of loops) {
+      const index = ordinal++;
+      if (loop.rejections.length) {
+        summaries[of]!.rejected.push(report(loop, loop.rejections.map((r) => r.reason).join('; ')));
+        rejected.push({ loop, of, index });
+      } else pending.push({ loop, of, index, retries: 0 });
+    }
   });
   /** Rejected (AAA) loops that match a Coverage: their responses go in with the first transaction. */
   let answeredRejections: Responding[] = [];
   if (rejected.length) {
     const matcher = await CoverageMatcher.load(db, target.orgId, target.facilityId, rejected.map((r) => r.loop));
-    for (const { loop, index } of rejected) {
-      const match = matcher.match(loop);
-      if (!('issue' in match)) answeredRejections.push({ loop, index, coverage: match.coverage });
+    for (const item of rejected) {
+      const match = matcher.match(item.loop);
+      if (!('issue' in match)) answeredRejections.push({ ...item, coverage: match.coverage });
     }
   }
   // Rounds: read the pending loops' Coverages (outside applyChangeSet's transaction: each change
   // carries the version it was computed from), then one change set applies them with the
-  // responses; the loops to read again wait for the next round. Without conflicts or repeated Coverages there is exactly one round.
+  // responses; the loops to read again wait for the next round. Without conflicts or repeated
+  // Coverages there is exactly one round.
   while (pending.length > 0 || answeredRejections.length > 0) {
     const round: Array<PendingLoop & { coverage: CoverageRow }> = [];
     const later: PendingLoop[] = [];
@@ -144,7 +162,7 @@ export async function applyEligibility(db: Knex, interchange: string | Subscribe
       for (const item of pending) {
         const match = matcher.match(item.loop);
         if ('issue' in match) {
-          summary.unmatched.push(report(item.loop, match.issue));
+          summaries[item.of]!.unmatched.push(report(item.loop, match.issue));
           continue;
         }
         // One Coverage answered by several loops: one per round, each computed from what the one
@@ -158,18 +176,20 @@ export async function applyEligibility(db: Knex, interchange: string | Subscribe
       }
     }
     if (round.length === 0 && answeredRejections.length === 0) break;
-    // One change set, in the interchange's order: each loop's Coverage change followed by its
+    // One change set, in the loops' order: each loop's Coverage change followed by its
     // response, which requires it (a conflict leaves neither), and the AAA loops' responses. A
     // Coverage answered twice keeps both responses, the later loop's in a later round.
     const changes: ResourceChange[] = [];
     const coverageChangeAt = new Map<PendingLoop, number>();
-    const entries: Array<{ loop: SubscriberLoop; index: number; coverage: CoverageRow; item?: PendingLoop }> = [...answeredRejections, ...round.map((item) => ({ ...item, item }))].sort((a, b) => a.index - b.index);
+    const entries: Array<Responding & { item?: PendingLoop }> = [...answeredRejections, ...round.map((item) => ({ ...item, item }))].sort((a, b) => a.index - b.index);
     answeredRejections = [];
-    for (const { loop, coverage, item } of entries) {
+    const responseOf: number[] = [];
+    for (const { loop, coverage, item, of } of entries) {
       if (item) {
         coverageChangeAt.set(item, changes.length);
         changes.push({ resource: coverageAfter(coverage, loop, today), match: { id: coverage.id }, ifMatch: coverage.version_id, at: loop.at });
       }
+      responseOf[changes.length] = of;
       changes.push({
         resource: eligibilityResponse(loop, coverage, today),
         match: { identifier: { system: X12_LOOP_SYSTEM, value: responseKey(loop, coverage.id) } },
@@ -179,10 +199,10 @@ export async function applyEligibility(db: Knex, interchange: string | Subscribe
     }
     const result = await applyChangeSet(db, { orgId: target.orgId, facilityId: target.facilityId, mode: 'batch', actor: target.actor, emitEvents: true, changes }, target.requestId ? { requestId: target.requestId } : {});
     for (const item of round) {
-      const at = coverageChangeAt.get(item)!;
-      const outcome = result.outcomes[at]!;
+      const summary = summaries[item.of]!;
+      const outcome = result.outcomes[coverageChangeAt.get(item)!]!;
       if (outcome.outcome === 'rejected' && outcome.issue.versionConflict) {
-        if (item.retries < CONFLICT_RETRIES) later.push({ loop: item.loop, index: item.index, retries: item.retries + 1 });
+        if (item.retries < CONFLICT_RETRIES) later.push({ loop: item.loop, of: item.of, index: item.index, retries: item.retries + 1 });
         else summary.conflicts.push(report(item.loop, `Coverage/${item.coverage.id} was changed by another import each of the ${CONFLICT_RETRIES + 1} times this loop was applied; nothing of this loop was written: send the 271 again`));
       } else if (outcome.outcome === 'rejected') summary.rejected.push(report(item.loop, outcome.issue.diagnostics));
       else {
@@ -193,13 +213,14 @@ export async function applyEligibility(db: Knex, interchange: string | Subscribe
       }
     }
     result.outcomes.forEach((outcome, i) => {
-      if (changes[i]!.resource.resourceType !== 'CoverageEligibilityResponse') return;
-      if (outcome.outcome === 'created' || outcome.outcome === 'updated') summary.responses++;
+      const of = responseOf[i];
+      if (of === undefined) return;
+      if (outcome.outcome === 'created' || outcome.outcome === 'updated') summaries[of]!.responses++;
       // A response is built from a Coverage this 271 matched in this facility: it is refused
       // only with its loop's Coverage change.
       else if (outcome.outcome === 'rejected' && !outcome.issue.requires) throw new Error(`a CoverageEligibilityResponse was refused: ${outcome.issue.diagnostics}`);
     });
     pending = later.sort((a, b) => a.index - b.index);
   }
-  return summary;
+  return summaries;
 }
