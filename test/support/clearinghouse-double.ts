@@ -52,6 +52,9 @@ export interface ClearinghouseDouble {
   answer: (inquiry: ReceivedInquiry) => DoubleAnswer;
   /** Added before every answer. */
   latencyMs: number;
+  /** Requests being answered now, and the most there ever were at once. */
+  inFlight: number;
+  mostInFlight: number;
   /** Stops listening (connections refused). */
   down(): Promise<void>;
   /** Listens again on the same port. */
@@ -396,6 +399,8 @@ export async function startClearinghouseDouble(options: DoubleOptions = {}): Pro
     received: [],
     answer: options.answer ?? (() => ({ kind: 'active' })),
     latencyMs: options.latencyMs ?? 0,
+    inFlight: 0,
+    mostInFlight: 0,
     down: async () => {},
     up: async () => {},
     close: async () => {},
@@ -500,6 +505,8 @@ export async function startClearinghouseDouble(options: DoubleOptions = {}): Pro
   }
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
+    double.mostInFlight = Math.max(double.mostInFlight, ++double.inFlight);
+    res.once('close', () => double.inFlight--);
     handle(req, res).catch(() => sendText(res, 500, 'Internal error in the clearinghouse double'));
   };
   const server: Server = options.tls ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, listener) : createHttpServer(listener);

@@ -45,6 +45,7 @@ export interface EligibilityWorkerDeps {
 }
 
 const DAY_MS = 86_400_000;
+const INSTANCE = 'instance';
 
 /** The wait before attempt `attempts + 1`: doubling from the base, capped, with equal jitter (half fixed, half random). */
 export function retryDelayMs(attempts: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
@@ -57,6 +58,8 @@ export class EligibilityWorker {
   private readonly loop: PollingLoop;
   private readonly stopping = new AbortController();
   private readonly slots = new ConnectionSlots();
+  /** This instance's exchanges under way, at most ELIGIBILITY_CONCURRENCY (one key: the instance). */
+  private readonly exchanges = new ConnectionSlots();
   private readonly inFlight = new Set<Promise<void>>();
   /** Restricts the worker to these Coverages (the CLI's own checks). */
   private only: string[] | undefined;
@@ -73,6 +76,19 @@ export class EligibilityWorker {
       () => this.cycle().catch((error: Error) => this.deps.logger.warn({ err: error.message }, 'eligibility worker could not claim checks; trying again')),
       deps.config.pollIntervalMs,
     );
+  }
+
+  /**
+   * Checks claimed ahead of a free exchange slot (a quarter of the concurrency): they wait in
+   * this instance for a slot, so one that frees starts the next check at once instead of after
+   * the next claim. Exchanges stay at most ELIGIBILITY_CONCURRENCY (`exchanges`).
+   */
+  private get claimAhead(): number {
+    return Math.max(1, Math.floor(this.deps.config.concurrency / 4));
+  }
+
+  private get claimLimit(): number {
+    return this.deps.config.concurrency + this.claimAhead;
   }
 
   private get running(): boolean {
@@ -96,7 +112,7 @@ export class EligibilityWorker {
   }
 
   private async cycle(): Promise<void> {
-    const free = this.deps.config.concurrency - this.inFlight.size;
+    const free = this.claimLimit - this.inFlight.size;
     if (free <= 0) return;
     const now = Date.now();
     if (!this.checkable || now - this.checkable.at >= this.deps.config.pollIntervalMs) this.checkable = { ids: await checkableFacilities(this.deps.db), at: now };
@@ -105,8 +121,8 @@ export class EligibilityWorker {
     for (const check of claimed) {
       const work: Promise<void> = this.process(check).finally(() => {
         this.inFlight.delete(work);
-        // Claims in batches: again once a quarter of the slots are free (the poll does the rest).
-        if (this.deps.config.concurrency - this.inFlight.size >= Math.max(1, Math.floor(this.deps.config.concurrency / 4)) || this.inFlight.size === 0) this.wake();
+        // Claims in batches: again once a batch's worth of claims is free (the poll does the rest).
+        if (this.claimLimit - this.inFlight.size >= this.claimAhead || this.inFlight.size === 0) this.wake();
       });
       this.inFlight.add(work);
     }
@@ -139,6 +155,7 @@ export class EligibilityWorker {
         await releaseCheck(db, check, this.owner, Math.max(Date.parse(connection.paused_until), Date.parse(check.due_at)));
         return;
       }
+      await this.exchanges.acquire(INSTANCE, config.concurrency);
       await this.slots.acquire(connection.id, connection.concurrency);
       let result: ExchangeResult;
       try {
@@ -150,6 +167,7 @@ export class EligibilityWorker {
         result = await askPayer({ db, cipher: this.deps.cipher, resolve: this.deps.resolve, allowPrivateTargets: this.deps.allowPrivateTargets, timeoutMs: config.timeoutMs, signal: this.stopping.signal, pools: this.pools, answers: this.answers, ...(this.deps.ca ? { ca: this.deps.ca } : {}) }, subject);
       } finally {
         this.slots.release(connection.id);
+        this.exchanges.release(INSTANCE);
       }
       if (result.aborted) {
         await releaseCheck(db, check, this.owner);
