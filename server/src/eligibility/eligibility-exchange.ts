@@ -50,6 +50,8 @@ export interface ExchangeDeps {
   pools?: PinnedConnections;
   /** The worker's answers applied together (grouped-answers.ts); without it, each on its own. */
   answers?: GroupedAnswers;
+  /** Told once the clearinghouse's round trip is over (answered or failed): the worker's exchange slots are free before the answer is applied. */
+  onRoundTripDone?: () => void;
 }
 
 export interface ExchangeResult extends ExchangeFacts {
@@ -132,6 +134,7 @@ export async function askPayer(deps: ExchangeDeps, subject: InquirySubject, now:
     ...(deps.ca ? { ca: deps.ca } : {}),
     ...(deps.pools ? { connections: { pools: deps.pools, key: connection.id } } : {}),
   });
+  deps.onRoundTripDone?.();
   sent = { ...sent, roundTripMs: answer.durationMs };
   if (!answer.ok) {
     if (answer.errorClass === 'aborted') return finish({ outcome: 'error', retry: true, connectionFailed: false, aborted: true, detail: 'the service stopped during the exchange', ...sent });

@@ -157,6 +157,15 @@ export class EligibilityWorker {
       }
       await this.exchanges.acquire(INSTANCE, config.concurrency);
       await this.slots.acquire(connection.id, connection.concurrency);
+      // The slots count exchanges with the clearinghouse: freed as soon as its round trip is
+      // over, while the answer is applied, so the next check's exchange starts meanwhile.
+      let held = true;
+      const releaseSlots = () => {
+        if (!held) return;
+        held = false;
+        this.slots.release(connection.id);
+        this.exchanges.release(INSTANCE);
+      };
       let result: ExchangeResult;
       try {
         if (!this.running && this.only === undefined) {
@@ -164,10 +173,9 @@ export class EligibilityWorker {
           return;
         }
         if (!leaseCovers(check, config.timeoutMs, config.leaseMs) && !(await renewLease(db, check, this.owner, config.leaseMs))) return;
-        result = await askPayer({ db, cipher: this.deps.cipher, resolve: this.deps.resolve, allowPrivateTargets: this.deps.allowPrivateTargets, timeoutMs: config.timeoutMs, signal: this.stopping.signal, pools: this.pools, answers: this.answers, ...(this.deps.ca ? { ca: this.deps.ca } : {}) }, subject);
+        result = await askPayer({ db, cipher: this.deps.cipher, resolve: this.deps.resolve, allowPrivateTargets: this.deps.allowPrivateTargets, timeoutMs: config.timeoutMs, signal: this.stopping.signal, pools: this.pools, answers: this.answers, onRoundTripDone: releaseSlots, ...(this.deps.ca ? { ca: this.deps.ca } : {}) }, subject);
       } finally {
-        this.slots.release(connection.id);
-        this.exchanges.release(INSTANCE);
+        releaseSlots();
       }
       if (result.aborted) {
         await releaseCheck(db, check, this.owner);
