@@ -1,8 +1,11 @@
 // The service's eligibility worker: takes due checks from the shared queue (check-queue.ts)
 // under a lease, asks each payer (eligibility-exchange.ts) through its connection, at most
 // ELIGIBILITY_CONCURRENCY at once in this instance and each connection's own --concurrency, and
-// records what came of it (exchange-log.ts) with the check's next due time in one transaction.
-// It looks every ELIGIBILITY_POLL_INTERVAL_MS, and again as soon as a check finishes.
+// records what came of it (exchange-log.ts) with the check's next due time at once
+// (exchange-settlement.ts). It claims a quarter of its concurrency ahead, so a freed exchange
+// slot starts the next check at once; the answers that arrive together are applied together
+// (grouped-answers.ts). It looks every ELIGIBILITY_POLL_INTERVAL_MS, and again as soon as a
+// batch of claims is free.
 //
 //   answered (active, inactive, rejected, error not retried)   next ask at the Coverage's
 //     or not checkable                                          recheck phase, while it is active
