@@ -56,12 +56,8 @@ export interface ApplyOptions {
 
 const DEFAULT_CHUNK = 500;
 
-/**
- * The ingest clock's tick a change set's transaction takes first (ingest-clock.ts), with the
- * facility's subscriptions when it emits events. A caller that applies several change sets in
- * one transaction takes it once and hands it to each (ApplyOptions tickedAt, subscriptions).
- */
-export async function tickForChangeSet(trx: Knex.Transaction, set: Pick<ChangeSet, 'orgId' | 'facilityId' | 'emitEvents'>): Promise<{ tickedAt: string; subscriptions?: MatchedSubscription[] }> {
+/** The ingest clock's tick a chunk's transaction takes first (ingest-clock.ts), with the facility's subscriptions when it emits events. */
+async function tickForChangeSet(trx: Knex.Transaction, set: Pick<ChangeSet, 'orgId' | 'facilityId' | 'emitEvents'>): Promise<{ tickedAt: string; subscriptions?: MatchedSubscription[] }> {
   if (set.emitEvents && isPostgres(trx as unknown as Knex)) {
     // The facility's subscriptions ride with the tick (one round trip fewer, and the
     // deliveries can then ride with the inserts).
