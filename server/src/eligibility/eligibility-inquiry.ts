@@ -45,19 +45,18 @@ function jsonOf<T>(value: unknown): T | undefined {
 /** Reads what the 270 for this Coverage needs, or why none can be sent. */
 export async function readInquirySubject(db: Knex, coverageId: string): Promise<InquiryReading> {
   // The Coverage with its resident and facility: one statement (a check is a stream of round trips).
-  const row = (await db('coverage as c')
+  const coverage = (await db('coverage as c')
     .leftJoin('residents as r', 'r.id', 'c.resident_id')
     .leftJoin('facilities as f', 'f.id', 'c.facility_id')
     .where('c.id', coverageId)
     .first('c.*', 'r.id as resident_row_id', 'r.family_name as resident_family_name', 'r.given_names as resident_given_names', 'r.gender as resident_gender', 'r.birth_date as resident_birth_date', 'f.id as facility_row_id', 'f.name as facility_name', 'f.npi as facility_npi')) as Record<string, unknown> | undefined;
-  if (!row) return { gone: true };
-  const coverage = row;
+  if (!coverage) return { gone: true };
   const facilityId = coverage.facility_id as string;
   const coverageStatus = coverage.status as string;
   const refuse = (reason: string): InquiryReading => ({ notCheckable: reason, facilityId, coverageStatus });
-  if (!row.resident_row_id || !row.facility_row_id) return { gone: true };
-  const resident = { id: row.resident_row_id, family_name: row.resident_family_name, given_names: row.resident_given_names, gender: row.resident_gender, birth_date: row.resident_birth_date };
-  const facility = { name: row.facility_name, npi: row.facility_npi };
+  if (!coverage.resident_row_id || !coverage.facility_row_id) return { gone: true };
+  const resident = { id: coverage.resident_row_id, family_name: coverage.resident_family_name, given_names: coverage.resident_given_names, gender: coverage.resident_gender, birth_date: coverage.resident_birth_date };
+  const facility = { name: coverage.facility_name, npi: coverage.facility_npi };
   if (!['active', 'cancelled'].includes(coverageStatus)) return refuse(`the Coverage is ${coverageStatus}: only active or cancelled Coverages are asked about`);
   const npi = facility.npi as string | null;
   if (!npi) return refuse(`the facility has no NPI, so it cannot ask: ops facility update ${facilityId} --npi NPI`);

@@ -68,13 +68,7 @@ export interface LoggedExchange {
   response_x12?: string | null;
 }
 
-export async function recordExchange(db: Knex, record: ExchangeRecord): Promise<string> {
-  const row = exchangeRow(record);
-  await db('eligibility_exchanges').insert(row);
-  return row.id;
-}
-
-/** The exchange's row in eligibility_exchanges, with a new id. */
+/** The exchange's row in eligibility_exchanges, with a new id (written with its check's settlement: exchange-settlement.ts). */
 export function exchangeRow(record: ExchangeRecord): Record<string, unknown> & { id: string } {
   return {
     id: randomUUID(),

@@ -80,19 +80,15 @@ async function applyChunk(db: Knex, set: ChangeSet, items: Prepared[], allOrNoth
     // Patients first, so the other resources of the chunk can reference them.
     const ordered = [...items].sort((a, b) => Number(b.mapping?.type === 'Patient') - Number(a.mapping?.type === 'Patient') || a.index - b.index);
     const outcomes: Array<[number, ChangeOutcome]> = [];
-    const decided = new Map<number, ChangeOutcome>();
     for (const item of ordered) {
       if (item.issue) {
         outcomes.push([item.index, { at: item.change.at, outcome: 'rejected', issue: item.issue }]);
-        decided.set(item.index, outcomes[outcomes.length - 1]![1]);
         continue;
       }
-      const required = item.change.requires === undefined ? undefined : decided.get(item.change.requires);
+      const required = item.change.requires === undefined ? undefined : outcomes.find(([index]) => index === item.change.requires)?.[1];
       if (item.change.requires !== undefined && required === undefined) throw new Error(`change ${item.change.at} requires change ${item.change.requires}, which is not an earlier change of its chunk`);
       if (required?.outcome === 'rejected') {
-        const outcome: ChangeOutcome = { at: item.change.at, outcome: 'rejected', issue: { code: 'conflict', diagnostics: `not applied: the change it goes with (${required.at}) was not applied`, requires: true } };
-        outcomes.push([item.index, outcome]);
-        decided.set(item.index, outcome);
+        outcomes.push([item.index, { at: item.change.at, outcome: 'rejected', issue: { code: 'conflict', diagnostics: `not applied: the change it goes with (${required.at}) was not applied`, requires: true } }]);
         continue;
       }
       try {
@@ -101,7 +97,6 @@ async function applyChunk(db: Knex, set: ChangeSet, items: Prepared[], allOrNoth
         if (!(error instanceof MappingIssue)) throw error;
         outcomes.push([item.index, { at: item.change.at, outcome: 'rejected', issue: error.issue }]);
       }
-      decided.set(item.index, outcomes[outcomes.length - 1]![1]);
     }
     if (allOrNothing && outcomes.some(([, o]) => o.outcome === 'rejected')) {
       return outcomes.map(([index, o]): [number, ChangeOutcome] =>
