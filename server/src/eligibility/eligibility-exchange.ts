@@ -22,7 +22,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
-import { applyEligibility } from '../x12/eligibility-applier.js';
+import { applyEligibilityTogether } from '../x12/eligibility-applier.js';
 import { subscriberLoops, type SubscriberLoop } from '../x12/eligibility-271.js';
 import { X12Error } from '../x12/x12-error.js';
 import type { SigningSecretCipher } from '../db/signing-secret-crypto.js';
@@ -193,7 +193,7 @@ export async function askPayer(deps: ExchangeDeps, subject: InquirySubject, now:
   if (!loop) return finish({ outcome: 'error', retry: false, connectionFailed: false, detail: `the 271 answers no question about this Coverage (no loop with TRN02 ${subject.coverageId})`, ...answered });
   // The loops read above: the 271 is read once.
   const target = { orgId: subject.orgId, facilityId: subject.facilityId, actor: ELIGIBILITY_ACTOR, today: startedAt.slice(0, 10) };
-  const summary = deps.answers ? await deps.answers.apply(loops, target) : await applyEligibility(deps.db, loops, target);
+  const { summary, statuses } = deps.answers ? await deps.answers.apply(loops, target) : (await applyEligibilityTogether(deps.db, [loops], target))[0]!;
   if (loop.rejections.length) {
     const aaa = loop.rejections.map((r) => ({ code: r.code, ...(r.action ? { action: r.action } : {}), reason: r.reason }));
     const later = loop.rejections.every((r) => r.code === '42' && (r.action === 'P' || r.action === 'R'));
@@ -204,7 +204,9 @@ export async function askPayer(deps: ExchangeDeps, subject: InquirySubject, now:
   }
   const unmatched = summary.unmatched.find((u) => u.at === loop.at) ?? summary.rejected.find((r) => r.at === loop.at);
   if (unmatched) return finish({ outcome: 'error', retry: false, connectionFailed: false, detail: `the 271 was not applied: ${unmatched.issue}`, ...answered });
-  const status = ((await deps.db('coverage').where({ id: subject.coverageId }).first('status')) as { status: string } | undefined)?.status ?? null;
+  // The status the loop left the Coverage with, from the applying itself (no read after it). A
+  // loop without a trace matched by its member id to another Coverage left this one as read.
+  const status = statuses.get(subject.coverageId) ?? subject.coverageStatus;
   const outcome: EligibilityOutcome = status === 'active' ? 'active' : 'inactive';
   const changed = summary.updated > 0 ? 'Coverage updated' : 'Coverage unchanged';
   return finish({ outcome, retry: false, connectionFailed: false, coverageStatus: status, detail: `${outcome === 'active' ? 'active coverage' : 'no active coverage'} (EB01 ${loop.eligibility.join(',') || 'none'}); ${changed}`, ...answered });

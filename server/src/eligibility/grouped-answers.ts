@@ -9,12 +9,12 @@
 // its answers is applied again on its own, so one answer that cannot be applied never fails
 // the others (the worker retries it, eligibility-worker.ts).
 import type { Knex } from 'knex';
-import { applyEligibility, applyEligibilityTogether, type EligibilitySummary, type EligibilityTarget } from '../x12/eligibility-applier.js';
+import { applyEligibilityTogether, type EligibilityApplied, type EligibilityTarget } from '../x12/eligibility-applier.js';
 import type { SubscriberLoop } from '../x12/eligibility-271.js';
 
 interface Waiting {
   loops: SubscriberLoop[];
-  resolve(summary: EligibilitySummary): void;
+  resolve(applied: EligibilityApplied): void;
   reject(error: unknown): void;
 }
 
@@ -29,8 +29,8 @@ export class GroupedAnswers {
 
   constructor(private readonly db: Knex) {}
 
-  /** Applies one 271's loops with the others arriving now; resolves with this 271's own summary. */
-  apply(loops: SubscriberLoop[], target: EligibilityTarget): Promise<EligibilitySummary> {
+  /** Applies one 271's loops with the others arriving now; resolves with what was done of this 271's own. */
+  apply(loops: SubscriberLoop[], target: EligibilityTarget): Promise<EligibilityApplied> {
     const key = JSON.stringify([target.orgId, target.facilityId, target.actor, target.today ?? null, target.requestId ?? null]);
     return new Promise((resolve, reject) => {
       const group = this.groups.get(key);
@@ -57,8 +57,8 @@ export class GroupedAnswers {
 
   private async applyBatch(batch: Waiting[], target: EligibilityTarget): Promise<void> {
     try {
-      const summaries = await applyEligibilityTogether(this.db, batch.map((w) => w.loops), target);
-      batch.forEach((w, i) => w.resolve(summaries[i]!));
+      const applied = await applyEligibilityTogether(this.db, batch.map((w) => w.loops), target);
+      batch.forEach((w, i) => w.resolve(applied[i]!));
     } catch (error) {
       if (batch.length === 1) {
         batch[0]!.reject(error);
@@ -66,7 +66,7 @@ export class GroupedAnswers {
       }
       for (const w of batch) {
         try {
-          w.resolve(await applyEligibility(this.db, w.loops, target));
+          w.resolve((await applyEligibilityTogether(this.db, [w.loops], target))[0]!);
         } catch (alone) {
           w.reject(alone);
         }

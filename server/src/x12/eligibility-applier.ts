@@ -52,6 +52,16 @@ export interface EligibilitySummary {
   responses: number;
 }
 
+/**
+ * What applying one interchange did: its summary (what an X12 answer shows), and the status each
+ * Coverage it applied a loop to now has (the last loop's, when one Coverage is answered twice),
+ * so the eligibility worker reports a check's outcome without reading the Coverage again.
+ */
+export interface EligibilityApplied {
+  summary: EligibilitySummary;
+  statuses: Map<string, string>;
+}
+
 /** Reads and recomputations of a loop after its first attempt, when its Coverage changed in between. */
 export const CONFLICT_RETRIES = 3;
 
@@ -116,7 +126,7 @@ interface PendingLoop extends Placed {
 
 /** `interchange`: the 271's text, or its loops when the caller has read them already (eligibility-exchange.ts). */
 export async function applyEligibility(db: Knex, interchange: string | SubscriberLoop[], target: EligibilityTarget): Promise<EligibilitySummary> {
-  return (await applyEligibilityTogether(db, [typeof interchange === 'string' ? subscriberLoops(interchange) : interchange], target))[0]!;
+  return (await applyEligibilityTogether(db, [typeof interchange === 'string' ? subscriberLoops(interchange) : interchange], target))[0]!.summary;
 }
 
 /**
@@ -125,9 +135,10 @@ export async function applyEligibility(db: Knex, interchange: string | Subscribe
  * that arrive together (eligibility/grouped-answers.ts) then take one transaction and one wait
  * for the organization's ingest lock between them, instead of one each.
  */
-export async function applyEligibilityTogether(db: Knex, interchanges: SubscriberLoop[][], target: EligibilityTarget): Promise<EligibilitySummary[]> {
+export async function applyEligibilityTogether(db: Knex, interchanges: SubscriberLoop[][], target: EligibilityTarget): Promise<EligibilityApplied[]> {
   const today = target.today ?? new Date().toISOString().slice(0, 10);
   const summaries: EligibilitySummary[] = interchanges.map(() => ({ matched: 0, updated: 0, unchanged: 0, unmatched: [], rejected: [], conflicts: [], events: 0, responses: 0 }));
+  const statuses = interchanges.map(() => new Map<string, string>());
   let pending: PendingLoop[] = [];
   const rejected: Placed[] = [];
   let ordinal = 0;
@@ -181,12 +192,14 @@ export async function applyEligibilityTogether(db: Knex, interchanges: Subscribe
     // Coverage answered twice keeps both responses, the later loop's in a later round.
     const changes: ResourceChange[] = [];
     const coverageChangeAt = new Map<PendingLoop, number>();
+    const statusAfterLoop = new Map<PendingLoop, string>();
     const entries: Array<Responding & { item?: PendingLoop }> = [...answeredRejections, ...round.map((item) => ({ ...item, item }))].sort((a, b) => a.index - b.index);
     answeredRejections = [];
     const responseOf: number[] = [];
     for (const { loop, coverage, item, of } of entries) {
       if (item) {
         coverageChangeAt.set(item, changes.length);
+        statusAfterLoop.set(item, statusAfter(loop, coverage.status, today));
         changes.push({ resource: coverageAfter(coverage, loop, today), match: { id: coverage.id }, ifMatch: coverage.version_id, at: loop.at });
       }
       responseOf[changes.length] = of;
@@ -208,6 +221,8 @@ export async function applyEligibilityTogether(db: Knex, interchanges: Subscribe
       else {
         summary.matched++;
         summary.events += outcome.events.length;
+        // Unchanged or written, the Coverage has the status this loop computed.
+        statuses[item.of]!.set(item.coverage.id, statusAfterLoop.get(item)!);
         if (outcome.outcome === 'unchanged') summary.unchanged++;
         else summary.updated++;
       }
@@ -222,5 +237,5 @@ export async function applyEligibilityTogether(db: Knex, interchanges: Subscribe
     });
     pending = later.sort((a, b) => a.index - b.index);
   }
-  return summaries;
+  return summaries.map((summary, i) => ({ summary, statuses: statuses[i]! }));
 }

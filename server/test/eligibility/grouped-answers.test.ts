@@ -58,15 +58,16 @@ describe('eligibility answers applied together', function () {
   const target = () => ({ orgId, facilityId, actor: 'eligibility-check', today: '2026-11-30' });
   const answerFor = (coverageId: string, control: number, eligibility: string[]) => subscriberLoops(interchange271([{ trace: coverageId, memberId: 'M', eligibility }], control));
 
-  it('answers arriving in one turn go in one transaction, each with its own summary', async () => {
+  it('answers arriving in one turn go in one transaction, each with its own summary and the status it left its Coverage with', async () => {
     const ids = await coverages('G-1', 2);
     const { db: counted, transactions } = observed();
     const answers = new GroupedAnswers(counted);
-    const summaries = await Promise.all([
+    const applied = await Promise.all([
       answers.apply(answerFor(ids[0]!, 301, ['6']), target()),
       answers.apply(answerFor('00000000-0000-4000-8000-00000000abcd', 302, ['6']), target()),
       answers.apply(answerFor(ids[1]!, 303, ['1']), target()),
     ]);
+    const summaries = applied.map((a) => a.summary);
     expect(transactions()).to.equal(1);
     expect(summaries.map((s) => [s.matched, s.updated, s.unmatched.length, s.responses])).to.deep.equal([
       [1, 1, 0, 1],
@@ -76,6 +77,8 @@ describe('eligibility answers applied together', function () {
     expect(summaries[1]!.unmatched[0]!.trace).to.equal('00000000-0000-4000-8000-00000000abcd');
     const statuses = await db('coverage').whereIn('id', ids).select('id', 'status');
     expect(Object.fromEntries(statuses.map((r) => [r.id, r.status]))).to.deep.equal({ [ids[0]!]: 'cancelled', [ids[1]!]: 'active' });
+    // What the worker reports as the check's outcome, without reading the Coverage again.
+    expect(applied.map((a) => Object.fromEntries(a.statuses))).to.deep.equal([{ [ids[0]!]: 'cancelled' }, {}, { [ids[1]!]: 'active' }]);
     expect(Number((await db('eligibility_responses').whereIn('coverage_id', ids).count({ n: '*' }).first())!.n)).to.equal(2);
   });
 
@@ -87,7 +90,7 @@ describe('eligibility answers applied together', function () {
     await new Promise((resolve) => setImmediate(resolve));
     const second = answers.apply(answerFor(ids[1]!, 312, ['6']), target());
     const [a, b] = await Promise.all([first, second]);
-    expect([a.updated, b.updated]).to.deep.equal([1, 1]);
+    expect([a.summary.updated, b.summary.updated]).to.deep.equal([1, 1]);
     expect(transactions()).to.equal(2);
   });
 
@@ -95,8 +98,8 @@ describe('eligibility answers applied together', function () {
     const ids = await coverages('G-3', 2);
     const once = observed(1);
     const answers = new GroupedAnswers(once.db);
-    const summaries = await Promise.all([answers.apply(answerFor(ids[0]!, 321, ['6']), target()), answers.apply(answerFor(ids[1]!, 322, ['6']), target())]);
-    expect(summaries.map((s) => s.updated)).to.deep.equal([1, 1]);
+    const applied = await Promise.all([answers.apply(answerFor(ids[0]!, 321, ['6']), target()), answers.apply(answerFor(ids[1]!, 322, ['6']), target())]);
+    expect(applied.map((a) => [a.summary.updated, a.statuses.get(ids[applied.indexOf(a)]!)])).to.deep.equal([[1, 'cancelled'], [1, 'cancelled']]);
     expect(once.transactions()).to.equal(3);
 
     const more = await coverages('G-4', 2);
