@@ -58,23 +58,29 @@ const INTERCHANGE_ID = /^[A-Za-z0-9 .,\-()/&'+]{1,15}$/;
 const PAYER_ID = /^[A-Za-z0-9.\-_]{1,80}$/;
 export const MAX_CONNECTION_CONCURRENCY = 64;
 
-function connectionOf(row: Record<string, unknown>): ConnectionWithSecret {
+/** The columns a connection is read from, for a statement that reads them beside others (eligibility-inquiry.ts). */
+export const CONNECTION_COLUMNS = ['id', 'org_id', 'url', 'protocol', 'username', 'password_encrypted', 'sender_id', 'receiver_id', 'payers', 'concurrency', 'usage', 'failures', 'paused_until', 'created_at', 'updated_at'] as const;
+
+/** A connection from its row; `prefix`: the row names its columns so (`ch_id`, `ch_url`...). */
+export function connectionOf(row: Record<string, unknown>, prefix = ''): ConnectionWithSecret {
+  const col = (name: (typeof CONNECTION_COLUMNS)[number]) => row[prefix + name];
+  const payers = col('payers');
   return {
-    id: row.id as string,
-    org_id: row.org_id as string,
-    url: row.url as string,
-    protocol: row.protocol as CoreProtocol,
-    username: row.username as string,
-    password_encrypted: row.password_encrypted as string,
-    sender_id: row.sender_id as string,
-    receiver_id: row.receiver_id as string,
-    payers: row.payers ? (JSON.parse(row.payers as string) as string[]) : null,
-    concurrency: Number(row.concurrency),
-    usage: row.usage as 'P' | 'T',
-    failures: Number(row.failures),
-    paused_until: (row.paused_until as string | null) ?? null,
-    created_at: row.created_at as string,
-    updated_at: row.updated_at as string,
+    id: col('id') as string,
+    org_id: col('org_id') as string,
+    url: col('url') as string,
+    protocol: col('protocol') as CoreProtocol,
+    username: col('username') as string,
+    password_encrypted: col('password_encrypted') as string,
+    sender_id: col('sender_id') as string,
+    receiver_id: col('receiver_id') as string,
+    payers: payers ? (JSON.parse(payers as string) as string[]) : null,
+    concurrency: Number(col('concurrency')),
+    usage: col('usage') as 'P' | 'T',
+    failures: Number(col('failures')),
+    paused_until: (col('paused_until') as string | null) ?? null,
+    created_at: col('created_at') as string,
+    updated_at: col('updated_at') as string,
   };
 }
 
@@ -86,7 +92,7 @@ export function shownConnection(connection: ConnectionWithSecret | Clearinghouse
 
 export async function listConnections(db: Knex, orgId: string): Promise<ConnectionWithSecret[]> {
   const rows = (await db('clearinghouse_connections').where({ org_id: orgId }).orderBy('seq')) as Array<Record<string, unknown>>;
-  return rows.map(connectionOf);
+  return rows.map((row) => connectionOf(row));
 }
 
 export async function findConnection(db: Knex, id: string): Promise<ConnectionWithSecret | undefined> {

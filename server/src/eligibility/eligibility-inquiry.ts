@@ -8,7 +8,7 @@
 // subscriber, IN1-16) in 2000C. A dependent whose subscriber the feed did not name is asked
 // about as the subscriber: CORE's advice for a dependent with a member id of their own.
 import type { Knex } from 'knex';
-import { listConnections, routeFor, type ConnectionWithSecret } from './clearinghouse-connections.js';
+import { CONNECTION_COLUMNS, connectionOf, routeFor, type ConnectionWithSecret } from './clearinghouse-connections.js';
 import type { EligibilityInquiry, InquiryPerson } from './x12-270.js';
 
 export interface InquirySubject {
@@ -44,12 +44,17 @@ function jsonOf<T>(value: unknown): T | undefined {
 
 /** Reads what the 270 for this Coverage needs, or why none can be sent. */
 export async function readInquirySubject(db: Knex, coverageId: string): Promise<InquiryReading> {
-  // The Coverage with its resident and facility: one statement (a check is a stream of round trips).
-  const coverage = (await db('coverage as c')
+  // The Coverage with its resident, its facility and its organization's clearinghouse
+  // connections (a row each, in their order): one statement, since a check is a stream of
+  // round trips.
+  const rows = (await db('coverage as c')
     .leftJoin('residents as r', 'r.id', 'c.resident_id')
     .leftJoin('facilities as f', 'f.id', 'c.facility_id')
+    .leftJoin('clearinghouse_connections as ch', 'ch.org_id', 'c.org_id')
     .where('c.id', coverageId)
-    .first('c.*', 'r.id as resident_row_id', 'r.family_name as resident_family_name', 'r.given_names as resident_given_names', 'r.gender as resident_gender', 'r.birth_date as resident_birth_date', 'f.id as facility_row_id', 'f.name as facility_name', 'f.npi as facility_npi')) as Record<string, unknown> | undefined;
+    .orderBy('ch.seq')
+    .select('c.*', 'r.id as resident_row_id', 'r.family_name as resident_family_name', 'r.given_names as resident_given_names', 'r.gender as resident_gender', 'r.birth_date as resident_birth_date', 'f.id as facility_row_id', 'f.name as facility_name', 'f.npi as facility_npi', ...CONNECTION_COLUMNS.map((name) => `ch.${name} as ch_${name}`))) as Array<Record<string, unknown>>;
+  const coverage = rows[0];
   if (!coverage) return { gone: true };
   const facilityId = coverage.facility_id as string;
   const coverageStatus = coverage.status as string;
@@ -62,7 +67,7 @@ export async function readInquirySubject(db: Knex, coverageId: string): Promise<
   if (!npi) return refuse(`the facility has no NPI, so it cannot ask: ops facility update ${facilityId} --npi NPI`);
   const payerId = coverage.payor_id as string | null;
   if (!payerId) return refuse('the Coverage names no payer id (FHIR payor[0].identifier, HL7 IN1-3, X12 NM1*PR), so no payer can be asked: send it from the system of record');
-  const connection = routeFor(await listConnections(db, coverage.org_id as string), payerId);
+  const connection = routeFor(rows.filter((row) => row.ch_id).map((row) => connectionOf(row, 'ch_')), payerId);
   if (!connection) return refuse(`no clearinghouse connection of the organization serves payer ${payerId}: ops clearinghouse set --org ${coverage.org_id as string} ... (without --payers for the default)`);
   const given = jsonOf<string[]>(resident.given_names) ?? [];
   const residentPerson: InquiryPerson = {
