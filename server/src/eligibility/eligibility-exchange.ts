@@ -31,7 +31,7 @@ import type { PinnedConnections } from '../webhooks/pinned-connections.js';
 import type { GroupedAnswers } from './grouped-answers.js';
 import { checkCoreAnswer, coreRequest, CoreEnvelopeError, PAYLOAD_270, PAYLOAD_271, PAYLOAD_999, readCoreResponse, type CoreEnvelope } from './core-envelope.js';
 import { sendCoreRequest } from './core-transport.js';
-import { nextControlNumber } from './control-numbers.js';
+import type { ControlNumbers } from './control-numbers.js';
 import type { InquirySubject } from './eligibility-inquiry.js';
 import type { EligibilityOutcome, ExchangeFacts } from './exchange-log.js';
 import { build270, InvalidInquiry } from './x12-270.js';
@@ -48,6 +48,8 @@ export interface ExchangeDeps {
   signal?: AbortSignal;
   /** The worker's kept-alive connections, one pool per clearinghouse connection. */
   pools?: PinnedConnections;
+  /** The process's interchange control numbers (control-numbers.ts). */
+  controlNumbers: ControlNumbers;
   /** The worker's answers applied together (grouped-answers.ts); without it, each on its own. */
   answers?: GroupedAnswers;
   /** Told once the clearinghouse's round trip is over (answered or failed): the worker's exchange slots are free before the answer is applied. */
@@ -90,7 +92,7 @@ export async function askPayer(deps: ExchangeDeps, subject: InquirySubject, now:
   } catch {
     return finish({ outcome: 'error', retry: false, connectionFailed: false, detail: `the password of clearinghouse connection ${connection.id} does not decrypt with WEBHOOK_ENCRYPTION_KEY (or _PREVIOUS): set the connection again with ops clearinghouse set` });
   }
-  const controlNumber = await nextControlNumber(deps.db, connection.sender_id);
+  const controlNumber = await deps.controlNumbers.next(connection.sender_id);
   let built;
   try {
     built = build270({

@@ -27,6 +27,7 @@ import type { HostResolver } from '../webhooks/ssrf-guard.js';
 import { checkableFacilities, claimChecks, leaseCovers, nextRecheck, releaseCheck, renewLease, retryCheck, type ClaimedCheck } from './check-queue.js';
 import { recordConnectionAnswer, recordConnectionFailure } from './circuit-breaker.js';
 import { ConnectionSlots } from './connection-slots.js';
+import { ControlNumbers } from './control-numbers.js';
 import { askPayer, type ExchangeResult } from './eligibility-exchange.js';
 import { readInquirySubject } from './eligibility-inquiry.js';
 import { recordAndSettle } from './exchange-settlement.js';
@@ -70,11 +71,14 @@ export class EligibilityWorker {
   private readonly pools = new PinnedConnections();
   /** The answers that arrive together, applied together (one wait for the organization's ingest lock). */
   private readonly answers: GroupedAnswers;
+  /** This process's interchange control numbers, taken a block at a time. */
+  private readonly controlNumbers: ControlNumbers;
   /** The facilities that can ask, read at most once per poll interval (a claim after every finished check read them each time). */
   private checkable: { ids: string[]; at: number } | undefined;
 
   constructor(private readonly deps: EligibilityWorkerDeps) {
     this.answers = new GroupedAnswers(deps.db);
+    this.controlNumbers = new ControlNumbers(deps.db);
     this.loop = new PollingLoop(
       () => this.cycle().catch((error: Error) => this.deps.logger.warn({ err: error.message }, 'eligibility worker could not claim checks; trying again')),
       deps.config.pollIntervalMs,
@@ -176,7 +180,7 @@ export class EligibilityWorker {
           return;
         }
         if (!leaseCovers(check, config.timeoutMs, config.leaseMs) && !(await renewLease(db, check, this.owner, config.leaseMs))) return;
-        result = await askPayer({ db, cipher: this.deps.cipher, resolve: this.deps.resolve, allowPrivateTargets: this.deps.allowPrivateTargets, timeoutMs: config.timeoutMs, signal: this.stopping.signal, pools: this.pools, answers: this.answers, onRoundTripDone: releaseSlots, ...(this.deps.ca ? { ca: this.deps.ca } : {}) }, subject);
+        result = await askPayer({ db, cipher: this.deps.cipher, resolve: this.deps.resolve, allowPrivateTargets: this.deps.allowPrivateTargets, timeoutMs: config.timeoutMs, signal: this.stopping.signal, pools: this.pools, controlNumbers: this.controlNumbers, answers: this.answers, onRoundTripDone: releaseSlots, ...(this.deps.ca ? { ca: this.deps.ca } : {}) }, subject);
       } finally {
         releaseSlots();
       }

@@ -12,7 +12,6 @@ import { applyChangeSet } from '../../src/ingest/apply-change-set.js';
 import type { ResourceChange } from '../../src/ingest/change-set.js';
 import { createFacility, createOrganization, setFacilityNpi } from '../../src/organizations/organizations.js';
 import { checkableFacilities, claimChecks, completeCheck, leaseCovers, nextRecheck, queueChecks, recheckPhaseMs, releaseCheck, renewLease } from '../../src/eligibility/check-queue.js';
-import { nextControlNumber, MAX_CONTROL_NUMBER } from '../../src/eligibility/control-numbers.js';
 
 const DAY = 86_400_000;
 
@@ -147,15 +146,5 @@ describe('the eligibility check queue', function () {
     const id = '00000000-0000-4000-8000-000000000042';
     const first = nextRecheck(id, period, now);
     expect(nextRecheck(id, period, first)).to.equal(first + period);
-  });
-
-  it('interchange control numbers increase per sender id and wrap after nine digits', async () => {
-    expect(await nextControlNumber(db, 'SENDER-A')).to.equal(1);
-    expect(await nextControlNumber(db, 'SENDER-A')).to.equal(2);
-    expect(await nextControlNumber(db, 'SENDER-B')).to.equal(1);
-    const many = await Promise.all(Array.from({ length: 20 }, () => nextControlNumber(db, 'SENDER-C')));
-    expect(new Set(many).size).to.equal(20);
-    await db('x12_control_numbers').where({ sender_id: 'SENDER-A' }).update({ last_number: MAX_CONTROL_NUMBER });
-    expect(await nextControlNumber(db, 'SENDER-A')).to.equal(1);
   });
 });
