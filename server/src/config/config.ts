@@ -86,6 +86,8 @@ export interface EligibilityConfig {
   breakerPauseMs: number;
   /** Extra trusted certificate authorities (PEM file) for clearinghouses behind a private CA. */
   caFile: string | undefined;
+  /** Interchange control numbers an instance takes from the database at a time (1: increasing across instances). */
+  controlNumberBlock: number;
 }
 
 export interface BulkExportConfig {
@@ -219,6 +221,9 @@ export function parseRetrySchedule(raw: string | undefined): number[] {
 
 /** Lease margin over the request timeout: recording an outcome must fit in it too. */
 export const LEASE_MARGIN_MS = 15_000;
+
+/** Interchange control numbers an instance takes at a time (eligibility/control-numbers.ts). */
+export const CONTROL_NUMBER_BLOCK = 32;
 /** The least a lease may exceed the request timeout by: a claim is sent only with room for its whole attempt (webhooks/delivery-worker.ts). */
 export const MIN_LEASE_ROOM_MS = 500;
 
@@ -371,6 +376,7 @@ function eligibilityConfig(env: Env): EligibilityConfig {
     breakerFailures: integer(env, 'ELIGIBILITY_BREAKER_FAILURES', 5, 1),
     breakerPauseMs: integer(env, 'ELIGIBILITY_BREAKER_PAUSE_MS', 60_000, 1),
     caFile: env.ELIGIBILITY_CA_FILE || undefined,
+    controlNumberBlock: integer(env, 'ELIGIBILITY_CONTROL_NUMBER_BLOCK', CONTROL_NUMBER_BLOCK, 1),
   };
 }
 

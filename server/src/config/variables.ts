@@ -114,6 +114,7 @@ export const CONFIG_VARIABLES = [
   { name: 'ELIGIBILITY_RETRY_MAX_MS', group: 'Real-time eligibility', default: '`1800000`', meaning: '...up to this long; at least `ELIGIBILITY_RETRY_BASE_MS`' },
   { name: 'ELIGIBILITY_BREAKER_FAILURES', group: 'Real-time eligibility', default: '`5`', meaning: 'consecutive transport failures after which a connection is paused (circuit breaker)' },
   { name: 'ELIGIBILITY_BREAKER_PAUSE_MS', group: 'Real-time eligibility', default: '`60000`', meaning: 'how long the breaker pauses a connection, doubling while it keeps failing (up to `ELIGIBILITY_RETRY_MAX_MS`)' },
+  { name: 'ELIGIBILITY_CONTROL_NUMBER_BLOCK', group: 'Real-time eligibility', default: '`32`', meaning: 'interchange control numbers (ISA13) an instance takes from the database at a time: unique across instances, increasing within each; `1` makes them increase across instances, at a statement per exchange' },
   { name: 'ELIGIBILITY_CA_FILE', group: 'Real-time eligibility', default: 'unset', meaning: 'extra trusted certificate authorities (PEM) for the clearinghouse\'s TLS' },
 ] as const satisfies readonly ConfigVariable[];
 

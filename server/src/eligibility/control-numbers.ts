@@ -3,21 +3,19 @@
 // sender id, advanced by one statement that both databases run atomically, so several instances
 // never hand out the same number.
 //
-// Each process takes them CONTROL_NUMBER_BLOCK at a time and hands them out in order: one
-// statement per block instead of one per exchange, and no exchange waits on the row another
-// took a moment before (every check of a busy month would). So numbers increase within an
-// instance, several instances' interchanges interleave, and those left in a block when a
+// Each process takes them a block at a time (ELIGIBILITY_CONTROL_NUMBER_BLOCK, 32) and hands
+// them out in order: one statement per block instead of one per exchange, and no exchange waits
+// on the row another took a moment before (every check of a busy month would). So numbers
+// increase within an instance, several instances' interchanges interleave, and those left in a block when a
 // process stops are never sent. X12.5 asks uniqueness within a time frame the trading partners
-// agree on, not order or no gaps (and CORE's real-time exchanges are told apart by PayloadID).
+// agree on, not order or no gaps (and CORE's real-time exchanges are told apart by PayloadID);
+// a block of 1 keeps them increasing across instances, at a statement per exchange.
 // After 999,999,999 (nine digits) they start again at 1, as the standard allows once the old
 // interchanges are long acknowledged.
 import type { Knex } from 'knex';
 import { rawRows } from '../db/database.js';
 
 export const MAX_CONTROL_NUMBER = 999_999_999;
-
-/** The numbers a process takes from a sender id's row at a time. */
-export const CONTROL_NUMBER_BLOCK = 32;
 
 /** Takes the next `count` numbers of a sender id (one statement): first..last, all unused before. */
 export async function takeControlNumbers(db: Knex, senderId: string, count: number): Promise<{ first: number; last: number }> {
@@ -41,7 +39,8 @@ export class ControlNumbers {
 
   constructor(
     private readonly db: Knex,
-    private readonly blockSize = CONTROL_NUMBER_BLOCK,
+    /** Numbers taken from the sender id's row at a time; 1 keeps them increasing across processes. */
+    private readonly blockSize: number,
   ) {}
 
   async next(senderId: string): Promise<number> {

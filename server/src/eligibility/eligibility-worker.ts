@@ -78,7 +78,7 @@ export class EligibilityWorker {
 
   constructor(private readonly deps: EligibilityWorkerDeps) {
     this.answers = new GroupedAnswers(deps.db);
-    this.controlNumbers = new ControlNumbers(deps.db);
+    this.controlNumbers = new ControlNumbers(deps.db, deps.config.controlNumberBlock);
     this.loop = new PollingLoop(
       () => this.cycle().catch((error: Error) => this.deps.logger.warn({ err: error.message }, 'eligibility worker could not claim checks; trying again')),
       deps.config.pollIntervalMs,

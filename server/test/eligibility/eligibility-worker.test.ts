@@ -72,5 +72,10 @@ describe('the eligibility worker', function () {
     // Claimed ahead: more checks held than exchanges under way, a quarter of the concurrency more at most.
     expect(Math.max(...claimed)).to.equal(concurrency + 1);
     expect(await db('eligibility_exchanges').distinct('outcome').pluck('outcome')).to.deep.equal(['active']);
+    // Control numbers from one block (ELIGIBILITY_CONTROL_NUMBER_BLOCK, 32): the sender's row
+    // advanced once, each exchange its own number.
+    const numbers = (await db('eligibility_exchanges').pluck('control_number')).map(Number).sort((a, b) => a - b);
+    expect(numbers).to.deep.equal(Array.from({ length: 24 }, (_, i) => i + 1));
+    expect(Number((await db('x12_control_numbers').where({ sender_id: 'WORKERSENDER' }).first('last_number'))!.last_number)).to.equal(32);
   });
 });
