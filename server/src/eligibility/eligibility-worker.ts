@@ -3,9 +3,10 @@
 // ELIGIBILITY_CONCURRENCY at once in this instance and each connection's own --concurrency, and
 // records what came of it (exchange-log.ts) with the check's next due time at once
 // (exchange-settlement.ts). It claims a quarter of its concurrency ahead, so a freed exchange
-// slot starts the next check at once; the answers that arrive together are applied together
-// (grouped-answers.ts). It looks every ELIGIBILITY_POLL_INTERVAL_MS, and again as soon as a
-// batch of claims is free.
+// slot starts the next check at once (checks whose answer is being applied no longer count
+// against those, up to twice the concurrency held in all); the answers that arrive together
+// are applied together (grouped-answers.ts). It looks every ELIGIBILITY_POLL_INTERVAL_MS, and
+// again as soon as a batch of claims is free.
 //
 //   answered (active, inactive, rejected, error not retried)   next ask at the Coverage's
 //     or not checkable                                          recheck phase, while it is active
@@ -65,6 +66,8 @@ export class EligibilityWorker {
   /** This instance's exchanges under way, at most ELIGIBILITY_CONCURRENCY (one key: the instance). */
   private readonly exchanges = new ConnectionSlots();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Of those, the ones whose round trip has not ended. */
+  private unansweredChecks = 0;
   /** Restricts the worker to these Coverages (the CLI's own checks). */
   private only: string[] | undefined;
   /** Kept-alive connections to the clearinghouses, one pool per connection and vetted address. */
@@ -94,8 +97,23 @@ export class EligibilityWorker {
     return Math.max(1, Math.floor(this.deps.config.concurrency / 4));
   }
 
+  /** Claimed checks whose round trip has not ended (waiting for a slot, or exchanging): at most the concurrency and the claims ahead. */
   private get claimLimit(): number {
     return this.deps.config.concurrency + this.claimAhead;
+  }
+
+  /**
+   * All checks held, their answers being applied included: a bound, so a database slow to take
+   * the answers holds the claims back. Answers being applied do not count against the claims
+   * ahead: they would use them up, and a freed slot would find no check waiting for it.
+   */
+  private get holdLimit(): number {
+    return 2 * this.deps.config.concurrency + this.claimAhead;
+  }
+
+  /** Checks this worker can claim now. */
+  private get claimable(): number {
+    return Math.min(this.claimLimit - this.unanswered, this.holdLimit - this.inFlight.size);
   }
 
   private get running(): boolean {
@@ -118,24 +136,43 @@ export class EligibilityWorker {
     return this.inFlight.size;
   }
 
+  /** Checks claimed by this worker whose clearinghouse round trip has not ended. */
+  get unanswered(): number {
+    return this.unansweredChecks;
+  }
+
   private async cycle(): Promise<void> {
-    const free = this.claimLimit - this.inFlight.size;
+    const free = this.claimable;
     if (free <= 0) return;
     const now = Date.now();
     if (!this.checkable || now - this.checkable.at >= this.deps.config.pollIntervalMs) this.checkable = { ids: await checkableFacilities(this.deps.db), at: now };
     const facilityIds = this.checkable.ids;
     const claimed = await claimChecks(this.deps.db, this.owner, this.deps.config.leaseMs, free, { facilityIds, ...(this.only ? { coverageIds: this.only } : {}) });
     for (const check of claimed) {
-      const work: Promise<void> = this.process(check).finally(() => {
+      this.unansweredChecks++;
+      let waiting = true;
+      const answered = () => {
+        if (!waiting) return;
+        waiting = false;
+        this.unansweredChecks--;
+        this.claimAgain();
+      };
+      const work: Promise<void> = this.process(check, answered).finally(() => {
         this.inFlight.delete(work);
-        // Claims in batches: again once a batch's worth of claims is free (the poll does the rest).
-        if (this.claimLimit - this.inFlight.size >= this.claimAhead || this.inFlight.size === 0) this.wake();
+        answered();
+        this.claimAgain();
       });
       this.inFlight.add(work);
     }
   }
 
-  private async process(check: ClaimedCheck): Promise<void> {
+  /** Claims in batches: again once a batch's worth of claims is free (the poll does the rest). */
+  private claimAgain(): void {
+    if (this.claimable >= this.claimAhead || this.inFlight.size === 0) this.wake();
+  }
+
+  /** `answered`: told when the check's round trip has ended (or it ends without one). */
+  private async process(check: ClaimedCheck, answered: () => void): Promise<void> {
     const { db, config } = this.deps;
     try {
       const reading = await readInquirySubject(db, check.coverage_id);
@@ -172,6 +209,7 @@ export class EligibilityWorker {
         held = false;
         this.slots.release(connection.id);
         this.exchanges.release(INSTANCE);
+        answered();
       };
       let result: ExchangeResult;
       try {

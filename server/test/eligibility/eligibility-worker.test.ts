@@ -60,7 +60,11 @@ describe('the eligibility worker', function () {
       resolve: systemResolver,
       logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
     });
-    const sampler = setInterval(() => claimed.push(worker.busy), 5);
+    const held: number[] = [];
+    const sampler = setInterval(() => {
+      claimed.push(worker.unanswered);
+      held.push(worker.busy);
+    }, 5);
     worker.start();
     try {
       await waitFor('24 exchanges recorded', async () => Number((await db('eligibility_exchanges').count({ n: '*' }).first())!.n) === 24 || undefined, 30_000);
@@ -69,8 +73,10 @@ describe('the eligibility worker', function () {
       await worker.stop();
     }
     expect(double.mostInFlight).to.equal(concurrency);
-    // Claimed ahead: more checks held than exchanges under way, a quarter of the concurrency more at most.
+    // Claimed ahead: more checks waiting for their answer than exchanges under way, a quarter of
+    // the concurrency more at most; with the answers being applied, twice the concurrency and those.
     expect(Math.max(...claimed)).to.equal(concurrency + 1);
+    expect(Math.max(...held)).to.be.within(concurrency + 1, 2 * concurrency + 1);
     expect(await db('eligibility_exchanges').distinct('outcome').pluck('outcome')).to.deep.equal(['active']);
     // Control numbers from one block (ELIGIBILITY_CONTROL_NUMBER_BLOCK, 32): the sender's row
     // advanced once, each exchange its own number.
