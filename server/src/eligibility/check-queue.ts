@@ -81,27 +81,41 @@ export async function claimChecks(db: Knex, owner: string, leaseMs: number, limi
   if (limit <= 0 || options.facilityIds.length === 0) return [];
   const now = options.now ?? Date.now();
   const at = nowIso(now);
-  return db.transaction(async (trx) => {
-    let candidates = trx('eligibility_checks')
+  const due = (q: Knex | Knex.Transaction) => {
+    const candidates = q('eligibility_checks')
       .whereIn('facility_id', options.facilityIds)
       .andWhere('due_at', '<=', at)
-      .andWhere((q) => q.whereNull('lease_until').orWhere('lease_until', '<', at))
+      .andWhere((w) => w.whereNull('lease_until').orWhere('lease_until', '<', at))
       .orderBy('due_at')
-      .limit(limit)
-      .select('coverage_id');
-    if (options.coverageIds) candidates = candidates.whereIn('coverage_id', options.coverageIds);
-    const found = (await (isPostgres(trx) ? candidates.forUpdate().skipLocked() : candidates)) as Array<{ coverage_id: string }>;
+      .limit(limit);
+    return options.coverageIds ? candidates.whereIn('coverage_id', options.coverageIds) : candidates;
+  };
+  // The request is taken with the claim: one made while this ask runs (a change, the operator)
+  // sets requested_at again, and completeCheck then leaves the check due.
+  const lease = { lease_owner: owner, lease_until: nowIso(now + leaseMs), requested_at: null };
+  const claimed = (rows: Array<Record<string, unknown>>): ClaimedCheck[] =>
+    rows.map((r) => ({ ...(r as unknown as ClaimedCheck), attempts: Number(r.attempts), leaseEndsAt: now + leaseMs })).sort((a, b) => a.due_at.localeCompare(b.due_at));
+  if (isPostgres(db)) {
+    // One statement: the due checks no other worker holds locked (SKIP LOCKED), leased, each
+    // with its request time as it was before the claim took it.
+    const rows = (await db
+      .with('candidates', due(db).select('coverage_id', 'requested_at').forUpdate().skipLocked())
+      .from('eligibility_checks as c')
+      .updateFrom('candidates')
+      .where('c.coverage_id', db.ref('candidates.coverage_id'))
+      .update(lease, ['c.coverage_id', 'c.org_id', 'c.facility_id', 'c.trigger', 'c.attempts', 'candidates.requested_at', 'c.due_at'])) as Array<Record<string, unknown>>;
+    return claimed(rows);
+  }
+  // SQLite: one writer at a time; the due checks read, then leased (those the update took).
+  return db.transaction(async (trx) => {
+    const found = (await due(trx).select('coverage_id', 'org_id', 'facility_id', 'trigger', 'attempts', 'requested_at', 'due_at')) as Array<Record<string, unknown>>;
     if (found.length === 0) return [];
-    const ids = found.map((f) => f.coverage_id);
-    const rows = (await trx('eligibility_checks').whereIn('coverage_id', ids).select('coverage_id', 'org_id', 'facility_id', 'trigger', 'attempts', 'requested_at', 'due_at')) as Array<Record<string, unknown>>;
-    // The request is taken with the claim: one made while this ask runs (a change, the
-    // operator) sets requested_at again, and completeCheck then leaves the check due.
-    await trx('eligibility_checks')
-      .whereIn('coverage_id', ids)
-      .andWhere((q) => q.whereNull('lease_until').orWhere('lease_until', '<', at))
-      .update({ lease_owner: owner, lease_until: nowIso(now + leaseMs), requested_at: null });
-    const taken = new Set((await trx('eligibility_checks').whereIn('coverage_id', ids).andWhere({ lease_owner: owner }).pluck('coverage_id')) as string[]);
-    return rows.filter((r) => taken.has(r.coverage_id as string)).map((r) => ({ ...(r as unknown as ClaimedCheck), attempts: Number(r.attempts), leaseEndsAt: now + leaseMs }));
+    const taken = (await trx('eligibility_checks')
+      .whereIn('coverage_id', found.map((f) => f.coverage_id as string))
+      .andWhere((w) => w.whereNull('lease_until').orWhere('lease_until', '<', at))
+      .update(lease, ['coverage_id'])) as Array<{ coverage_id: string }>;
+    const ids = new Set(taken.map((t) => t.coverage_id));
+    return claimed(found.filter((r) => ids.has(r.coverage_id as string)));
   });
 }
 

@@ -86,6 +86,27 @@ describe('the eligibility check queue', function () {
     expect(await checkOf(coverageId)).to.include({ last_outcome: 'active', lease_owner: null, trigger: 'recheck', requested_at: null });
   });
 
+  it('workers claiming at once each take different checks, every due one once, each with the request time the claim took', async () => {
+    const other = (await createFacility(db, orgId, 'Queue Home 2')).id;
+    await setFacilityNpi(db, other, '1245319599');
+    const changes: ResourceChange[] = [];
+    for (let i = 0; i < 12; i++) changes.push({ resource: patient(`Q-M-${i}`), at: `p${i}` }, { resource: coverage(byMrn(`Q-M-${i}`), `Q-COV-M-${i}`, { payor: payer('CMS') }), at: `c${i}` });
+    await applyChangeSet(db, { orgId, facilityId: other, mode: 'transaction', actor: 'test', emitEvents: true, changes });
+    const requestedAt = '2026-11-30T01:02:03.000Z';
+    await db('eligibility_checks').where({ facility_id: other }).update({ requested_at: requestedAt });
+    const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => claimChecks(db, `worker-m${i}`, 60_000, 3, { facilityIds: [other] })));
+    const all = claims.flat();
+    expect(all.map((c) => c.coverage_id).sort()).to.deep.equal(((await db('eligibility_checks').where({ facility_id: other }).pluck('coverage_id')) as string[]).sort());
+    expect(all.every((c) => c.requested_at === requestedAt && c.attempts === 0 && c.facility_id === other && c.org_id === orgId)).to.equal(true);
+    for (const [i, mine] of claims.entries()) {
+      expect(mine.length).to.be.at.most(3);
+      expect(mine.map((c) => c.due_at)).to.deep.equal(mine.map((c) => c.due_at).sort());
+      if (mine.length) expect(await db('eligibility_checks').whereIn('coverage_id', mine.map((c) => c.coverage_id)).distinct('lease_owner').pluck('lease_owner')).to.deep.equal([`worker-m${i}`]);
+    }
+    // The claim took the request: none is left on the rows.
+    expect(Number((await db('eligibility_checks').where({ facility_id: other }).whereNotNull('requested_at').count({ n: '*' }).first())!.n)).to.equal(0);
+  });
+
   it('an exchange starting soon after its claim needs no renewal of the lease; one that waited for its slot is renewed first', async () => {
     const written = await write([{ resource: patient('Q-L'), at: 'p' }, { resource: coverage(byMrn('Q-L'), 'Q-COV-L', { payor: payer('CMS') }), at: 'c' }]);
     const coverageId = (written.outcomes[1] as { id: string }).id;
