@@ -8,6 +8,7 @@
 // subscriber, IN1-16) in 2000C. A dependent whose subscriber the feed did not name is asked
 // about as the subscriber: CORE's advice for a dependent with a member id of their own.
 import type { Knex } from 'knex';
+import { preparedStatements } from '../db/prepared-statements.js';
 import { CONNECTION_COLUMNS, connectionOf, routeFor, type ConnectionWithSecret } from './clearinghouse-connections.js';
 import type { EligibilityInquiry, InquiryPerson } from './x12-270.js';
 
@@ -42,18 +43,23 @@ function jsonOf<T>(value: unknown): T | undefined {
   }
 }
 
+/**
+ * The Coverage with its resident, its facility and its organization's clearinghouse connections
+ * (a row each, in their order): one statement, prepared once, since a check is a stream of
+ * round trips.
+ */
+const INQUIRY_SQL = `select c.*, r.id as resident_row_id, r.family_name as resident_family_name, r.given_names as resident_given_names, r.gender as resident_gender, r.birth_date as resident_birth_date,
+  f.id as facility_row_id, f.name as facility_name, f.npi as facility_npi, ${CONNECTION_COLUMNS.map((name) => `ch.${name} as ch_${name}`).join(', ')}
+  from coverage c
+  left join residents r on r.id = c.resident_id
+  left join facilities f on f.id = c.facility_id
+  left join clearinghouse_connections ch on ch.org_id = c.org_id
+  where c.id = ?
+  order by ch.seq`;
+
 /** Reads what the 270 for this Coverage needs, or why none can be sent. */
 export async function readInquirySubject(db: Knex, coverageId: string): Promise<InquiryReading> {
-  // The Coverage with its resident, its facility and its organization's clearinghouse
-  // connections (a row each, in their order): one statement, since a check is a stream of
-  // round trips.
-  const rows = (await db('coverage as c')
-    .leftJoin('residents as r', 'r.id', 'c.resident_id')
-    .leftJoin('facilities as f', 'f.id', 'c.facility_id')
-    .leftJoin('clearinghouse_connections as ch', 'ch.org_id', 'c.org_id')
-    .where('c.id', coverageId)
-    .orderBy('ch.seq')
-    .select('c.*', 'r.id as resident_row_id', 'r.family_name as resident_family_name', 'r.given_names as resident_given_names', 'r.gender as resident_gender', 'r.birth_date as resident_birth_date', 'f.id as facility_row_id', 'f.name as facility_name', 'f.npi as facility_npi', ...CONNECTION_COLUMNS.map((name) => `ch.${name} as ch_${name}`))) as Array<Record<string, unknown>>;
+  const rows = await preparedStatements(db).all(INQUIRY_SQL, [coverageId]);
   const coverage = rows[0];
   if (!coverage) return { gone: true };
   const facilityId = coverage.facility_id as string;

@@ -5,6 +5,7 @@
 // were four of them. On SQLite, one transaction.
 import type { Knex } from 'knex';
 import { isPostgres } from '../db/database.js';
+import { preparedStatements } from '../db/prepared-statements.js';
 import { settlementUpdate, type ClaimedCheck, type Settlement } from './check-queue.js';
 import { exchangeRow, type ExchangeRecord } from './exchange-log.js';
 
@@ -13,7 +14,8 @@ export async function recordAndSettle(db: Knex, record: ExchangeRecord, check: C
   if (isPostgres(db)) {
     const insert = db('eligibility_exchanges').insert(row).toSQL();
     const update = settlementUpdate(db, check, owner, settlement, now).toSQL();
-    await db.raw(`WITH recorded AS (${insert.sql}) ${update.sql}`, [...insert.bindings, ...update.bindings]);
+    // Prepared per shape (a retry, a completion, with or without a facility...), as searches are.
+    await preparedStatements(db).allVarying(`WITH recorded AS (${insert.sql}) ${update.sql}`, [...insert.bindings, ...update.bindings]);
     return;
   }
   await db.transaction(async (trx) => {
