@@ -3,7 +3,8 @@
 // sent (core-transport.ts: vetted target, verified TLS, CORE 156's 20 seconds), and the answer
 // read. What comes of it:
 //
-//   271, the Coverage's loop answered      applied through the 271 road (applyEligibility:
+//   271, the Coverage's loop answered      applied through the 271 road with the answers
+//                                          arriving together (grouped-answers.ts, applyEligibility:
 //                                          status, payor, period, its CoverageEligibilityResponse,
 //                                          coverage.updated only when something changed):
 //                                          outcome active or inactive
@@ -20,9 +21,7 @@
 //
 // Nothing here logs: the worker records the exchange (exchange-log.ts), whose raw texts hold PHI.
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
-import { applyEligibilityTogether } from '../x12/eligibility-applier.js';
 import { subscriberLoops, type SubscriberLoop } from '../x12/eligibility-271.js';
 import { X12Error } from '../x12/x12-error.js';
 import type { SigningSecretCipher } from '../db/signing-secret-crypto.js';
@@ -38,7 +37,6 @@ import { build270, InvalidInquiry } from './x12-270.js';
 import { read999 } from './x12-999.js';
 
 export interface ExchangeDeps {
-  db: Knex;
   cipher: SigningSecretCipher;
   resolve: HostResolver;
   allowPrivateTargets: boolean;
@@ -50,8 +48,8 @@ export interface ExchangeDeps {
   pools?: PinnedConnections;
   /** The process's interchange control numbers (control-numbers.ts). */
   controlNumbers: ControlNumbers;
-  /** The worker's answers applied together (grouped-answers.ts); without it, each on its own. */
-  answers?: GroupedAnswers;
+  /** The worker's answers applied together (grouped-answers.ts). */
+  answers: GroupedAnswers;
   /** Told once the clearinghouse's round trip is over (answered or failed): the worker's exchange slots are free before the answer is applied. */
   onRoundTripDone?: () => void;
 }
@@ -195,7 +193,7 @@ export async function askPayer(deps: ExchangeDeps, subject: InquirySubject, now:
   if (!loop) return finish({ outcome: 'error', retry: false, connectionFailed: false, detail: `the 271 answers no question about this Coverage (no loop with TRN02 ${subject.coverageId})`, ...answered });
   // The loops read above: the 271 is read once.
   const target = { orgId: subject.orgId, facilityId: subject.facilityId, actor: ELIGIBILITY_ACTOR, today: startedAt.slice(0, 10) };
-  const { summary, statuses } = deps.answers ? await deps.answers.apply(loops, target) : (await applyEligibilityTogether(deps.db, [loops], target))[0]!;
+  const { summary, statuses } = await deps.answers.apply(loops, target);
   if (loop.rejections.length) {
     const aaa = loop.rejections.map((r) => ({ code: r.code, ...(r.action ? { action: r.action } : {}), reason: r.reason }));
     const later = loop.rejections.every((r) => r.code === '42' && (r.action === 'P' || r.action === 'R'));

@@ -218,7 +218,7 @@ export class EligibilityWorker {
           return;
         }
         if (!leaseCovers(check, config.timeoutMs, config.leaseMs) && !(await renewLease(db, check, this.owner, config.leaseMs))) return;
-        result = await askPayer({ db, cipher: this.deps.cipher, resolve: this.deps.resolve, allowPrivateTargets: this.deps.allowPrivateTargets, timeoutMs: config.timeoutMs, signal: this.stopping.signal, pools: this.pools, controlNumbers: this.controlNumbers, answers: this.answers, onRoundTripDone: releaseSlots, ...(this.deps.ca ? { ca: this.deps.ca } : {}) }, subject);
+        result = await askPayer({ cipher: this.deps.cipher, resolve: this.deps.resolve, allowPrivateTargets: this.deps.allowPrivateTargets, timeoutMs: config.timeoutMs, signal: this.stopping.signal, pools: this.pools, controlNumbers: this.controlNumbers, answers: this.answers, onRoundTripDone: releaseSlots, ...(this.deps.ca ? { ca: this.deps.ca } : {}) }, subject);
       } finally {
         releaseSlots();
       }

@@ -192,14 +192,12 @@ export async function applyEligibilityTogether(db: Knex, interchanges: Subscribe
     // Coverage answered twice keeps both responses, the later loop's in a later round.
     const changes: ResourceChange[] = [];
     const coverageChangeAt = new Map<PendingLoop, number>();
-    const statusAfterLoop = new Map<PendingLoop, string>();
     const entries: Array<Responding & { item?: PendingLoop }> = [...answeredRejections, ...round.map((item) => ({ ...item, item }))].sort((a, b) => a.index - b.index);
     answeredRejections = [];
     const responseOf: number[] = [];
     for (const { loop, coverage, item, of } of entries) {
       if (item) {
         coverageChangeAt.set(item, changes.length);
-        statusAfterLoop.set(item, statusAfter(loop, coverage.status, today));
         changes.push({ resource: coverageAfter(coverage, loop, today), match: { id: coverage.id }, ifMatch: coverage.version_id, at: loop.at });
       }
       responseOf[changes.length] = of;
@@ -222,7 +220,7 @@ export async function applyEligibilityTogether(db: Knex, interchanges: Subscribe
         summary.matched++;
         summary.events += outcome.events.length;
         // Unchanged or written, the Coverage has the status this loop computed.
-        statuses[item.of]!.set(item.coverage.id, statusAfterLoop.get(item)!);
+        statuses[item.of]!.set(item.coverage.id, statusAfter(item.loop, item.coverage.status, today));
         if (outcome.outcome === 'unchanged') summary.unchanged++;
         else summary.updated++;
       }
