@@ -2,24 +2,16 @@
 // handed out in order by each process, one statement per block.
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
-import { openDatabase } from '../../src/db/database.js';
+import { freshKnexForSuite } from '../../../test/support/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { ControlNumbers, MAX_CONTROL_NUMBER, takeControlNumbers } from '../../src/eligibility/control-numbers.js';
 
 describe('interchange control numbers', function () {
   this.timeout(30_000);
-  let database: TestDatabase;
   let db: Knex;
-
-  before(async () => {
-    database = await createTestDatabase();
-    db = openDatabase(database.url);
+  freshKnexForSuite(async (opened) => {
+    db = opened;
     await migrateToLatest(db);
-  });
-  after(async () => {
-    await db?.destroy();
-    await database?.drop();
   });
 
   it('are taken per sender id in blocks that never overlap, and wrap after nine digits', async () => {

@@ -3,9 +3,8 @@
 // cannot be asked.
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import { freshKnexForSuite } from '../../../test/support/database.js';
 import { byMrn, coverage, MRN, patient } from '../../../test/support/fhir-resources.js';
-import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { SigningSecretCipher } from '../../src/db/signing-secret-crypto.js';
 import { applyChangeSet } from '../../src/ingest/apply-change-set.js';
@@ -17,21 +16,14 @@ import { TEST_ENCRYPTION_KEY } from '../webhooks/support/webhook-service.js';
 
 describe('the subject of an eligibility inquiry', function () {
   this.timeout(30_000);
-  let database: TestDatabase;
   let db: Knex;
+  freshKnexForSuite(async (opened) => {
+    db = opened;
+    await migrateToLatest(db);
+  });
   const cipher = new SigningSecretCipher(Buffer.from(TEST_ENCRYPTION_KEY, 'base64'));
   const policy = { allowPrivateTargets: true, resolve: systemResolver };
   const settings = (orgId: string, senderId: string, payers: string[] | null): ConnectionSettings => ({ orgId, url: 'http://127.0.0.1:9/core', protocol: 'soap', username: 'u', password: 'p', senderId, receiverId: 'CH', payers, concurrency: 2, usage: 'P' });
-
-  before(async () => {
-    database = await createTestDatabase();
-    db = openDatabase(database.url);
-    await migrateToLatest(db);
-  });
-  after(async () => {
-    await db?.destroy();
-    await database?.drop();
-  });
 
   async function coverageOf(orgId: string, facilityId: string, mrn: string, payerId: string): Promise<string> {
     const result = await applyChangeSet(db, {

@@ -3,11 +3,10 @@
 // more than ELIGIBILITY_CONCURRENCY exchanges under way.
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import { freshKnexForSuite } from '../../../test/support/database.js';
 import { byMrn, coverage, MRN, patient } from '../../../test/support/fhir-resources.js';
 import { startClearinghouseDouble, type ClearinghouseDouble } from '../../../test/support/clearinghouse-double.js';
 import { loadConfig } from '../../src/config/config.js';
-import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { SigningSecretCipher } from '../../src/db/signing-secret-crypto.js';
 import { applyChangeSet } from '../../src/ingest/apply-change-set.js';
@@ -20,20 +19,17 @@ import { TEST_ENCRYPTION_KEY } from '../webhooks/support/webhook-service.js';
 
 describe('the eligibility worker', function () {
   this.timeout(60_000);
-  let database: TestDatabase;
   let db: Knex;
   let double: ClearinghouseDouble;
-
-  before(async () => {
-    database = await createTestDatabase();
-    db = openDatabase(database.url);
+  freshKnexForSuite(async (opened) => {
+    db = opened;
     await migrateToLatest(db);
+  });
+  before(async () => {
     double = await startClearinghouseDouble({ username: 'u', password: 'p', latencyMs: 40 });
   });
   after(async () => {
     await double?.close();
-    await db?.destroy();
-    await database?.drop();
   });
 
   it('has at most ELIGIBILITY_CONCURRENCY exchanges under way, however many checks it claimed ahead', async () => {

@@ -3,10 +3,9 @@
 // be applied failing alone.
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import { freshKnexForSuite } from '../../../test/support/database.js';
 import { byMrn, coverage, MRN, patient } from '../../../test/support/fhir-resources.js';
 import { interchange271 } from '../../../test/support/x12.js';
-import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { applyChangeSet } from '../../src/ingest/apply-change-set.js';
 import { createFacility, createOrganization } from '../../src/organizations/organizations.js';
@@ -15,21 +14,14 @@ import { subscriberLoops } from '../../src/x12/eligibility-271.js';
 
 describe('eligibility answers applied together', function () {
   this.timeout(60_000);
-  let database: TestDatabase;
   let db: Knex;
   let orgId: string;
   let facilityId: string;
-
-  before(async () => {
-    database = await createTestDatabase();
-    db = openDatabase(database.url);
+  freshKnexForSuite(async (opened) => {
+    db = opened;
     await migrateToLatest(db);
     orgId = (await createOrganization(db, 'Grouped Org')).id;
     facilityId = (await createFacility(db, orgId, 'Grouped Home')).id;
-  });
-  after(async () => {
-    await db?.destroy();
-    await database?.drop();
   });
 
   /** The database, counting the transactions opened, and failing the first `failing` of them (a lost connection). */
