@@ -10103,6 +10103,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            415: components["responses"]["FhirUnsupportedMediaType"];
             429: components["responses"]["FhirExportLimit"];
             500: components["responses"]["FhirInternalError"];
             503: components["responses"]["FhirUnavailable"];
@@ -10210,6 +10211,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            415: components["responses"]["FhirUnsupportedMediaType"];
             429: components["responses"]["FhirExportLimit"];
             500: components["responses"]["FhirInternalError"];
             503: components["responses"]["FhirUnavailable"];
@@ -10321,6 +10323,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
+            415: components["responses"]["FhirUnsupportedMediaType"];
             429: components["responses"]["FhirExportLimit"];
             500: components["responses"]["FhirInternalError"];
             503: components["responses"]["FhirUnavailable"];
