@@ -19,6 +19,7 @@ import { compiledOperationMatcher } from './openapi/operation-matcher.js';
 import { compiledRequestParser } from './openapi/request-parser.js';
 import { compiledRequestHandler } from './openapi/request-handler.js';
 import { compiledRequestValidator } from './openapi/request-validator.js';
+import { refusingNulCharacters } from './openapi/nul-characters.js';
 import { isUuid } from './db/uuid.js';
 import { METRICS_OPERATION, metricsAuthorized, metricsUnauthorized } from './http/metrics-endpoint.js';
 import { rememberErrorFormat } from './http/error-format.js';
@@ -152,7 +153,8 @@ export async function createApiBackend(app: AppContext, registry: OperationRegis
   // compiled once per operation, and without the library's throw-away work.
   api.router.parseRequest = compiledRequestParser(api.router);
   // The validator works out per request what depends only on the operation: once per operation.
-  api.validator.validateRequest = compiledRequestValidator(api.validator);
+  // A parameter holding NUL is refused there too (nul-characters.ts).
+  api.validator.validateRequest = refusingNulCharacters(compiledRequestValidator(api.validator), api.router);
   // The loop around them, with the same steps and handlers (request-handler.ts).
   api.handleRequest = compiledRequestHandler(api);
   api.registerSecurityHandler('oauth2', (_c: RouteContext, ctx: Context) =>

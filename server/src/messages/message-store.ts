@@ -9,6 +9,7 @@ import type { Knex } from 'knex';
 import { nowIso } from '../db/clock.js';
 import { insertStatement } from '../db/insert-statement.js';
 import { timeOrderedUuid } from '../db/uuid.js';
+import { storableJson, storableText } from '../db/storable-text.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { SigningSecretCipher } from '../db/signing-secret-crypto.js';
 import type { ChangedRecord, MessageOutcome, MessageStatus, ReceivedMessage } from './message-types.js';
@@ -55,11 +56,11 @@ const ROWS_PER_INSERT = 100;
 export function reasonOf(outcome: MessageOutcome): string | null {
   const first = outcome.answer.errors.find((e) => e.severity === 'error') ?? outcome.answer.errors[0];
   if (!first) return null;
-  return `${first.where ? `${first.where}: ` : ''}${first.text}`.slice(0, 2000);
+  return storableText(`${first.where ? `${first.where}: ` : ''}${first.text}`.slice(0, 2000));
 }
 
 /** What the records column holds: JSON, or null when nothing changed. */
-const recordsText = (records: ChangedRecord[]) => (records.length ? JSON.stringify(records) : null);
+const recordsText = (records: ChangedRecord[]) => (records.length ? storableJson(records) : null);
 
 /** The resident a message is about: the one given, else the Patient it wrote. */
 const residentOf = (outcome: MessageOutcome) => outcome.residentId ?? outcome.records.find((r) => r.type === 'Patient')?.id ?? null;
@@ -71,7 +72,7 @@ function outcomeColumns(outcome: MessageOutcome) {
     current_status: outcome.status,
     last_outcome_id: null,
     answer_code: outcome.answer.code.slice(0, 8),
-    answer: JSON.stringify(outcome.answer),
+    answer: storableJson(outcome.answer),
     reason: reasonOf(outcome),
     records: recordsText(outcome.records),
     resident_id: residentOf(outcome),
@@ -97,12 +98,13 @@ export class MessageStore {
       facility_id: outcome.facilityId ?? received.facilityId,
       road: received.road,
       format: received.format,
-      source_client_id: received.source.client_id?.slice(0, 200) ?? null,
-      source_peer: received.source.peer?.slice(0, 64) ?? null,
-      sending_application: received.source.sending_application?.slice(0, 227) || null,
-      sending_facility: received.source.sending_facility?.slice(0, 227) || null,
-      message_type: received.messageType.slice(0, 32),
-      control_id: received.controlId?.slice(0, 200) || null,
+      // Quoted from the sender: made storable (db/storable-text.ts).
+      source_client_id: storableText(received.source.client_id?.slice(0, 200) ?? null),
+      source_peer: storableText(received.source.peer?.slice(0, 64) ?? null),
+      sending_application: storableText(received.source.sending_application?.slice(0, 227) || null),
+      sending_facility: storableText(received.source.sending_facility?.slice(0, 227) || null),
+      message_type: storableText(received.messageType.slice(0, 32)),
+      control_id: storableText(received.controlId?.slice(0, 200) || null),
       size_bytes: received.sizeBytes ?? (received.content === null ? 0 : Buffer.byteLength(received.content, 'utf8')),
       content_encrypted: received.content === null ? null : this.cipher.encrypt(received.content, id),
       content_digest: received.content === null ? null : this.cipher.digest(received.content),

@@ -99,11 +99,22 @@ function x12Date(value: string, where: string): string {
   return date;
 }
 
+/** Where character `at` of an interchange is: its segment (1-based, by ISA's segment terminator), the segment's tag and line. */
+function placeOf(body: string, at: number): string {
+  const terminator = body[105]!;
+  const before = body.slice(0, at);
+  const start = before.lastIndexOf(terminator) + 1;
+  const tag = body.slice(start).trimStart().split(body[3]!)[0]!.slice(0, 3);
+  return `segment ${before.split(terminator).length} (${tag}, line ${before.split('\n').length})`;
+}
+
 export function parseInterchange(text: string): X12Interchange {
   const start = text.search(/\S/);
   const body = start > 0 ? text.slice(start) : text;
   if (!body.startsWith('ISA')) throw new X12Error('an X12 interchange starts with an ISA segment', 'ISA');
   if (body.length < 106) throw new X12Error('the ISA segment is incomplete (it is 106 characters long)', 'ISA');
+  const nul = body.indexOf('\u0000');
+  if (nul >= 0) throw new X12Error('the NUL character (U+0000) is in no X12 character set, and no element may hold it', placeOf(body, nul));
   let interchange;
   try {
     interchange = new X12Parser(true).parse(body);
@@ -124,6 +135,7 @@ export function parseInterchange(text: string): X12Interchange {
     for (const tx of group.transactions) {
       if (!tx.trailer) throw new X12Error('a transaction set has no SE trailer', 'SE');
       if (el(tx.header, 1) !== '271') throw new X12Error(`ST01 must be 271; got ${JSON.stringify(el(tx.header, 1))}`, 'ST');
+      if (!/^.{4,9}$/.test(el(tx.header, 2))) throw new X12Error(`ST02 must be 4 to 9 characters (AN 4/9); got ${el(tx.header, 2).length}`, 'ST');
       if (el(tx.trailer, 2) !== el(tx.header, 2)) throw new X12Error(`SE02 ${JSON.stringify(el(tx.trailer, 2))} does not match ST02 ${JSON.stringify(el(tx.header, 2))}`, `SE of ST*${el(tx.header, 2)}`);
     }
   }
@@ -154,6 +166,8 @@ export function subscriberLoops(text: string): SubscriberLoop[] {
         switch (segment.tag) {
           case 'HL': {
             level = el(3);
+            // HL01 names the loop (in its key, and so in its response's identifier).
+            if (!/^.{1,12}$/.test(el(1))) throw new X12Error(`HL01 must be 1 to 12 characters (AN 1/12); got ${el(1).length}`, where(1));
             if (!HL_LEVELS.has(level)) throw new X12Error(`HL03 ${JSON.stringify(level)} is not a 271 level (20, 21, 22, 23)`, where(3));
             entityExpected = true;
             current = undefined;

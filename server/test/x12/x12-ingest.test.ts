@@ -109,6 +109,21 @@ describe('X12 271 ingestion', function () {
     expect(await coverageRow('E3-B')).to.include({ version_id: 1 });
   });
 
+  it('refuses an interchange holding NUL with invalid_x12 naming the segment, and keeps it in the message store (a 500 on PostgreSQL before)', async () => {
+    const text = await seedCoverages('E4');
+    // ISA06, the sender, is quoted into the stored message's row; NM103 into nothing written.
+    const broken = text.replace('*ZZ*MEDICAREPAYER  *', '*ZZ*MEDICARE\u0000PAYER *').replace('NM1*IL*1*', 'NM1*IL*1*\u0000');
+    const answer = await postX12(broken);
+    expect(answer.status).to.equal(400);
+    expect(answer.body.error.code).to.equal('invalid_x12');
+    expect(answer.body.error.details[0].field).to.equal('body (segment 1 (ISA, line 1))');
+    expect(answer.body.error.message).to.include('NUL character (U+0000)');
+    const stored = await db()('inbound_messages').where({ road: 'x12', status: 'refused', answer_code: '400' }).orderBy('seq', 'desc').first();
+    expect(stored.sending_application).to.equal('MEDICARE\uFFFDPAYER');
+    expect(service.running.app.messages.content(stored)).to.equal(broken);
+    expect(await coverageRow('E4-B')).to.include({ version_id: 1 });
+  });
+
   it('answers 415 for another media type and 403 for a facility or a credential without ingest.write', async () => {
     expect((await postX12(FIXTURE, f1, token, 'text/plain')).status).to.equal(415);
     expect((await postX12(FIXTURE, f2)).status).to.equal(403);
