@@ -74,7 +74,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
   const partitionKeeper = new HistoryPartitionKeeper(db, {
     created: (partitions) => logger.info({ partitions }, 'history partitions created ahead'),
     moved: (table) => logger.info({ table }, 'history table moved to its time partitions'),
-    failed: (error) => logger.warn({ err: error.message }, 'history partition upkeep failed; writes go to the DEFAULT partition meanwhile, and it is retried'),
+    failed: (error) => logger.warn({ err: error }, 'history partition upkeep failed; writes go to the DEFAULT partition meanwhile, and it is retried'),
   });
   await partitionKeeper.start();
   // SQLite checkpoints from a thread of their own, not inside a commit on the event loop.
@@ -93,7 +93,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
   };
   // The decoy hash (for unknown clients) is computed in the background: the first token
   // request awaits it if it is not ready yet.
-  decoyHash().catch((error: Error) => logger.error({ err: error.message }, 'could not compute the decoy hash'));
+  decoyHash().catch((error: Error) => logger.error({ err: error }, 'could not compute the decoy hash'));
   const tokenRateLimiter = await TokenRateLimiter.create(db, config.tokenRateLimitPoints, config.tokenRateLimitWindowSeconds);
   const bulkExports = new BulkExportWorker(db, config.bulkExport, logger);
   const quotas = new ClientQuotas(config.clientQuota);
@@ -137,7 +137,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
   });
   const { port } = server.address() as AddressInfo;
   const housekeeping = setInterval(() => {
-    app.tokens.deleteExpired().catch((error: Error) => logger.warn({ err: error.message }, 'token clean-up failed'));
+    app.tokens.deleteExpired().catch((error: Error) => logger.warn({ err: error }, 'token clean-up failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
   quotaReconciler?.start();
@@ -160,7 +160,7 @@ export async function startService(config: Config, options: { logger?: Logger; d
   }
   const purger = new RetentionPurger(db, config.retention, logger, metrics, config.bulkExport);
   purger.start();
-  const disclosureIndexer = new DisclosureIndexer(db, (error) => logger.warn({ err: error.message }, 'disclosure index catch-up failed; the report still reads the queued rows, and it is retried'));
+  const disclosureIndexer = new DisclosureIndexer(db, (error) => logger.warn({ err: error }, 'disclosure index catch-up failed; the report still reads the queued rows, and it is retried'));
   app.audit.onDisclosures = () => disclosureIndexer.wake();
   disclosureIndexer.start();
   await webhooks.start();

@@ -54,7 +54,7 @@ export class BulkExportWorker {
         // Cancelled while it ran (DELETE removed the row): its files go too.
         if (outcome === 'lost' && !(await this.db('bulk_export_jobs').where({ id: job.id }).first('id'))) await removeJobFiles(this.config.dir, job.id);
       } catch (error) {
-        this.logger.error({ err: (error as Error).message, job_id: job?.id }, 'bulk export job failed');
+        this.logger.error({ err: error, job_id: job?.id }, 'bulk export job failed');
         if (job) await finishJob(this.db, job, this.owner, this.config.ttlHours, { failure: 'The export could not be completed; start a new one.' }).catch(() => undefined);
         return;
       }

@@ -34,6 +34,12 @@ export function rawRows<Row>(result: unknown): Row[] {
   return (Array.isArray(result) ? result : (result as { rows: Row[] }).rows) as Row[];
 }
 
+// compileSqlOnError: false: a failed statement's error names its SQL with placeholders, where
+// knex would write the statement out with its values (patient data) into the message (SQLite's
+// `?`; PostgreSQL's statements are numbered before, and so were never written out), which may
+// reach a log or an operator's terminal. Drivers quote values in messages of their own too
+// (PostgreSQL's `invalid input syntax for type uuid: "..."`): logs never carry messages
+// (logging/logger.ts).
 export function openDatabase(databaseUrl: string): Knex {
   const file = sqlitePath(databaseUrl);
   if (file !== null) {
@@ -46,6 +52,7 @@ export function openDatabase(databaseUrl: string): Knex {
       client: PreparingSqliteClient as unknown as typeof Knex.Client,
       connection: { filename: file },
       useNullAsDefault: true,
+      compileSqlOnError: false,
       pool: {
         min: 1,
         max: 1,
@@ -72,7 +79,7 @@ export function openDatabase(databaseUrl: string): Knex {
     });
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    return knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 10 } });
+    return knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 10 }, compileSqlOnError: false });
   }
   throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${databaseUrl.split(':')[0]}:..."`);
 }

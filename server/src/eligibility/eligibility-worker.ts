@@ -83,7 +83,7 @@ export class EligibilityWorker {
     this.answers = new GroupedAnswers(deps.db);
     this.controlNumbers = new ControlNumbers(deps.db, deps.config.controlNumberBlock);
     this.loop = new PollingLoop(
-      () => this.cycle().catch((error: Error) => this.deps.logger.warn({ err: error.message }, 'eligibility worker could not claim checks; trying again')),
+      () => this.cycle().catch((error: Error) => this.deps.logger.warn({ err: error }, 'eligibility worker could not claim checks; trying again')),
       deps.config.pollIntervalMs,
     );
   }
@@ -244,7 +244,7 @@ export class EligibilityWorker {
       this.deps.metrics?.eligibilityCheck(result.outcome, result.roundTripMs !== undefined ? result.roundTripMs / 1000 : undefined);
     } catch (error) {
       // The database or a bug, not the payer: nothing about the resident goes to the log.
-      this.deps.logger.error({ err: (error as Error).message, coverage_id: check.coverage_id }, 'eligibility check failed; it stays queued and is retried');
+      this.deps.logger.error({ err: error, coverage_id: check.coverage_id }, 'eligibility check failed; it stays queued and is retried');
       await retryCheck(db, check, this.owner, Date.now() + retryDelayMs(check.attempts, config.retryBaseMs, config.retryMaxMs, this.deps.random)).catch(() => undefined);
     }
   }

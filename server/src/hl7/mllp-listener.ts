@@ -198,7 +198,7 @@ export class MllpListener {
         let texts: string[] = [];
         const flushTexts = async () => {
           if (texts.length === 0) return;
-          const outcomes = await applyHl7Texts(db, texts, (error) => this.logger.error({ err: error.message }, 'HL7 message could not be applied'), { boundFacilityCode, store: this.store, peer });
+          const outcomes = await applyHl7Texts(db, texts, (error) => this.logger.error({ err: error }, 'HL7 message could not be applied'), { boundFacilityCode, store: this.store, peer });
           texts = [];
           for (const outcome of outcomes) {
             this.metrics?.ingest.inc({ source: 'hl7v2', outcome: outcome.result });
@@ -222,7 +222,7 @@ export class MllpListener {
       if (draining) return;
       draining = true;
       state.idle = drain()
-        .catch((error: Error) => this.logger.error({ err: error.message }, 'MLLP message handling failed'))
+        .catch((error: Error) => this.logger.error({ err: error }, 'MLLP message handling failed'))
         .finally(() => {
           draining = false;
         });
@@ -252,7 +252,7 @@ export class MllpListener {
       const answer = answerOfAck(ack);
       await this.store.store({ ...received, orgId: await attributedOrganization(db, boundFacilityCode) }, { status: 'refused', answer, records: [] });
     } catch (error) {
-      this.logger.error({ err: (error as Error).message }, 'a refused MLLP frame could not be stored');
+      this.logger.error({ err: error }, 'a refused MLLP frame could not be stored');
     }
   }
 

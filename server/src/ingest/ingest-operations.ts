@@ -26,7 +26,7 @@ function readBundleText(request: OperationRequest, received: UnreadMessageOption
     received,
     tooLarge: () => new ApiError('payload_too_large', `The Bundle exceeds ${maxBytes} bytes (INGEST_MAX_BUNDLE_BYTES); send large imports as ${NDJSON}, which is streamed.`),
     answerBody: (error) => outcomeOfError(error, request.requestId),
-    onError: (failure) => app.logger.error({ err: failure.message, request_id: request.requestId }, 'an oversize Bundle could not be stored in the message store'),
+    onError: (failure) => app.logger.error({ err: failure, request_id: request.requestId }, 'an oversize Bundle could not be stored in the message store'),
   });
 }
 

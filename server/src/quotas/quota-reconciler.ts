@@ -54,7 +54,7 @@ export class QuotaReconciler {
     try {
       await this.reconcile();
     } catch (error) {
-      this.logger.warn({ err: (error as Error).message }, 'could not share client quota usage with the other instances; retrying');
+      this.logger.warn({ err: error }, 'could not share client quota usage with the other instances; retrying');
     }
   }
 

@@ -54,7 +54,7 @@ export class RetentionPurger {
       const total = Object.values(report.removed).reduce((a, b) => a + b, 0) + exports;
       if (total > 0) this.logger.info({ removed: { ...report.removed, bulk_export_jobs: exports }, cutoffs: report.cutoffs }, 'retention purge');
     } catch (error) {
-      this.logger.warn({ err: (error as Error).message }, 'retention purge failed; it is retried at the next interval');
+      this.logger.warn({ err: error }, 'retention purge failed; it is retried at the next interval');
     }
   }
 

@@ -134,7 +134,7 @@ export class DeliveryWorker {
         if (claiming && cycle.claimed.length === free) this.cycleAgain = true;
       } while (this.cycleAgain);
     } catch (error) {
-      logger.warn({ err: (error as Error).message }, 'webhook delivery claim failed; retrying at the next poll');
+      logger.warn({ err: error }, 'webhook delivery claim failed; retrying at the next poll');
     }
     if (this.running) await this.scheduleNextLook();
   }
@@ -161,7 +161,7 @@ export class DeliveryWorker {
 
   private dispatch(claim: ClaimedDelivery): void {
     const done = this.attempt(claim, this.stopping.signal)
-      .catch((error: Error) => this.deps.logger.error({ err: error.message, delivery_id: claim.id }, 'webhook delivery attempt could not be recorded; its lease will expire and it will be retried'))
+      .catch((error: Error) => this.deps.logger.error({ err: error, delivery_id: claim.id }, 'webhook delivery attempt could not be recorded; its lease will expire and it will be retried'))
       .finally(() => this.inFlight.delete(claim.id));
     this.inFlight.set(claim.id, done);
   }
@@ -195,7 +195,7 @@ export class DeliveryWorker {
       }
     } catch (error) {
       // Only our own failures reach here (sendAttempt classifies network ones).
-      logger.error({ err: (error as Error).message, delivery_id: claim.id }, 'webhook delivery could not be prepared');
+      logger.error({ err: error, delivery_id: claim.id }, 'webhook delivery could not be prepared');
       result = { status: null, errorClass: 'internal', durationMs: Date.now() - startedAt, host: '' };
     }
     const transition: DeliveryTransition =
@@ -236,7 +236,7 @@ export class DeliveryWorker {
   private settle(batch: readonly Finished[], mine: Set<string> | undefined, error?: Error): void {
     for (const finished of batch) {
       if (mine) this.report(finished.claim, finished.result, finished.transition, mine.has(finished.claim.id));
-      else this.deps.logger.error({ err: error?.message, delivery_id: finished.claim.id }, 'webhook delivery attempt could not be recorded; its lease will expire and it will be retried');
+      else this.deps.logger.error({ err: error, delivery_id: finished.claim.id }, 'webhook delivery attempt could not be recorded; its lease will expire and it will be retried');
       this.inFlight.delete(finished.claim.id);
       finished.recorded();
     }

@@ -59,7 +59,7 @@ export class SubscriptionHealth {
       if (this.known.size > 10_000) this.known.clear();
       this.known.set(subscriptionId, { failing, until: now + REMEMBER_MS });
     } catch (error) {
-      this.logger.warn({ err: (error as Error).message, subscription_id: subscriptionId }, 'could not note a webhook subscription\'s health; noted at its next attempt');
+      this.logger.warn({ err: error, subscription_id: subscriptionId }, 'could not note a webhook subscription\'s health; noted at its next attempt');
     }
   }
 }

@@ -118,7 +118,7 @@ export class Webhooks {
         .then((queued) => {
           if (queued.length > 0) this.worker?.wake();
         })
-        .catch((error: Error) => this.logger.warn({ err: error.message }, 'FHIR subscription heartbeats could not be queued; retrying at the next sweep'))
+        .catch((error: Error) => this.logger.warn({ err: error }, 'FHIR subscription heartbeats could not be queued; retrying at the next sweep'))
         .finally(() => {
           this.heartbeats = undefined;
           if (this.heartbeatTimer !== undefined) this.scheduleHeartbeats();
@@ -131,7 +131,7 @@ export class Webhooks {
     this.sweepTimer = setTimeout(() => {
       this.sweeping = this.disableFailingSubscriptions()
         .then(() => undefined)
-        .catch((error: Error) => this.logger.warn({ err: error.message }, 'webhook failure sweep failed; retrying at the next one'))
+        .catch((error: Error) => this.logger.warn({ err: error }, 'webhook failure sweep failed; retrying at the next one'))
         .finally(() => {
           this.sweeping = undefined;
           if (this.sweepTimer !== undefined) this.scheduleSweep();

@@ -19,7 +19,7 @@ function readBody(request: OperationRequest, source: MessageSource): Promise<str
     received: { road: 'x12', format: 'x12-271', orgId: params.org_id!, facilityId: params.facility_id!, source, messageType: '271' },
     tooLarge: () => new ApiError('payload_too_large', `The interchange exceeds ${maxBytes} bytes (INGEST_MAX_BUNDLE_BYTES); split it into several interchanges.`),
     answerBody: (error) => failure(error, request.requestId),
-    onError: (problem) => app.logger.error({ err: problem.message, request_id: request.requestId }, 'an oversize interchange could not be stored in the message store'),
+    onError: (problem) => app.logger.error({ err: problem, request_id: request.requestId }, 'an oversize interchange could not be stored in the message store'),
   });
 }
 
