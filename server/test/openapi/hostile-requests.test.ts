@@ -1,0 +1,361 @@
+// Bad input gets a clear error, never a 500: every operation of the contract, read from the
+// document itself, is sent a valid request (the right credential, real records in its path, a
+// valid body), then that request with one thing made hostile at a time: each path parameter,
+// each query parameter, each header, and each value of its body (wrong types, values out of
+// range, unknown enum values, overlong and empty strings, NUL and other control characters,
+// malformed JSON, forms and X12, FHIR search syntax gone wrong). Every answer must be one the
+// operation declares (the contract check of `call`) and none may be a 5xx; a 5xx is reported
+// with what the service logged of it. The same values every run, in every `npm test`, where
+// the reliability suite's contract fuzzer (test/reliability/) draws random requests.
+// HOSTILE_ONLY=createToken,ingestX12 runs the named operations only.
+import { expect } from 'chai';
+import { openApiDocumentCopy } from '../../src/openapi/openapi-document.js';
+import { call, type TestResponse } from '../../../test/support/http.js';
+import { startTestService, type TestService } from '../../../test/support/service.js';
+import { seedRecordsOfEveryKind, type RecordsOfEveryKind } from '../../../test/support/records-of-every-kind.js';
+import { bundle } from '../../../test/support/ingest.js';
+import { patient } from '../../../test/support/fhir-resources.js';
+import { interchange271 } from '../../../test/support/x12.js';
+
+interface Schema {
+  type?: string | string[];
+  enum?: unknown[];
+  format?: string;
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  $ref?: string;
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+  allOf?: Schema[];
+}
+interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  schema?: Schema;
+  $ref?: string;
+}
+interface OperationObject {
+  operationId: string;
+  security?: Array<Record<string, string[]>>;
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, { schema?: Schema }> } & { $ref?: string };
+}
+interface Document {
+  paths: Record<string, Record<string, OperationObject> & { parameters?: Parameter[] }>;
+  components: { parameters: Record<string, Parameter>; schemas: Record<string, Schema>; requestBodies?: Record<string, OperationObject['requestBody']> };
+}
+
+const document = openApiDocumentCopy() as unknown as Document;
+
+function resolve<T extends { $ref?: string }>(value: T): T {
+  let current: { $ref?: string } = value;
+  while (current.$ref) {
+    const [, section, name] = /^#\/components\/(\w+)\/(.+)$/.exec(current.$ref)!;
+    current = (document.components as unknown as Record<string, Record<string, { $ref?: string }>>)[section!]![name!]!;
+  }
+  return current as T;
+}
+
+/** Strings no well-behaved client sends, whatever the parameter. */
+const HOSTILE_STRINGS = [
+  '',
+  '%00',
+  'a%00b',
+  '%01%02%1F',
+  '%E2%80%AE',
+  '%F0%9F%92%A9',
+  '%C3%28',
+  'a'.repeat(5_000),
+  '-1',
+  '0',
+  '1e400',
+  '9'.repeat(40),
+  '1.5',
+  'NaN',
+  'true',
+  'null',
+  '%5B%5D',
+  '%7B%7D',
+  "'%3B drop table residents%3B --",
+  '%25',
+  '_',
+  '%5C',
+  '*',
+  '..%2F..%2Fetc%2Fpasswd',
+  '%3Cscript%3E',
+  '2026-02-30',
+  '2026-13-01T25:61:61Z',
+  'gt',
+  'ge2026-01-01T00:00:00+25:00',
+  'eq-0001',
+  '00000000-0000-0000-0000-000000000000',
+  'x,y,,z',
+  '%7C',
+  'a%7Cb%7Cc',
+  'http://loinc.org%7C',
+];
+
+/** FHIR search syntax gone wrong: names with modifiers, chains, reverse chains and results parameters. */
+const HOSTILE_FHIR_NAMES = [
+  'name:exact',
+  'name:missing',
+  'family:contains',
+  'code:text',
+  'code:not',
+  'identifier:of-type',
+  'subject:Patient',
+  'patient:Group',
+  'patient.name',
+  'patient:Patient.identifier',
+  'subject.organization.name',
+  '_has:Observation:patient:code',
+  '_include',
+  '_revinclude',
+  '_include:iterate',
+  '_sort',
+  '_elements',
+  '_summary',
+  '_total',
+  '_contained',
+  '_count',
+  '_id',
+  '_lastUpdated',
+  '_text',
+  '_filter',
+  'date',
+  'birthdate',
+  'status',
+  'clinical-status',
+  '_format',
+  '_pretty',
+];
+const HOSTILE_FHIR_VALUES = ['', 'x', '-_lastUpdated,foo', '*', 'Observation:patient', 'Observation:*', 'ge', 'lt2026-13-01', 'ap2026', 'sa-1', '%00', 'a'.repeat(500), '|', 'a|b|c', '0', '-1', '100000', 'true', 'maybe'];
+
+const HOSTILE_HEADERS: Record<string, string[]> = {
+  'if-none-match': ['*', 'W/', '"', 'W/"' + 'a'.repeat(1_000) + '"', 'W/"1", W/"2", *'],
+  'if-modified-since': ['yesterday', 'Thu, 01 Jan 1970 00:00:00 GMT'],
+  accept: ['text/html', 'application/fhir+xml', 'application/xml;q=1, */*;q=x', ''],
+  prefer: ['respond-async', 'handling=strict', 'handling=lenient, respond-async', 'return=minimal', 'x=' + 'y'.repeat(300), ''],
+  'content-type': ['text/plain', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded'],
+  'x-request-id': ['%00', 'a'.repeat(300), 'spaces are here', ''],
+  authorization: ['Bearer', 'Bearer ' + 'a'.repeat(5_000), 'Basic Zm9vOmJhcg==', 'Bearer ofx_at_' + '0'.repeat(40), 'bearer  x'],
+};
+
+/** Bodies that are no document of any kind, in the operation's own content type. */
+const HOSTILE_RAW_BODIES = ['', ' ', '{', '[', 'null', '0', '"s"', '[]', '{}', '[{}]', '{"a":"\\u0000"}', '{"resourceType":"Bundle","type":"batch","entry":"x"}', '['.repeat(20_000), '{"a":' + '1'.repeat(400) + '}', '\u0000', '\uFEFF{}', 'ISA*00*', 'MSH|^~\\&|', 'a=1&a=2&b', '%ZZ=1'];
+/** Values each value of a valid JSON body is set to in turn. */
+const HOSTILE_JSON_VALUES: unknown[] = [null, 0, -1, 1e308, 1.5, 'x', '', [], {}, true, 'a'.repeat(10_000), 'a\u0000b', '\u202E', [null], { resourceType: 'Patient' }];
+/** Values each field of a valid form is set to in turn (as sent, before the form's encoding). */
+const HOSTILE_FORM_VALUES = ['', '\u0000', 'a\u0000b', 'a'.repeat(5_000), '-1', '1e400', '\u202E', "'; drop table residents; --", '%', '*', '2026-02-30', 'x,y,,z', '|', 'a|b|c', 'null', '[]'];
+
+interface Attempt {
+  what: string;
+  method: string;
+  path: string;
+  query?: string;
+  headers?: Record<string, string>;
+  rawBody?: string;
+}
+
+/** A valid body of each operation that takes one, by media type: the mutations start from it. */
+function validBodies(every: RecordsOfEveryKind): Record<string, Record<string, string>> {
+  const { t, ids, csrfToken } = every;
+  const json = (value: unknown) => JSON.stringify(value);
+  const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+  const subscription = {
+    resourceType: 'Subscription',
+    status: 'requested',
+    reason: 'hostile requests',
+    criteria: 'https://ofctx.dev/fhir/SubscriptionTopic/resident-admitted',
+    channel: { type: 'rest-hook', endpoint: 'http://127.0.0.1:9/fhir-hooks', payload: 'application/fhir+json', header: ['Authorization: Bearer x'] },
+  };
+  const exportParameters = json({ resourceType: 'Parameters', parameter: [{ name: '_type', valueString: 'Patient' }, { name: '_since', valueInstant: '2026-01-01T00:00:00Z' }] });
+  const search = form({ _count: '2', _id: ids.residents! });
+  const admission = bundle('transaction', [{ resource: patient('HOSTILE-MRN', { name: [{ family: 'Okafor', given: ['Ada'] }], birthDate: '1941-03-17' }), fullUrl: 'urn:uuid:9d6c3a52-7d1e-4d7a-9a57-55d0b3f1e001' }]);
+  return {
+    consoleSignOut: { 'application/x-www-form-urlencoded': form({ csrf_token: csrfToken }) },
+    consoleReprocessMessages: { 'application/x-www-form-urlencoded': form({ csrf_token: csrfToken, message_id: ids.message! }) },
+    consoleRedeliver: { 'application/x-www-form-urlencoded': form({ csrf_token: csrfToken }) },
+    consoleRecoverDeliveries: { 'application/x-www-form-urlencoded': form({ csrf_token: csrfToken, since: '2026-01-01T00:00' }) },
+    consoleEnableSubscription: { 'application/x-www-form-urlencoded': form({ csrf_token: csrfToken }) },
+    createToken: { 'application/x-www-form-urlencoded': form({ grant_type: 'client_credentials', client_id: t.full.client_id, client_secret: t.full.client_secret, scope: 'residents.read' }) },
+    createFhirSubscription: { 'application/fhir+json': json(subscription) },
+    updateFhirSubscription: { 'application/fhir+json': json({ ...subscription, id: ids.fhirSubscription }) },
+    ...Object.fromEntries(['Patient', 'Coverage', 'Observation', 'AllergyIntolerance', 'Condition', 'ServiceRequest', 'DiagnosticReport', 'MedicationRequest', 'CoverageEligibilityResponse'].map((type) => [`searchFhir${type}ByPost`, { 'application/x-www-form-urlencoded': search }])),
+    ...Object.fromEntries(['', 'Patient', 'Group'].map((level) => [`kickOffFhir${level}ExportByPost`, { 'application/fhir+json': exportParameters, 'application/json': exportParameters }])),
+    ingestFhir: { 'application/fhir+json': json(admission), 'application/fhir+ndjson': `${json(patient('HOSTILE-NDJSON'))}\n` },
+    ingestX12: { 'application/edi-x12': interchange271([{ trace: ids.coverage!, memberId: 'M', eligibility: ['1'] }]) },
+    registerWebhook: { 'application/json': json({ callback_url: 'http://127.0.0.1:9/hostile', event_types: ['resident.admitted', 'coverage.updated'], description: 'hostile' }) },
+    testWebhook: { 'application/json': json({ event_type: 'resident.admitted' }) },
+    recoverWebhookDeliveries: { 'application/json': json({ since: '2026-11-22T09:00:00Z' }) },
+    consoleSignIn: { 'application/x-www-form-urlencoded': form({ token: 'not-a-link' }) },
+  };
+}
+
+/** Every path to a value inside a JSON document (keys and indexes), the document itself first. */
+function valuePaths(value: unknown, at: Array<string | number> = []): Array<Array<string | number>> {
+  const paths = [at];
+  if (Array.isArray(value)) value.forEach((item, i) => paths.push(...valuePaths(item, [...at, i])));
+  else if (value !== null && typeof value === 'object') for (const [key, item] of Object.entries(value)) paths.push(...valuePaths(item, [...at, key]));
+  return paths;
+}
+
+/** `document` with the value at `path` replaced (or removed, given `undefined`). */
+function withValue(document: unknown, path: Array<string | number>, value: unknown): unknown {
+  if (path.length === 0) return value;
+  const copy = structuredClone(document) as Record<string | number, unknown>;
+  let parent = copy;
+  for (const step of path.slice(0, -1)) parent = parent[step] as Record<string | number, unknown>;
+  const last = path.at(-1)!;
+  if (value === undefined) {
+    if (Array.isArray(parent)) parent.splice(last as number, 1);
+    else delete parent[last];
+  } else parent[last] = value;
+  return copy;
+}
+
+/** Bodies of `type` made from `valid`, one hostile change each. */
+function hostileBodies(type: string, valid: string): Array<{ what: string; body: string }> {
+  const bodies = HOSTILE_RAW_BODIES.map((raw) => ({ what: `raw ${JSON.stringify(raw.slice(0, 20))}`, body: raw }));
+  if (type === 'application/fhir+ndjson') {
+    for (const raw of HOSTILE_RAW_BODIES) bodies.push({ what: `a line ${JSON.stringify(raw.slice(0, 20))}`, body: `${valid}${raw}\n` });
+    for (const { what, body } of hostileBodies('application/json', valid.trim())) bodies.push({ what, body: `${body.replace(/\n/g, ' ')}\n` });
+  } else if (type.includes('json')) {
+    const document = JSON.parse(valid) as unknown;
+    for (const path of valuePaths(document)) {
+      const where = path.join('.') || '(the document)';
+      if (path.length > 0) bodies.push({ what: `${where} left out`, body: JSON.stringify(withValue(document, path, undefined)) });
+      for (const value of HOSTILE_JSON_VALUES) bodies.push({ what: `${where}=${JSON.stringify(value).slice(0, 20)}`, body: JSON.stringify(withValue(document, path, value)) });
+    }
+  } else if (type === 'application/x-www-form-urlencoded') {
+    const fields = [...new URLSearchParams(valid)];
+    fields.forEach(([name], i) => {
+      bodies.push({ what: `${name} left out`, body: new URLSearchParams(fields.filter((_, j) => j !== i)).toString() });
+      bodies.push({ what: `${name} twice`, body: new URLSearchParams([...fields, fields[i]!]).toString() });
+      for (const value of HOSTILE_FORM_VALUES) bodies.push({ what: `${name}=${JSON.stringify(value.slice(0, 20))}`, body: new URLSearchParams(fields.map(([n, v], j) => [n, j === i ? value : v])).toString() });
+    });
+  } else if (type === 'application/edi-x12') {
+    const segments = valid.split('~\n').filter(Boolean);
+    segments.forEach((segment, i) => {
+      const tag = `${segment.split('*')[0]} (segment ${i + 1})`;
+      const join = (list: string[]) => `${list.join('~\n')}~\n`;
+      bodies.push({ what: `${tag} left out`, body: join(segments.filter((_, j) => j !== i)) });
+      bodies.push({ what: `${tag} twice`, body: join([...segments.slice(0, i + 1), ...segments.slice(i)]) });
+      bodies.push({ what: `cut inside ${tag}`, body: join(segments.slice(0, i)) + segment.slice(0, Math.ceil(segment.length / 2)) });
+      const elements = segment.split('*');
+      for (let e = 1; e < elements.length; e++) {
+        for (const value of ['', 'Z'.repeat(300), '\u0000', '^', ':', '-1', '99999999999999999999']) {
+          const changed = elements.map((element, k) => (k === e ? value : element)).join('*');
+          bodies.push({ what: `${tag} element ${e}=${JSON.stringify(value.slice(0, 10))}`, body: join(segments.map((s, j) => (j === i ? changed : s))) });
+        }
+      }
+    });
+  }
+  return bodies;
+}
+
+function bodyTypesOf(operation: OperationObject): string[] {
+  if (!operation.requestBody) return [];
+  return Object.keys(resolve(operation.requestBody).content);
+}
+
+function attemptsFor(method: string, template: string, operation: OperationObject, pathItemParameters: Parameter[], every: RecordsOfEveryKind, bodies: Record<string, Record<string, string>>): Attempt[] {
+  const parameters = [...pathItemParameters, ...(operation.parameters ?? [])].map(resolve);
+  const path = every.concrete(template);
+  const isConsole = template.startsWith('/console');
+  const ingest = JSON.stringify(operation.security ?? []).includes('ingest.write');
+  const credentials: Record<string, string> = isConsole ? { cookie: every.consoleCookie, accept: 'text/html' } : { authorization: `Bearer ${ingest ? every.ingestToken : every.t.fullToken}` };
+  const types = bodyTypesOf(operation);
+  const validType = types[0];
+  const validBody = validType === undefined ? undefined : (bodies[operation.operationId]?.[validType] ?? (validType.includes('json') ? '{}' : ''));
+  const baseHeaders: Record<string, string> = { ...credentials, ...(validType ? { 'content-type': validType } : {}) };
+  const attempts: Attempt[] = [];
+  const add = (a: Omit<Attempt, 'method'>) => attempts.push({ method, ...a, headers: { ...baseHeaders, ...a.headers }, rawBody: a.rawBody ?? validBody });
+
+  add({ what: 'the valid request', path });
+  for (const p of parameters.filter((x) => x.in === 'path')) {
+    const index = template.split('/').indexOf(`{${p.name}}`);
+    for (const value of ['x', '00000000-0000-0000-0000-000000000000', 'a'.repeat(600), '%00', '%20', '..', '%E2%80%AE', '%C3%28', 'null', '-1', '%3B', '%7Bid%7D']) {
+      const parts = path.split('/');
+      parts[index] = value;
+      add({ what: `path ${p.name}=${value.slice(0, 20)}`, path: parts.join('/') });
+    }
+  }
+  for (const p of parameters.filter((x) => x.in === 'query')) {
+    const schema = p.schema ? resolve(p.schema) : undefined;
+    if (p.name === 'parameters' && schema?.type === 'object') {
+      // Each name with a third of the values, the next third for the next name: every value is
+      // sent under a third of the names on every search, at a third of the requests.
+      HOSTILE_FHIR_NAMES.forEach((name, i) =>
+        HOSTILE_FHIR_VALUES.forEach((value, j) => {
+          if ((i + j) % 3 === 0) add({ what: `query ${name}=${value.slice(0, 20)}`, path, query: `${encodeURIComponent(name)}=${encodeURIComponent(value)}` });
+        }),
+      );
+      continue;
+    }
+    const values = [...HOSTILE_STRINGS, ...(schema?.enum ? ['not-a-value'] : [])];
+    for (const value of values) add({ what: `query ${p.name}=${value.slice(0, 20)}`, path, query: `${p.name}=${value}` });
+    add({ what: `query ${p.name} twice`, path, query: `${p.name}=1&${p.name}=2` });
+    add({ what: `query ${p.name}[]`, path, query: `${p.name}[]=1&${p.name}[a]=2` });
+  }
+  add({ what: 'an unknown query parameter', path, query: 'zzz=1&%00=%00' });
+  for (const [name, values] of Object.entries(HOSTILE_HEADERS)) {
+    if (isConsole && name === 'authorization') continue;
+    for (const value of values) add({ what: `header ${name}: ${value.slice(0, 20)}`, path, headers: { [name]: value } });
+  }
+  for (const type of types) {
+    const valid = bodies[operation.operationId]?.[type] ?? (type.includes('json') ? '{}' : '');
+    for (const { what, body } of hostileBodies(type, valid)) add({ what: `${type} body: ${what}`, path, headers: { 'content-type': type }, rawBody: body });
+  }
+  return attempts;
+}
+
+async function send(baseUrl: string, attempt: Attempt): Promise<TestResponse> {
+  const url = attempt.path + (attempt.query === undefined ? '' : `?${attempt.query}`);
+  return call(baseUrl, attempt.method, url, { headers: attempt.headers, rawBody: attempt.method === 'GET' || attempt.method === 'DELETE' ? undefined : attempt.rawBody, redirect: 'manual' });
+}
+
+describe('hostile requests to every operation', function () {
+  this.timeout(600_000);
+  let service: TestService;
+  let every: RecordsOfEveryKind;
+
+  before(async () => {
+    service = await startTestService({ env: { CLIENT_QUOTA_RATE: '1000000', CLIENT_QUOTA_BURST: '1000000', TOKEN_RATE_LIMIT: '1000000' } });
+    every = await seedRecordsOfEveryKind(service);
+  });
+  after(() => service?.close());
+
+  /** What the service logged of the request that failed (its error's message and where it arose). */
+  function loggedError(answer: TestResponse): string {
+    const requestId = answer.headers.get('x-request-id') ?? '';
+    const line = service.logs().split('\n').find((l) => l.includes(requestId) && l.includes('"err"'));
+    if (!line) return JSON.stringify(answer.body).slice(0, 300);
+    const { err } = JSON.parse(line) as { err: { type: string; code?: string; frames: string[] } };
+    return `${err.type}${err.code ? ` ${err.code}` : ''} ${err.frames.slice(0, 4).join(' ')}`;
+  }
+
+  // Deletions last, so the records the other operations name are still there.
+  const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+  const operations = METHODS.flatMap((method) => Object.entries(document.paths).flatMap(([template, item]) => (item[method] ? [{ method: method.toUpperCase(), template, operation: item[method], shared: item.parameters ?? [] }] : [])));
+
+  it('walks every operation of the contract', () => {
+    expect(operations.length).to.be.at.least(90);
+  });
+
+  for (const { method, template, operation, shared } of operations.filter((o) => !process.env.HOSTILE_ONLY || process.env.HOSTILE_ONLY.split(",").includes(o.operation.operationId))) {
+    it(`${operation.operationId}: no 5xx, every answer in the contract`, async () => {
+      const failures: string[] = [];
+      const attempts = attemptsFor(method, template, operation, shared, every, validBodies(every));
+      for (const attempt of attempts) {
+        try {
+          const answer = await send(service.baseUrl, attempt);
+          if (answer.status >= 500) failures.push(`${attempt.what}: ${answer.status} ${loggedError(answer)}`);
+        } catch (error) {
+          failures.push(`${attempt.what}: ${String(error).slice(0, 500)}`);
+        }
+      }
+      expect(failures, failures.join('\n')).to.deep.equal([]);
+    });
+  }
+});
