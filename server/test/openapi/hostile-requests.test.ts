@@ -9,52 +9,10 @@
 // the reliability suite's contract fuzzer (test/reliability/) draws random requests.
 // HOSTILE_ONLY=createToken,ingestX12 runs the named operations only.
 import { expect } from 'chai';
-import { openApiDocumentCopy } from '../../src/openapi/openapi-document.js';
 import { call, type TestResponse } from '../../../test/support/http.js';
 import { startTestService, type TestService } from '../../../test/support/service.js';
 import { seedRecordsOfEveryKind, type RecordsOfEveryKind } from '../../../test/support/records-of-every-kind.js';
-import { bundle } from '../../../test/support/ingest.js';
-import { patient } from '../../../test/support/fhir-resources.js';
-import { interchange271 } from '../../../test/support/x12.js';
-
-interface Schema {
-  type?: string | string[];
-  enum?: unknown[];
-  format?: string;
-  items?: Schema;
-  properties?: Record<string, Schema>;
-  $ref?: string;
-  oneOf?: Schema[];
-  anyOf?: Schema[];
-  allOf?: Schema[];
-}
-interface Parameter {
-  name: string;
-  in: 'path' | 'query' | 'header' | 'cookie';
-  schema?: Schema;
-  $ref?: string;
-}
-interface OperationObject {
-  operationId: string;
-  security?: Array<Record<string, string[]>>;
-  parameters?: Parameter[];
-  requestBody?: { content: Record<string, { schema?: Schema }> } & { $ref?: string };
-}
-interface Document {
-  paths: Record<string, Record<string, OperationObject> & { parameters?: Parameter[] }>;
-  components: { parameters: Record<string, Parameter>; schemas: Record<string, Schema>; requestBodies?: Record<string, OperationObject['requestBody']> };
-}
-
-const document = openApiDocumentCopy() as unknown as Document;
-
-function resolve<T extends { $ref?: string }>(value: T): T {
-  let current: { $ref?: string } = value;
-  while (current.$ref) {
-    const [, section, name] = /^#\/components\/(\w+)\/(.+)$/.exec(current.$ref)!;
-    current = (document.components as unknown as Record<string, Record<string, { $ref?: string }>>)[section!]![name!]!;
-  }
-  return current as T;
-}
+import { bodyTypesOf, contractOperations, resolve, validBodyOf, validRequestOf, type ContractOperation } from '../../../test/support/contract-operations.js';
 
 /** Strings no well-behaved client sends, whatever the parameter. */
 const HOSTILE_STRINGS = [
@@ -157,41 +115,6 @@ interface Attempt {
   rawBody?: string;
 }
 
-/** A valid body of each operation that takes one, by media type: the mutations start from it. */
-function validBodies(every: RecordsOfEveryKind): Record<string, Record<string, string>> {
-  const { t, ids, csrfToken } = every;
-  const json = (value: unknown) => JSON.stringify(value);
-  const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
-  const subscription = {
-    resourceType: 'Subscription',
-    status: 'requested',
-    reason: 'hostile requests',
-    criteria: 'https://ofctx.dev/fhir/SubscriptionTopic/resident-admitted',
-    channel: { type: 'rest-hook', endpoint: 'http://127.0.0.1:9/fhir-hooks', payload: 'application/fhir+json', header: ['Authorization: Bearer x'] },
-  };
-  const exportParameters = json({ resourceType: 'Parameters', parameter: [{ name: '_type', valueString: 'Patient' }, { name: '_since', valueInstant: '2026-01-01T00:00:00Z' }] });
-  const search = form({ _count: '2', _id: ids.residents! });
-  const admission = bundle('transaction', [{ resource: patient('HOSTILE-MRN', { name: [{ family: 'Okafor', given: ['Ada'] }], birthDate: '1941-03-17' }), fullUrl: 'urn:uuid:9d6c3a52-7d1e-4d7a-9a57-55d0b3f1e001' }]);
-  return {
-    consoleSignOut: { 'application/x-www-form-urlencoded': form({ csrf_token: csrfToken }) },
-    consoleReprocessMessages: { 'application/x-www-form-urlencoded': form({ csrf_token: csrfToken, message_id: ids.message! }) },
-    consoleRedeliver: { 'application/x-www-form-urlencoded': form({ csrf_token: csrfToken }) },
-    consoleRecoverDeliveries: { 'application/x-www-form-urlencoded': form({ csrf_token: csrfToken, since: '2026-01-01T00:00' }) },
-    consoleEnableSubscription: { 'application/x-www-form-urlencoded': form({ csrf_token: csrfToken }) },
-    createToken: { 'application/x-www-form-urlencoded': form({ grant_type: 'client_credentials', client_id: t.full.client_id, client_secret: t.full.client_secret, scope: 'residents.read' }) },
-    createFhirSubscription: { 'application/fhir+json': json(subscription) },
-    updateFhirSubscription: { 'application/fhir+json': json({ ...subscription, id: ids.fhirSubscription }) },
-    ...Object.fromEntries(['Patient', 'Coverage', 'Observation', 'AllergyIntolerance', 'Condition', 'ServiceRequest', 'DiagnosticReport', 'MedicationRequest', 'CoverageEligibilityResponse'].map((type) => [`searchFhir${type}ByPost`, { 'application/x-www-form-urlencoded': search }])),
-    ...Object.fromEntries(['', 'Patient', 'Group'].map((level) => [`kickOffFhir${level}ExportByPost`, { 'application/fhir+json': exportParameters, 'application/json': exportParameters }])),
-    ingestFhir: { 'application/fhir+json': json(admission), 'application/fhir+ndjson': `${json(patient('HOSTILE-NDJSON'))}\n` },
-    ingestX12: { 'application/edi-x12': interchange271([{ trace: ids.coverage!, memberId: 'M', eligibility: ['1'] }]) },
-    registerWebhook: { 'application/json': json({ callback_url: 'http://127.0.0.1:9/hostile', event_types: ['resident.admitted', 'coverage.updated'], description: 'hostile' }) },
-    testWebhook: { 'application/json': json({ event_type: 'resident.admitted' }) },
-    recoverWebhookDeliveries: { 'application/json': json({ since: '2026-11-22T09:00:00Z' }) },
-    consoleSignIn: { 'application/x-www-form-urlencoded': form({ token: 'not-a-link' }) },
-  };
-}
-
 /** Every path to a value inside a JSON document (keys and indexes), the document itself first. */
 function valuePaths(value: unknown, at: Array<string | number> = []): Array<Array<string | number>> {
   const paths = [at];
@@ -254,23 +177,14 @@ function hostileBodies(type: string, valid: string): Array<{ what: string; body:
   return bodies;
 }
 
-function bodyTypesOf(operation: OperationObject): string[] {
-  if (!operation.requestBody) return [];
-  return Object.keys(resolve(operation.requestBody).content);
-}
-
-function attemptsFor(method: string, template: string, operation: OperationObject, pathItemParameters: Parameter[], every: RecordsOfEveryKind, bodies: Record<string, Record<string, string>>): Attempt[] {
-  const parameters = [...pathItemParameters, ...(operation.parameters ?? [])].map(resolve);
-  const path = every.concrete(template);
+function attemptsFor(op: ContractOperation, every: RecordsOfEveryKind): Attempt[] {
+  const { method, template, operation, parameters } = op;
+  const valid = validRequestOf(op, every);
+  const path = valid.path;
   const isConsole = template.startsWith('/console');
-  const ingest = JSON.stringify(operation.security ?? []).includes('ingest.write');
-  const credentials: Record<string, string> = isConsole ? { cookie: every.consoleCookie, accept: 'text/html' } : { authorization: `Bearer ${ingest ? every.ingestToken : every.t.fullToken}` };
   const types = bodyTypesOf(operation);
-  const validType = types[0];
-  const validBody = validType === undefined ? undefined : (bodies[operation.operationId]?.[validType] ?? (validType.includes('json') ? '{}' : ''));
-  const baseHeaders: Record<string, string> = { ...credentials, ...(validType ? { 'content-type': validType } : {}) };
   const attempts: Attempt[] = [];
-  const add = (a: Omit<Attempt, 'method'>) => attempts.push({ method, ...a, headers: { ...baseHeaders, ...a.headers }, rawBody: a.rawBody ?? validBody });
+  const add = (a: Omit<Attempt, 'method'>) => attempts.push({ method, ...a, headers: { ...valid.headers, ...a.headers }, rawBody: a.rawBody ?? valid.body });
 
   add({ what: 'the valid request', path });
   for (const p of parameters.filter((x) => x.in === 'path')) {
@@ -304,8 +218,7 @@ function attemptsFor(method: string, template: string, operation: OperationObjec
     for (const value of values) add({ what: `header ${name}: ${value.slice(0, 20)}`, path, headers: { [name]: value } });
   }
   for (const type of types) {
-    const valid = bodies[operation.operationId]?.[type] ?? (type.includes('json') ? '{}' : '');
-    for (const { what, body } of hostileBodies(type, valid)) add({ what: `${type} body: ${what}`, path, headers: { 'content-type': type }, rawBody: body });
+    for (const { what, body } of hostileBodies(type, validBodyOf(operation, type, every))) add({ what: `${type} body: ${what}`, path, headers: { 'content-type': type }, rawBody: body });
   }
   return attempts;
 }
@@ -321,7 +234,7 @@ describe('hostile requests to every operation', function () {
   let every: RecordsOfEveryKind;
 
   before(async () => {
-    service = await startTestService({ env: { CLIENT_QUOTA_RATE: '1000000', CLIENT_QUOTA_BURST: '1000000', TOKEN_RATE_LIMIT: '1000000' } });
+    service = await startTestService({ env: { CLIENT_QUOTA_RATE: '1000000', CLIENT_QUOTA_BURST: '1000000', TOKEN_RATE_LIMIT: '1000000', BULK_EXPORT_MAX_JOBS_PER_CLIENT: '1000' } });
     every = await seedRecordsOfEveryKind(service);
   });
   after(() => service?.close());
@@ -335,18 +248,16 @@ describe('hostile requests to every operation', function () {
     return `${err.type}${err.code ? ` ${err.code}` : ''} ${err.frames.slice(0, 4).join(' ')}`;
   }
 
-  // Deletions last, so the records the other operations name are still there.
-  const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
-  const operations = METHODS.flatMap((method) => Object.entries(document.paths).flatMap(([template, item]) => (item[method] ? [{ method: method.toUpperCase(), template, operation: item[method], shared: item.parameters ?? [] }] : [])));
+  const operations = contractOperations();
 
   it('walks every operation of the contract', () => {
     expect(operations.length).to.be.at.least(90);
   });
 
-  for (const { method, template, operation, shared } of operations.filter((o) => !process.env.HOSTILE_ONLY || process.env.HOSTILE_ONLY.split(",").includes(o.operation.operationId))) {
-    it(`${operation.operationId}: no 5xx, every answer in the contract`, async () => {
+  for (const op of operations.filter((o) => !process.env.HOSTILE_ONLY || process.env.HOSTILE_ONLY.split(',').includes(o.operation.operationId))) {
+    it(`${op.operation.operationId}: no 5xx, every answer in the contract`, async () => {
       const failures: string[] = [];
-      const attempts = attemptsFor(method, template, operation, shared, every, validBodies(every));
+      const attempts = attemptsFor(op, every);
       for (const attempt of attempts) {
         try {
           const answer = await send(service.baseUrl, attempt);
