@@ -5,6 +5,7 @@
 // tokens, tenancy check and audit trail; the types' scopes are checked at kick-off; a job,
 // its status and its files belong to the client that started it (any other: 404).
 import { createReadStream } from 'node:fs';
+import { exportFileDisclosures } from './export-file-disclosures.js';
 import { ApiError } from '../errors/api-error.js';
 import type { OperationResult } from '../http/operation.js';
 import type { OperationHandler, OperationRequest } from '../app-context.js';
@@ -104,8 +105,12 @@ const readFhirExportFile: OperationHandler = async (request) => {
     const outcome = { resourceType: 'OperationOutcome', issue: job.ignored.map((name) => ({ severity: 'warning', code: 'not-supported', diagnostics: `${name} is not supported; it was ignored (Prefer: handling=lenient).` })) };
     return { body: `${JSON.stringify(outcome)}\n`, headers: { 'Content-Type': NDJSON }, audit: { resourceIds: [] } };
   }
-  if (job.status !== 'completed' || !job.outputs.some((o) => o.file === file)) throw new ApiError('not_found', `This export has no file ${file}.`);
-  return { body: createReadStream(filePath(exportDir(request), job.id, file)), headers: { 'Content-Type': NDJSON }, audit: { resourceIds: [] } };
+  const output = job.status === 'completed' ? job.outputs.find((o) => o.file === file) : undefined;
+  if (!output) throw new ApiError('not_found', `This export has no file ${file}.`);
+  const path = filePath(exportDir(request), job.id, file);
+  // Its records go to the accounting of disclosures like a search's page (export-file-disclosures.ts).
+  const audit = await exportFileDisclosures(path, output.type);
+  return { body: createReadStream(path), headers: { 'Content-Type': NDJSON }, audit };
 };
 
 export const bulkExportOperations: Record<string, OperationHandler> = {

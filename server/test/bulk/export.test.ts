@@ -21,6 +21,9 @@ import { claimJob, createJob } from '../../src/bulk/export-jobs.js';
 import { runJob } from '../../src/bulk/export-runner.js';
 import { purgeExpiredExports } from '../../src/bulk/export-worker.js';
 import { EXPORT_TYPE_NAMES } from '../../src/bulk/export-request.js';
+import { R4_TYPES } from '../../src/resources/r4/r4-types.js';
+import { disclosuresOfResident } from '../../src/audit/disclosures.js';
+import { residentOfRendered } from '../../src/bulk/export-file-disclosures.js';
 import { loadConfig } from '../../src/config/config.js';
 import { testDatabaseKind } from '../../../test/support/database.js';
 
@@ -126,6 +129,34 @@ describe('FHIR Bulk Data $export', function () {
     const dir = join(service.config.bulkExport.dir!, jobId);
     expect(statSync(join(dir, 'Observation.ndjson')).mode & 0o777).to.equal(0o600);
     expect(statSync(dir).mode & 0o777).to.equal(0o700);
+  });
+
+  it('puts each downloaded file in the accounting of disclosures of every resident in it, with the records of theirs it held (found by the tenancy walk: a download disclosed no one)', async () => {
+    const manifest = await manifestOf(await kickOff('/$export'));
+    const files = await filesOf(manifest);
+    // Whose each line is, as the file says it: the record's resident_id in the database.
+    const owners = new Map<string, string>();
+    for (const type of EXPORT_TYPE_NAMES) {
+      const table = R4_TYPES.find((r) => r.type === type)!.table;
+      const rows: Array<{ id: string; resident_id?: string }> = await db()(table).whereIn('id', files[type]!.map((r) => r.id)).select('*');
+      expect(rows, type).to.have.length(files[type]!.length);
+      for (const row of rows) {
+        const resident = type === 'Patient' ? row.id : row.resident_id!;
+        expect(residentOfRendered(files[type]!.find((r) => r.id === row.id)), `${type}/${row.id}`).to.equal(resident);
+        owners.set(`${type}/${row.id}`, resident);
+      }
+    }
+    const resident = files.Patient![0].id as string;
+    const downloads = (await disclosuresOfResident(db(), { orgId: org, residentId: resident })).filter((d) => d.operation === 'readFhirExportFile');
+    // One record per file that held something of theirs, naming exactly those records.
+    const expected = EXPORT_TYPE_NAMES.flatMap((type) => {
+      const ids = files[type]!.filter((r) => owners.get(`${type}/${r.id}`) === resident).map((r) => r.id as string);
+      return ids.length ? [{ type, ids: ids.sort() }] : [];
+    });
+    expect(expected.length).to.be.at.least(3);
+    const got = downloads.map((d) => ({ type: d.resource_types[0]!, ids: [...d.resource_ids].sort() }));
+    for (const file of expected) expect(got, file.type).to.deep.include(file);
+    expect(downloads.every((d) => d.channel === 'api' && d.resource_types.length === 1)).to.equal(true);
   });
 
   it('_since exports only what changed after it; _type narrows the types; Patient/$export and the facility\'s Group answer alike, by POST with a Parameters body too', async () => {
