@@ -17,6 +17,7 @@ import { DEFAULT_POLICY } from '../../server/src/tenancy/access-policy.js';
 import { ALL_SCOPES } from '../support/service.js';
 import { call } from '../support/http.js';
 import { checkR4 } from '../support/r4-validator.js';
+import { disclosuresOfResident } from '../../server/src/audit/disclosures.js';
 import { hl7Message, MRN_SYSTEM, pidOf } from '../support/adt-messages.js';
 import { mllpClient, msa, type MllpTestClient } from '../support/mllp.js';
 
@@ -203,6 +204,13 @@ describe('FHIR Subscriptions (R5 Backport IG on R4): a partner notified the FHIR
     expect(replayed.events.map((e) => e['event-number'])).to.deep.equal(['1']);
     expect(replay.body.entry[1].resource).to.deep.equal(report);
     expect((await r4(`Subscription/${created.id}/$events?eventsSinceNumber=2`)).body.entry, 'nothing after').to.have.length(1);
+    // Replayed, the event is disclosed again: in its resident's accounting, as its delivery is.
+    const resident = (report.subject.reference as string).split('/')[1]!;
+    const accounted = await disclosuresOfResident(service.running.app.db, { orgId: tenant.orgId, residentId: resident });
+    // Once: the second replay held no event.
+    const replays = accounted.filter((d) => d.operation === 'fhirSubscriptionEvents');
+    expect(replays).to.have.length(1);
+    expect(replays[0]).to.deep.include({ channel: 'api', resource_types: ['Patient'], resource_ids: [resident] });
   });
 
   it('a receiver down for a while: error meanwhile, the notification once it answers again; off and on by status; delete', async () => {

@@ -58,6 +58,15 @@ export function disclosuresOf(resourceType: string, rows: ReadonlyArray<{ id: st
 }
 
 /**
+ * What an answer naming these residents' events disclosed: an event carries ids only, and
+ * names its resident (that the resident was admitted, a Coverage of theirs changed...). It is
+ * listed as a webhook delivery of the event is (below): the resident's Patient.
+ */
+export function eventDisclosures(residentIds: Iterable<string>): Disclosure[] {
+  return [...new Set(residentIds)].map((residentId) => ({ residentId, resourceType: 'Patient', resourceIds: [residentId] }));
+}
+
+/**
  * The requests that disclosed the resident, indexed or still queued, in one statement (one
  * snapshot: a row the catch-up moves meanwhile is seen in one place or the other, never
  * neither; an index row's requests are its group's, or its own seqs before migration 029),

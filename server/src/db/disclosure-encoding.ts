@@ -4,8 +4,9 @@
 // answer returned, so a page of 50 Coverages adds about 2 KB, not the ids again:
 //   {"Coverage": {"<resident id>": [0, 1], "<resident id>": [2, 3]}, "Patient": {"<id>": [4]}}
 // Residents are keys, so the index's catch-up reads them without parsing the lists
-// (audit/disclosure-index.ts). An id missing from resource_ids (never expected) is written as
-// itself instead of a position.
+// (audit/disclosure-index.ts). An id missing from resource_ids is written as itself instead of
+// a position: an event read discloses its resident's Patient, while the row's resource_ids
+// are the events' (audit/disclosures.ts eventDisclosures).
 
 /** The records of one resident that an answer returned (what the audit trail records of it). */
 export interface Disclosure {

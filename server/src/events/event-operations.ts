@@ -6,6 +6,7 @@ import type { OperationHandler } from '../app-context.js';
 import { pageOf } from '../resources/pagination.js';
 import { isEventType, type EventType } from '../db/event-types.js';
 import { findEvent, listEventPage } from './event-log.js';
+import { eventDisclosures } from '../audit/disclosures.js';
 
 function typesOf(raw: unknown): EventType[] | undefined {
   if (typeof raw !== 'string') return undefined;
@@ -25,14 +26,14 @@ const listEvents: OperationHandler = async ({ app, principal, query }) => {
   });
   return {
     body: { data: page.events, meta: { page: { page_size: pageSize, next: page.next } }, error: null },
-    audit: { resourceIds: page.events.map((e) => e.id) },
+    audit: { resourceIds: page.events.map((e) => e.id), disclosures: eventDisclosures(page.events.map((e) => e.data.resident_id)) },
   };
 };
 
 const getEvent: OperationHandler = async ({ app, principal, params }) => {
   const event = await findEvent(app.db, principal, params.event_id!);
   if (!event) throw new ApiError('not_found', 'No such event visible to this credential.');
-  return { body: single(event), audit: { resourceIds: [event.id] } };
+  return { body: single(event), audit: { resourceIds: [event.id], disclosures: eventDisclosures([event.data.resident_id]) } };
 };
 
 export const eventOperations: Record<string, OperationHandler> = { listEvents, getEvent };

@@ -3,6 +3,7 @@
 // carried; pages stay full; a poller following `after` while events are committed
 // concurrently sees each one once, none missed.
 import { expect } from 'chai';
+import { disclosuresOfResident } from '../../src/audit/disclosures.js';
 import { randomUUID } from 'node:crypto';
 import { call } from '../../../test/support/http.js';
 import { startTestService, type TestService } from '../../../test/support/service.js';
@@ -103,6 +104,25 @@ describe('the event log', function () {
     for (const hidden of [(await emit(orgA, a2)).event_id, (await emit(orgA, a1, 'coverage.updated')).event_id, randomUUID()]) {
       expect((await call(service.baseUrl, 'GET', `/api/v1/ofctx/${orgA}/events/${hidden}`, { token: reader })).status).to.equal(404);
     }
+  });
+
+  it('puts each event read or listed in the accounting of disclosures of its resident, as its webhook delivery is (found by the tenancy walk: the log disclosed no one)', async () => {
+    const reader = await token(orgA, [a1], ['residents.read']);
+    const resident = randomUUID();
+    const { event_id } = await service.running.webhooks.emitEvent({ orgId: orgA, facilityId: a1, type: 'resident.admitted', residentId: resident });
+    expect((await call(service.baseUrl, 'GET', `/api/v1/ofctx/${orgA}/events/${event_id}`, { token: reader })).status).to.equal(200);
+    let after = '';
+    for (;;) {
+      const page = await events(orgA, reader, `?page_size=200${after}`);
+      expect(page.status).to.equal(200);
+      if (!page.body.meta.page.next) break;
+      after = `&after=${page.body.meta.page.next}`;
+    }
+    const accounted = (await disclosuresOfResident(service.running.app.db, { orgId: orgA, residentId: resident })).filter((d) => d.channel === 'api');
+    expect(accounted.map((d) => d.operation).sort()).to.deep.equal(['getEvent', 'listEvents']);
+    for (const record of accounted) expect(record).to.deep.include({ resource_types: ['Patient'], resource_ids: [resident] });
+    // Another resident's events were on the same pages: each is accounted to its own resident only.
+    expect((await disclosuresOfResident(service.running.app.db, { orgId: orgA, residentId: randomUUID() }))).to.deep.equal([]);
   });
 
   it('gives each event exactly the data, id and type its delivery carried', async () => {

@@ -6,7 +6,8 @@
 // operators' console of another organization: its pages name none of this tenant's records,
 // and its actions on them find nothing. No refusal carries a record id of the tenant it did
 // not already hold. The tenant's own request then succeeds, so each refusal is the
-// credential's doing, not a wrong path.
+// credential's doing, not a wrong path; and where its answer names a resident, its audit row
+// puts it in the accounting of disclosures.
 import { expect } from 'chai';
 import { revokeClient } from '../../src/auth/clients.js';
 import { call, tokenFor, type TestResponse } from '../../../test/support/http.js';
@@ -36,6 +37,7 @@ describe('tenancy on every operation', function () {
   let every: RecordsOfEveryKind;
   let revokedToken: string;
   let otherConsole: { cookie: string; csrfToken: string };
+  let residents: string[];
 
   before(async () => {
     service = await startTestService({ env: { CLIENT_QUOTA_RATE: '1000000', CLIENT_QUOTA_BURST: '1000000', BULK_EXPORT_MAX_JOBS_PER_CLIENT: '20' } });
@@ -46,6 +48,7 @@ describe('tenancy on every operation', function () {
     await revokeClient(db, revoked.client_id);
     const browser = await signInToConsole(service.baseUrl, await consoleLinkToken(db, every.t.orgB));
     otherConsole = { cookie: browser.cookie, csrfToken: await browser.csrfToken() };
+    residents = await db('residents').where({ org_id: every.t.orgA }).pluck('id');
   });
   after(() => service?.close());
 
@@ -97,7 +100,7 @@ describe('tenancy on every operation', function () {
   });
 
   for (const op of secured) {
-    it(`${op.operation.operationId}: refused to every credential but the tenant's own, which it answers`, async () => {
+    it(`${op.operation.operationId}: refused to every credential but the tenant's own, which it answers, accounting what it discloses`, async () => {
       const valid = validRequestOf(op, every);
       const failures: string[] = [];
       for (const { what, request, expected } of foreignRequests(op, valid)) {
@@ -109,6 +112,17 @@ describe('tenancy on every operation', function () {
       const own = await send(valid);
       const ownExpected = OWN_ANSWER_NOT_2XX[op.operation.operationId];
       if (ownExpected === undefined ? own.status < 200 || own.status > 399 : own.status !== ownExpected) failures.push(`the tenant's own: ${own.status} ${JSON.stringify(own.body).slice(0, 300)}`);
+      // An answer naming a resident the request did not name discloses them to the partner:
+      // its audit row must say so, for the accounting of disclosures (the operators' console
+      // is not a partner).
+      if (!op.template.startsWith('/console')) {
+        const text = typeof own.body === 'string' ? own.body : JSON.stringify(own.body ?? '');
+        const named = residents.filter((id) => text.includes(id) && !valid.path.includes(id) && !(valid.body ?? '').includes(id));
+        if (named.length > 0) {
+          const row = await service.running.app.db('audit_events').where({ request_id: own.headers.get('x-request-id') }).first('disclosures', 'disclosures_digest');
+          if (!row || (row.disclosures === null && row.disclosures_digest === null)) failures.push(`the tenant's own: names ${named.length} resident(s), and its audit row discloses no one`);
+        }
+      }
       expect(failures, failures.join('\n')).to.deep.equal([]);
     });
   }

@@ -23,6 +23,7 @@ import {
 import { eventsOfNotification, notificationBundle, statusSearchset } from './notification-bundle.js';
 import { SUBSCRIPTION_TOPICS, topicById } from './subscription-topics.js';
 import { toR4TopicBasic } from './topic-basic.js';
+import { eventDisclosures } from '../../audit/disclosures.js';
 
 const FHIR_HEADERS = { 'Content-Type': FHIR_JSON_UTF8 };
 
@@ -155,12 +156,13 @@ const fhirSubscriptionEvents: OperationHandler = async (request) => {
   const total = Number(row.events_since_start);
   const since = eventNumber(query.eventsSinceNumber, 'eventsSinceNumber') ?? Math.max(1, total - MAX_REPLAYED + 1);
   const until = Math.min(eventNumber(query.eventsUntilNumber, 'eventsUntilNumber') ?? total, since + MAX_REPLAYED - 1);
-  const stored = (await app.db('webhook_deliveries')
-    .where({ subscription_id: row.id, notification_type: 'event-notification' })
-    .andWhere('event_number', '>=', since)
-    .andWhere('event_number', '<=', until)
-    .orderBy('event_number')
-    .select('body')) as Array<{ body: string }>;
+  const stored = (await app.db('webhook_deliveries as w')
+    .leftJoin('webhook_events as e', 'e.id', 'w.event_id')
+    .where({ 'w.subscription_id': row.id, 'w.notification_type': 'event-notification' })
+    .andWhere('w.event_number', '>=', since)
+    .andWhere('w.event_number', '<=', until)
+    .orderBy('w.event_number')
+    .select('w.body', 'e.resident_id')) as Array<{ body: string; resident_id: string | null }>;
   const events = stored.flatMap((d) => eventsOfNotification(d.body, settings.base));
   const { status, error } = await fhirStatusOf(app.db, row);
   const body = notificationBundle({
@@ -175,7 +177,9 @@ const fhirSubscriptionEvents: OperationHandler = async (request) => {
     error,
     timestamp: new Date().toISOString(),
   });
-  return { body, headers: FHIR_HEADERS, audit: { resourceIds: [row.id] } };
+  // Replayed, the events disclose their residents again, as their deliveries did.
+  const residents = stored.flatMap((d) => (d.resident_id ? [d.resident_id] : []));
+  return { body, headers: FHIR_HEADERS, audit: { resourceIds: [row.id], disclosures: eventDisclosures(residents) } };
 };
 
 const searchFhirBasic: OperationHandler = async (request) => {
