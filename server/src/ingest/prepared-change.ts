@@ -2,6 +2,7 @@
 // its security labels), or the issue that rejects it. A change matched by nothing but carrying
 // an identifier its mapping matches on is matched on that identifier.
 import { isUuid } from '../db/uuid.js';
+import { holdsNul } from '../db/storable-text.js';
 import type { BusinessIdentifier, ChangeIssue, RecordType, ResourceChange } from './change-set.js';
 import { MAPPINGS } from './mapping/index.js';
 import { identifiers as identifiersOf, mapped, text, MappingIssue, type Columns, type ResourceMapping } from './mapping/resource-mapping.js';
@@ -13,16 +14,6 @@ export interface Prepared {
   mapping?: ResourceMapping;
   columns?: Columns;
   issue?: ChangeIssue;
-}
-
-/** Whether any string of a JSON value (a key or a value) holds NUL: a walk, not a serialization of every resource. */
-function holdsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(holdsNul);
-  if (value !== null && typeof value === 'object') {
-    for (const key in value) if (key.includes('\u0000') || holdsNul((value as Record<string, unknown>)[key])) return true;
-  }
-  return false;
 }
 
 export function prepare(change: ResourceChange, index: number): Prepared {

@@ -9,14 +9,9 @@ import type { ErrorObject } from 'ajv';
 import type { OpenAPIRouter, Operation } from 'openapi-backend';
 import { coercedRequestOf, type RequestValidator } from './request-validator.js';
 import { queryParametersOf } from './request-parser.js';
+import { holdsNul } from '../db/storable-text.js';
 
 export const NUL_ISSUE = 'must not contain the NUL character (U+0000)';
-
-function holdsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(holdsNul);
-  return false;
-}
 
 const pointer = (steps: Array<string | number>) => steps.map((step) => `/${String(step).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 

@@ -239,7 +239,7 @@ describe('hostile requests to every operation', function () {
   });
   after(() => service?.close());
 
-  /** What the service logged of the request that failed (its error's message and where it arose). */
+  /** What the service logged of the request that failed: its error's class, code and first frames. */
   function loggedError(answer: TestResponse): string {
     const requestId = answer.headers.get('x-request-id') ?? '';
     const line = service.logs().split('\n').find((l) => l.includes(requestId) && l.includes('"err"'));

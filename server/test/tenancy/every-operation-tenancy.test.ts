@@ -82,11 +82,15 @@ describe('tenancy on every operation', function () {
   const send = (request: ValidRequest): Promise<TestResponse> =>
     call(service.baseUrl, request.method, request.path, { headers: request.headers, ...(request.body === undefined ? {} : { rawBody: request.body }), redirect: 'manual' });
 
+  /** The answer's body as text (an HTML page, or JSON). */
+  const textOf = (answer: TestResponse) => (typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body ?? ''));
+  /** Which of `ids` the answer names that its request did not. */
+  const namedBeyond = (answer: TestResponse, request: ValidRequest, ids: string[]) => {
+    const text = textOf(answer);
+    return ids.filter((id) => text.includes(id) && !request.path.includes(id) && !(request.body ?? '').includes(id));
+  };
   /** The tenant's record ids in an answer that were not in its request. */
-  function leakedIds(answer: TestResponse, request: ValidRequest): string[] {
-    const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body ?? '');
-    return Object.values(every.ids).filter((id) => id.length >= 8 && text.includes(id) && !request.path.includes(id) && !(request.body ?? '').includes(id));
-  }
+  const leakedIds = (answer: TestResponse, request: ValidRequest) => namedBeyond(answer, request, Object.values(every.ids).filter((id) => id.length >= 8));
 
   // Public operations, and the two each with a credential of its own (the token endpoint's
   // client authentication, the metrics token), are refused or not by tests of their own.
@@ -116,8 +120,7 @@ describe('tenancy on every operation', function () {
       // its audit row must say so, for the accounting of disclosures (the operators' console
       // is not a partner).
       if (!op.template.startsWith('/console')) {
-        const text = typeof own.body === 'string' ? own.body : JSON.stringify(own.body ?? '');
-        const named = residents.filter((id) => text.includes(id) && !valid.path.includes(id) && !(valid.body ?? '').includes(id));
+        const named = namedBeyond(own, valid, residents);
         if (named.length > 0) {
           const row = await service.running.app.db('audit_events').where({ request_id: own.headers.get('x-request-id') }).first('disclosures', 'disclosures_digest');
           if (!row || (row.disclosures === null && row.disclosures_digest === null)) failures.push(`the tenant's own: names ${named.length} resident(s), and its audit row discloses no one`);
