@@ -272,6 +272,36 @@ describe('FHIR Subscriptions (R5 Backport IG on R4): a partner notified the FHIR
     expect(ofType('/payer', 'event-notification')).to.deep.equal([]);
   });
 
+  it("a credential that points another's Subscription at its own endpoint takes it over: notified there is what its own policy lets it see, and $events replays it nothing more", async () => {
+    const db = service.running.app.db;
+    const payer = await createClient(db, { orgId: tenant.orgId, facilityIds: [tenant.facilityId], scopes: ALL_SCOPES, name: 'payer taking over', policy: { ...DEFAULT_POLICY, purpose: 'HPAYMT', payers: ['acme-01'] } });
+    const { token } = await service.running.app.tokens.issue((await findClient(db, payer.client_id))!, ALL_SCOPES);
+    const asPayer = (p: string, method = 'GET', json?: unknown) =>
+      call(service.baseUrl, method, path(p), { token, headers: { accept: 'application/fhir+json', ...(json ? { 'content-type': 'application/fhir+json' } : {}) }, ...(json ? { rawBody: JSON.stringify(json) } : {}) });
+    const created = (await fhir.create({ resourceType: 'Subscription', body: subscription('resident-admitted', `${receiver.url}/owned`, 'full-resource', []) })) as Json;
+    await waitFor('handshake', () => ofType('/owned', 'handshake')[0]);
+    expect((await send('ADT^A01^ADT_A01', [pidOf('SUB-7'), 'PV1|1|I|2W^207^A^SUB-HOME'])).code).to.equal('AA');
+    const before = await residentIdOf('SUB-7');
+    await waitFor('notified to its owner', () => ofType('/owned', 'event-notification').find((b) => b.entry[1]?.resource.id === before));
+    // The Subscription's events so far: its owner is replayed the resident, the payer's credential is not.
+    expect(JSON.stringify((await r4(`Subscription/${created.id}/$events`)).body)).to.contain(before);
+    const replayed = await asPayer(`Subscription/${created.id}/$events`);
+    expect(replayed.status).to.equal(200);
+    expect(JSON.stringify(replayed.body), 'not a word of the resident').not.to.contain(before);
+    // Pointed at the payer's own endpoint, by the payer's credential.
+    const taken = await asPayer(`Subscription/${created.id}`, 'PUT', { ...subscription('resident-admitted', `${receiver.url}/taken`, 'full-resource', []), id: created.id });
+    expect(taken.status, JSON.stringify(taken.body)).to.equal(200);
+    await waitFor('handshake at the new endpoint', () => ofType('/taken', 'handshake')[0]);
+    expect((await send('ADT^A01^ADT_A01', [pidOf('SUB-8'), 'PV1|1|I|2W^208^A^SUB-HOME'])).code).to.equal('AA');
+    const after = await residentIdOf('SUB-8');
+    // Another Subscription of the organization, whose owner may see every resident, is notified of it...
+    await waitFor('notified where the resident may be seen', () => ofType('/everyone', 'event-notification').find((b) => b.entry[1]?.resource.id === after));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // ...the one the payer's credential took over is not: it follows that credential's policy now.
+    expect(JSON.stringify(bundles('/taken')), 'not a word of the resident').not.to.contain(after);
+    expect(ofType('/taken', 'event-notification')).to.deep.equal([]);
+  });
+
   it('heartbeats when nothing else was sent for the period', async () => {
     const created = (await fhir.create({ resourceType: 'Subscription', body: subscription('coverage-updated', `${receiver.url}/heartbeat`, 'empty', [], {}) })) as Json;
     const withHeartbeat: Json = { ...subscription('coverage-updated', `${receiver.url}/heartbeat`, 'empty', []), id: created.id };

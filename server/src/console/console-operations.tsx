@@ -9,6 +9,7 @@ import type { PublicOperationHandler } from '../app-context.js';
 import { nowIso } from '../db/clock.js';
 import { findDelivery, attemptsOf, listDeliveries, redeliver, RedeliveryRefused, type DeliveryStatus } from '../webhooks/delivery-store.js';
 import { recoverDeliveries } from '../webhooks/partner-deliveries.js';
+import { EVERY_DELIVERY } from '../webhooks/delivery-view.js';
 import { enableSubscription, EnableRefused, findSubscription, MAX_ACTIVE_SUBSCRIPTIONS } from '../webhooks/subscriptions.js';
 import { listClients } from '../auth/clients.js';
 import { listFacilities } from '../organizations/organizations.js';
@@ -108,7 +109,7 @@ const consoleRecoverDeliveries: ConsoleHandler = async ({ app, session, params, 
   if (subscription.status !== 'active') {
     return { redirect: back, flash: `Nothing recovered: the subscription is ${subscription.status}${subscription.status === 'disabled' ? '; enable it first' : ''}.`, resourceIds: [subscription.id] };
   }
-  const queued = await recoverDeliveries(app.db, subscription.id, since);
+  const queued = await recoverDeliveries(app.db, subscription.id, since, EVERY_DELIVERY);
   app.webhooks.wake();
   app.logger.info({ subscription_id: subscription.id, since, queued, console_session: session.id }, 'webhook deliveries recovered from the console');
   return { redirect: back, flash: `${queued} failed or cancelled deliveries since ${since} are queued again.`, resourceIds: [subscription.id] };

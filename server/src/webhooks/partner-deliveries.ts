@@ -8,6 +8,7 @@ import type { components } from '@ofctx/sdk/contract';
 import { nowIso } from '../db/clock.js';
 import { notifyDeliveriesQueued } from './delivery-wakeup.js';
 import type { EventType } from '../db/event-types.js';
+import { restrictToDeliveryView, showsEveryDelivery, type DeliveryView } from './delivery-view.js';
 
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type PublicDeliveryStatus = components['schemas']['WebhookDeliveryStatus'];
@@ -82,45 +83,57 @@ async function withAttempts(db: Knex, rows: DeliveryRow[]): Promise<WebhookDeliv
   }));
 }
 
-function deliveriesOf(db: Knex, subscriptionId: string) {
-  return db('webhook_deliveries as d').join('webhook_events as e', 'e.id', 'd.event_id').where('d.subscription_id', subscriptionId);
+/** The subscription's deliveries of events that `view` shows. */
+function deliveriesOf(db: Knex, subscriptionId: string, view: DeliveryView) {
+  return restrictToDeliveryView(db('webhook_deliveries as d').join('webhook_events as e', 'e.id', 'd.event_id').where('d.subscription_id', subscriptionId), view, 'e');
 }
 
-/** A page of the subscription's deliveries, newest first. */
+/**
+ * Only the deliveries `view` shows: where it may hide one, each delivery's event is looked up
+ * (by key) and checked; where it hides none, the events are not read.
+ */
+function onlyShown(db: Knex, query: Knex.QueryBuilder, view: DeliveryView, deliveries: string): Knex.QueryBuilder {
+  if (showsEveryDelivery(view)) return query;
+  return query.whereExists(restrictToDeliveryView(db('webhook_events as e').whereRaw(`e.id = ${deliveries}.event_id`).select(db.raw('1')), view, 'e'));
+}
+
+/** A page of the subscription's deliveries that `view` shows, newest first. */
 export async function listSubscriptionDeliveries(
   db: Knex,
   subscriptionId: string,
+  view: DeliveryView,
   options: { status?: PublicDeliveryStatus | undefined; page: number; pageSize: number },
 ): Promise<{ deliveries: WebhookDelivery[]; total: number }> {
   const filtered = (q: Knex.QueryBuilder) => (options.status ? q.whereIn('d.status', storedStatuses(options.status)) : q);
   const [rows, counted] = await Promise.all([
-    filtered(deliveriesOf(db, subscriptionId)).orderBy('d.seq', 'desc').offset((options.page - 1) * options.pageSize).limit(options.pageSize).select(COLUMNS) as Promise<DeliveryRow[]>,
+    filtered(deliveriesOf(db, subscriptionId, view)).orderBy('d.seq', 'desc').offset((options.page - 1) * options.pageSize).limit(options.pageSize).select(COLUMNS) as Promise<DeliveryRow[]>,
     // Events' deliveries only, as listed (a FHIR Subscription's handshakes and heartbeats belong to no event).
-    filtered(db('webhook_deliveries as d').where('d.subscription_id', subscriptionId).whereNotNull('d.event_id')).count({ n: '*' }).first() as Promise<{ n: number | string } | undefined>,
+    onlyShown(db, filtered(db('webhook_deliveries as d').where('d.subscription_id', subscriptionId).whereNotNull('d.event_id')), view, 'd').count({ n: '*' }).first() as Promise<{ n: number | string } | undefined>,
   ]);
   return { deliveries: await withAttempts(db, rows), total: Number(counted?.n ?? 0) };
 }
 
-export async function findSubscriptionDelivery(db: Knex, subscriptionId: string, deliveryId: string): Promise<WebhookDelivery | undefined> {
-  const row = (await deliveriesOf(db, subscriptionId).andWhere('d.id', deliveryId).first(COLUMNS)) as DeliveryRow | undefined;
+/** One of the subscription's deliveries, if `view` shows it. */
+export async function findSubscriptionDelivery(db: Knex, subscriptionId: string, deliveryId: string, view: DeliveryView): Promise<WebhookDelivery | undefined> {
+  const row = (await deliveriesOf(db, subscriptionId, view).andWhere('d.id', deliveryId).first(COLUMNS)) as DeliveryRow | undefined;
   return row ? (await withAttempts(db, [row]))[0] : undefined;
 }
 
 /**
  * Re-queues every failed or cancelled delivery of the subscription created at or after
- * `since`, in one statement; the caller has checked the subscription is active (and it
- * is re-checked in the statement). Returns how many.
+ * `since` that `view` shows, in one statement; the caller has checked the subscription is
+ * active (and it is re-checked in the statement). Returns how many.
  */
-export async function recoverDeliveries(db: Knex, subscriptionId: string, since: string): Promise<number> {
+export async function recoverDeliveries(db: Knex, subscriptionId: string, since: string, view: DeliveryView): Promise<number> {
   return db.transaction(async (trx) => {
     const active = trx('webhook_subscriptions').where({ id: subscriptionId, status: 'active' }).select('id');
-    const queued = await trx('webhook_deliveries')
+    const recoverable = trx('webhook_deliveries')
       .where({ subscription_id: subscriptionId })
       .whereIn('subscription_id', active)
       .whereIn('status', ['failed', 'cancelled'])
       .whereNotNull('event_id')
-      .andWhere('created_at', '>=', since)
-      .update({ status: 'pending', due_at: nowIso(), series_start: trx.ref('attempts'), claim_token: null, completed_at: null });
+      .andWhere('created_at', '>=', since);
+    const queued = await onlyShown(trx, recoverable, view, 'webhook_deliveries').update({ status: 'pending', due_at: nowIso(), series_start: trx.ref('attempts'), claim_token: null, completed_at: null });
     if (queued > 0) await notifyDeliveriesQueued(trx);
     return queued;
   });

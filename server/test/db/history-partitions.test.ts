@@ -18,6 +18,7 @@ import { exchangesSince, listExchanges } from '../../src/eligibility/exchange-lo
 import { jsonOf, runOps } from '../../../test/support/ops-cli.js';
 import { attemptsOf } from '../../src/webhooks/delivery-store.js';
 import { findSubscriptionDelivery, listSubscriptionDeliveries } from '../../src/webhooks/partner-deliveries.js';
+import { EVERY_DELIVERY } from '../../src/webhooks/delivery-view.js';
 import { disableFailingSubscriptions } from '../../src/webhooks/subscription-health.js';
 
 const audit = historyTable('audit_events')!;
@@ -405,15 +406,15 @@ describe('history partitioned by time', function () {
     });
 
     it('the partner\'s page of deliveries and one delivery read their attempts only in the weeks since the oldest of them', async () => {
-      const page = await listSubscriptionDeliveries(db, subscriber.subscriptionId, { page: 3, pageSize: 50 });
+      const page = await listSubscriptionDeliveries(db, subscriber.subscriptionId, EVERY_DELIVERY, { page: 3, pageSize: 50 });
       expect(page.deliveries).to.have.length(50);
       expect(page.deliveries.every((d) => d.attempts.length === 2)).to.equal(true);
       // The deliveries' creation, less the day allowed for instances' clocks (partner-deliveries.ts).
       const from = boundOf(Date.parse(page.deliveries.at(-1)!.created_at) - 86_400_000);
-      await expectPruned('webhook_delivery_attempts', from, () => listSubscriptionDeliveries(db, subscriber.subscriptionId, { page: 3, pageSize: 50 }));
+      await expectPruned('webhook_delivery_attempts', from, () => listSubscriptionDeliveries(db, subscriber.subscriptionId, EVERY_DELIVERY, { page: 3, pageSize: 50 }));
       const one = page.deliveries[7]!;
-      await expectPruned('webhook_delivery_attempts', boundOf(Date.parse(one.created_at) - 86_400_000), () => findSubscriptionDelivery(db, subscriber.subscriptionId, one.id));
-      expect((await findSubscriptionDelivery(db, subscriber.subscriptionId, one.id))!.attempts.map((a) => a.status_code)).to.deep.equal([503, 200]);
+      await expectPruned('webhook_delivery_attempts', boundOf(Date.parse(one.created_at) - 86_400_000), () => findSubscriptionDelivery(db, subscriber.subscriptionId, one.id, EVERY_DELIVERY));
+      expect((await findSubscriptionDelivery(db, subscriber.subscriptionId, one.id, EVERY_DELIVERY))!.attempts.map((a) => a.status_code)).to.deep.equal([503, 200]);
     });
 
     it('the retention batches of attempts read only the weeks before the cut-off; those of deliveries probe attempts by key', async () => {

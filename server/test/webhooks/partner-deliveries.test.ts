@@ -1,13 +1,15 @@
 // A partner sees and recovers its own deliveries through the API: every attempt with its
 // status code, duration and error class; one delivery sent again, or every failed and
 // cancelled one since a time, with the same bytes and a new signature; another
-// organization's ids are 404; a subscription failing for the whole window is disabled,
-// says why, and is enabled again.
+// organization's ids are 404, and so are deliveries of events in a facility the credential is
+// not granted; a subscription failing for the whole window is disabled, says why, and is
+// enabled again.
 import { expect } from 'chai';
 import { call } from '../../../test/support/http.js';
 import { findDelivery } from '../../src/webhooks/delivery-store.js';
+import { createClient, findClient } from '../../src/auth/clients.js';
 import { startReceiver, waitFor, type Receiver } from './support/receiver.js';
-import { startWebhookService, type Tenant, type WebhookTestService } from './support/webhook-service.js';
+import { ALL_SCOPES, startWebhookService, type Tenant, type WebhookTestService } from './support/webhook-service.js';
 
 describe('a partner\'s own deliveries', function () {
   this.timeout(30_000);
@@ -136,6 +138,34 @@ describe('a partner\'s own deliveries', function () {
     const refused = await call(service.baseUrl, 'GET', `/api/v1/ofctx/${reader.orgId}/webhooks/${subscription.id}/deliveries`, { token: reader.token });
     expect(refused.status).to.equal(403);
     expect(refused.body.error.code).to.equal('insufficient_scope');
+  });
+
+  it("shows another credential of the organization only the deliveries of events in its facilities: another facility's are not found, nor recovered", async () => {
+    const tenant = await service.tenant();
+    const db = service.running.app.db;
+    // The subscription is registered by a credential granted both facilities, and delivered events of both.
+    const wide = await createClient(db, { orgId: tenant.orgId, facilityIds: [tenant.facilityId, tenant.otherFacilityId], scopes: ALL_SCOPES, name: 'both facilities' });
+    const wideToken = (await service.running.app.tokens.issue((await findClient(db, wide.client_id))!, ALL_SCOPES)).token;
+    const registered = await call(service.baseUrl, 'POST', path(tenant), { token: wideToken, json: { callback_url: receiver.url, event_types: ['resident.admitted'] } });
+    expect(registered.status).to.equal(201);
+    const subscriptionId = registered.body.data.id as string;
+    const since = new Date().toISOString();
+    const here = await failedDelivery(tenant, subscriptionId);
+    const { event_id } = await service.emit(tenant, { facilityId: tenant.otherFacilityId });
+    const there = await waitFor('the other facility\'s delivery', async () => (await db('webhook_deliveries').where({ event_id }).first('id'))?.id as string | undefined);
+    await settled(there, 'failed');
+    const listed = await call(service.baseUrl, 'GET', path(tenant, `/${subscriptionId}/deliveries`), { token: tenant.token });
+    expect(listed.body.data.map((d: { id: string }) => d.id)).to.deep.equal([here.id]);
+    expect(listed.body.meta.page.total).to.equal(1);
+    const seenByWide = await call(service.baseUrl, 'GET', path(tenant, `/${subscriptionId}/deliveries`), { token: wideToken });
+    expect(seenByWide.body.data.map((d: { id: string }) => d.id)).to.deep.equal([there, here.id]);
+    const redelivered = await call(service.baseUrl, 'POST', path(tenant, `/${subscriptionId}/deliveries/${there}/redeliver`), { token: tenant.token });
+    expect(redelivered.status).to.equal(404);
+    receiver.respond(() => ({ status: 200 }));
+    const recovered = await call(service.baseUrl, 'POST', path(tenant, `/${subscriptionId}/recover`), { token: tenant.token, json: { since } });
+    expect(recovered.body.data.queued).to.equal(1);
+    await settled(here.id, 'delivered');
+    expect((await findDelivery(db, there))!.status).to.equal('failed');
   });
 
   it('refuses to redeliver or recover for a revoked subscription, and never enables it', async () => {

@@ -933,7 +933,10 @@ export interface paths {
          *     queued is cancelled (recoverable through the deliveries). `status: requested` turns an
          *     `off` one on again (within the organization's limit) and sends a new handshake, as a
          *     changed endpoint or a Subscription in `error` does. Omitted headers are removed: send
-         *     them again.
+         *     them again. The credential that updates a Subscription becomes its owner: what is
+         *     notified from then on follows that credential's facilities and access policy, so a
+         *     credential that may see fewer residents than the one that created it is never sent,
+         *     at an endpoint it chose, what it may not see.
          */
         put: operations["updateFhirSubscription"];
         post?: never;
@@ -1006,8 +1009,11 @@ export interface paths {
          *     `eventsUntilNumber` (inclusive; by default the last 100; at most 100 per answer) as a
          *     `history` Bundle whose status is of type `query-event`, each event as it was notified
          *     (its focus, and with `full-resource` the resource as it was sent). Events whose
-         *     notifications the retention purge removed are no longer listed. The `content`
-         *     parameter is not supported: events come with the Subscription's own content.
+         *     notifications the retention purge removed are no longer listed, nor are events about
+         *     a resident the caller's access policy hides (a Subscription notifies what its owner
+         *     may see, and another credential of the organization may see less): their numbers are
+         *     skipped. The `content` parameter is not supported: events come with the
+         *     Subscription's own content.
          */
         get: operations["fhirSubscriptionEvents"];
         put?: never;
@@ -2518,7 +2524,11 @@ export interface paths {
          *     status code answered, how long it took, and a short error class; never a response
          *     body or a secret). `pending` includes a delivery whose attempt is under way.
          *     Deliveries are kept `DELIVERY_RETENTION_DAYS` (30 by default) after they end.
-         *     Another organization's subscription is `404`.
+         *     Another organization's subscription is `404`. A subscription is the organization's,
+         *     and what it was delivered followed its registering credential's facilities and access
+         *     policy; a credential sees only the deliveries of events in facilities it is granted,
+         *     about residents its own access policy lets it see (as the event log shows it), and
+         *     `total` counts those.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -2555,7 +2565,8 @@ export interface paths {
          *     de-duplicates it as usual), a new signature and timestamp, and an
          *     `X-Service-Attempt` that keeps counting. A delivery still queued is `409
          *     delivery_already_queued`; one of a subscription that is not active is `409
-         *     subscription_not_active` (enable it first).
+         *     subscription_not_active` (enable it first). A delivery the credential is not shown
+         *     (see `listWebhookDeliveries`) is `404`, like an unknown id.
          */
         post: operations["redeliverWebhookDelivery"];
         delete?: never;
@@ -2587,7 +2598,8 @@ export interface paths {
          *     created at or after `since` (within the `DELIVERY_RETENTION_DAYS` kept), each like a
          *     `redeliver`: same bytes, new signature. Delivered and still queued deliveries are left
          *     alone, so each recovered event is sent once more. The subscription must be active
-         *     (`409 subscription_not_active`: enable it first).
+         *     (`409 subscription_not_active`: enable it first). Only the deliveries the credential
+         *     is shown (see `listWebhookDeliveries`) are queued and counted.
          */
         post: operations["recoverWebhookDeliveries"];
         delete?: never;

@@ -24,6 +24,8 @@ import { eventsOfNotification, notificationBundle, statusSearchset } from './not
 import { SUBSCRIPTION_TOPICS, topicById } from './subscription-topics.js';
 import { toR4TopicBasic } from './topic-basic.js';
 import { eventDisclosures } from '../../audit/disclosures.js';
+import { visibilityOf } from '../../tenancy/authorize.js';
+import { restrictToVisibleResidents } from '../../tenancy/event-visibility.js';
 
 const FHIR_HEADERS = { 'Content-Type': FHIR_JSON_UTF8 };
 
@@ -105,7 +107,7 @@ const updateFhirSubscriptionOperation: OperationHandler = async (request) => {
   if (asked.endpoint !== row.callback_url) await vetRegistration(app.webhooks, asked.endpoint, 'body.channel.endpoint');
   const { status } = await fhirStatusOf(app.db, row);
   try {
-    const updated = await updateFhirSubscription(app.db, app.webhooks.cipher, row, asked, asked.endpoint !== row.callback_url || status === 'error');
+    const updated = await updateFhirSubscription(app.db, app.webhooks.cipher, row, asked, asked.endpoint !== row.callback_url || status === 'error', request.principal.clientPk);
     app.webhooks.wake();
     app.logger.info({ subscription_id: row.id, status: asked.status, org_id: params.org_id }, 'FHIR subscription updated');
     return { body: await rendered(request, updated), headers: FHIR_HEADERS, audit: { resourceIds: [row.id] } };
@@ -147,7 +149,8 @@ const MAX_REPLAYED = 100;
 /**
  * $events: the subscription's events by number, from the notifications as they were queued
  * (the same content, read as the owner could read it then); a history Bundle of type
- * query-event. Events whose notifications were purged (retention) are no longer there.
+ * query-event. Events whose notifications were purged (retention) are no longer there, nor
+ * are events about a resident the caller's access policy hides.
  */
 const fhirSubscriptionEvents: OperationHandler = async (request) => {
   const { app, query } = request;
@@ -156,11 +159,18 @@ const fhirSubscriptionEvents: OperationHandler = async (request) => {
   const total = Number(row.events_since_start);
   const since = eventNumber(query.eventsSinceNumber, 'eventsSinceNumber') ?? Math.max(1, total - MAX_REPLAYED + 1);
   const until = Math.min(eventNumber(query.eventsUntilNumber, 'eventsUntilNumber') ?? total, since + MAX_REPLAYED - 1);
-  const stored = (await app.db('webhook_deliveries as w')
-    .leftJoin('webhook_events as e', 'e.id', 'w.event_id')
-    .where({ 'w.subscription_id': row.id, 'w.notification_type': 'event-notification' })
-    .andWhere('w.event_number', '>=', since)
-    .andWhere('w.event_number', '<=', until)
+  // Only the events about residents the caller may see: the Subscription is the facility's,
+  // and its notifications followed the policy of the credential that last set it, which may
+  // see more than this one (their numbers are then skipped, as a purged event's are).
+  const stored = (await restrictToVisibleResidents(
+    app.db('webhook_deliveries as w')
+      .leftJoin('webhook_events as e', 'e.id', 'w.event_id')
+      .where({ 'w.subscription_id': row.id, 'w.notification_type': 'event-notification' })
+      .andWhere('w.event_number', '>=', since)
+      .andWhere('w.event_number', '<=', until),
+    await visibilityOf(app.db, request.principal),
+    'e',
+  )
     .orderBy('w.event_number')
     .select('w.body', 'e.resident_id')) as Array<{ body: string; resident_id: string | null }>;
   const events = stored.flatMap((d) => eventsOfNotification(d.body, settings.base));

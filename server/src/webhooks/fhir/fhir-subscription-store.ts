@@ -84,13 +84,24 @@ export class StatusChangeRefused extends Error {}
  * An update (PUT): the settings replaced as a whole (the event counter kept), and the status
  * asked: `off` disables it (what is queued is cancelled); `requested` turns an `off` one on
  * again within the limit, and sends a new handshake when it was off, in error, or its endpoint
- * changed.
+ * changed. The credential updating it (`clientPk`) becomes its registering credential: what is
+ * notified from then on follows that credential's facility grants and access policy, so a
+ * credential of the organization that may see less cannot point another's Subscription at its
+ * own endpoint and be sent what it may not see.
  */
-export async function updateFhirSubscription(db: Knex, cipher: SigningSecretCipher, row: FhirSubscriptionRow, request: SubscriptionRequest, handshakeNeeded: boolean): Promise<FhirSubscriptionRow> {
+export async function updateFhirSubscription(
+  db: Knex,
+  cipher: SigningSecretCipher,
+  row: FhirSubscriptionRow,
+  request: SubscriptionRequest,
+  handshakeNeeded: boolean,
+  clientPk: string,
+): Promise<FhirSubscriptionRow> {
   const base = (JSON.parse(row.fhir_settings) as FhirSubscriptionSettings).base;
   const settings: FhirSubscriptionSettings = { base, ...request.settings };
   await db.transaction(async (trx) => {
     const changes = {
+      client_pk: clientPk,
       callback_url: request.endpoint,
       event_types: JSON.stringify([request.topic.eventType]),
       description: request.settings.reason.slice(0, 500),
@@ -111,7 +122,7 @@ export async function updateFhirSubscription(db: Knex, cipher: SigningSecretCiph
       // A new handshake replaces one still queued.
       await trx('webhook_deliveries').where({ subscription_id: row.id, notification_type: 'handshake' }).whereIn('status', ['pending', 'sending']).update({ status: 'cancelled', due_at: null, claim_token: null, completed_at: nowIso() });
       const fresh = (await trx('webhook_subscriptions').where({ id: row.id }).first()) as FhirSubscriptionRow;
-      await queueLifecycleNotification(trx, fresh, 'handshake', await purposeOf(trx, row.client_pk));
+      await queueLifecycleNotification(trx, fresh, 'handshake', await purposeOf(trx, clientPk));
       await notifyDeliveriesQueued(trx);
     }
   });
