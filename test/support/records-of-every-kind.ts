@@ -14,7 +14,7 @@ import { consoleLinkToken, signInToConsole } from './console.js';
 
 export interface RecordsOfEveryKind {
   t: Tenants;
-  /** Ids of records of org A's facility a1, by table (and `subscription`, `event`, `job`...). */
+  /** Ids of records of org A's facility a1, by table, all of one resident (and `subscription`, `event`, `job`...). */
   ids: Record<string, string>;
   /** A console session of org A (its cookie), and the CSRF token its forms carry. */
   consoleCookie: string;
@@ -48,7 +48,10 @@ export async function seedRecordsOfEveryKind(service: TestService): Promise<Reco
   const t = await seedTenants(service, 2);
   const ids: Record<string, string> = {};
   const db = service.running.app.db;
-  for (const table of ['residents', 'coverage', 'observations', 'allergies']) ids[table] = (await db(table).where({ facility_id: t.a1 }).first('id')).id;
+  // Every record named is one resident's (one with an allergy: not every seeded resident has
+  // one), so a test can hide that resident and know which records go with it.
+  ids.residents = (await db('allergies').where({ facility_id: t.a1 }).orderBy('id').first('resident_id')).resident_id;
+  for (const table of ['coverage', 'observations', 'allergies']) ids[table] = (await db(table).where({ facility_id: t.a1, resident_id: ids.residents }).orderBy('id').first('id')).id;
   // The seed writes no diagnoses or orders: one of each, through the ingest road.
   const subject = { reference: `Patient/${ids.residents}` };
   const code = { coding: [{ system: 'http://loinc.org', code: '24725-4', display: 'CT Head' }] };
