@@ -3,13 +3,16 @@
 // is hidden from three credentials of the tenant, each by one of the policy's three means: a
 // restricted security label on its Patient (a credential not cleared --sensitive), a Consent
 // denying the credential's purpose of use (HPAYMT), a payer the resident has no Coverage of
-// (--payer). Each partner operation's valid request (test/support/contract-operations.ts) is
-// sent by each of them, then by a credential that may see the resident. No answer to the three
-// names one of the resident's records, its MRN, an event about it or a delivery of one, beyond
-// what the request itself named; a request naming one of them finds nothing (404), where the
-// fourth credential's same request is answered; an export they start holds none of them in
-// its files; and no audit row puts the resident in the accounting of disclosures for them.
-// The fourth credential's answers do name the resident, so each check can fail.
+// (--payer); and a fourth's token carries a granular scope (SMART v2) that shows it laboratory
+// Observations only, and so no vital sign and no record of the other clinical types. Each
+// partner operation's valid request (test/support/contract-operations.ts) is sent by each of
+// them, then by a credential that may see everything. No answer to the four names what is
+// hidden from it (the resident's records, its MRN, an event about it or a delivery of one; the
+// granular token's hidden records) beyond what the request itself named; a request naming one
+// finds nothing (404), where the last credential's same request is answered; an export they
+// start holds none of them in its files; and no audit row puts the resident in the accounting
+// of disclosures for the three it is hidden from. The last credential's answers do name all
+// of it, so each check can fail.
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { createClient, type IssuedClient } from '../../src/auth/clients.js';
@@ -19,6 +22,7 @@ import { DEFAULT_POLICY, type AccessPolicy } from '../../src/tenancy/access-poli
 import { call, tokenFor, type TestResponse } from '../../../test/support/http.js';
 import { ALL_SCOPES, startTestService, type TestService } from '../../../test/support/service.js';
 import { seedRecordsOfEveryKind, type RecordsOfEveryKind } from '../../../test/support/records-of-every-kind.js';
+import { observation } from '../../../test/support/fhir-resources.js';
 import { contractOperations, isIngestOperation, securityOf, validRequestOf, type ValidRequest } from '../../../test/support/contract-operations.js';
 
 const RESTRICTED = [{ system: 'http://terminology.hl7.org/CodeSystem/v3-Confidentiality', code: 'R' }];
@@ -38,11 +42,16 @@ const RESIDENT_TABLES: Array<[table: string, residentColumn: string]> = [
 
 interface Credential {
   name: string;
-  /** Whether the policy hides the resident from it. */
-  hides: boolean;
+  /** What it must not be told (ids, the MRN); none for the credential that may see everything. */
+  hidden: string[];
+  /** Whether its policy hides the resident from it. */
+  hidesResident: boolean;
   client: IssuedClient;
   token: string;
 }
+
+const SIGHTED = 'cleared to see everything';
+const LABORATORY_ONLY = 'residents.read coverage.read webhooks.manage system/Observation.rs?category=http://terminology.hl7.org/CodeSystem/observation-category|laboratory';
 
 /** Everything that says something about the hidden resident: its records' ids, its MRN, its events and their deliveries. */
 async function tokensOfResident(db: Knex, orgId: string, residentId: string, mrn: string): Promise<string[]> {
@@ -59,7 +68,9 @@ describe('the access policy on every operation', function () {
   let every: RecordsOfEveryKind;
   let db: Knex;
   let hidden: string;
-  let hiddenTokens: string[];
+  /** What names the hidden resident. */
+  let residentTokens: string[];
+  let laboratoryResult: string;
   const credentials: Credential[] = [];
   /** Operations whose answer to the credential that sees the resident names it beyond the request. */
   const seenBySighted: string[] = [];
@@ -94,33 +105,43 @@ describe('the access policy on every operation', function () {
       changes: [
         { resource: { ...patient, meta: { security: RESTRICTED } } as unknown as IngestResource, match: { id: hidden }, at: 'Patient' },
         { resource: consent as unknown as IngestResource, at: 'Consent' },
+        // A laboratory result, which the laboratory-only token is shown.
+        { resource: observation({ reference: `Patient/${hidden}` }, 'POLICY-WALK-LAB', { category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'laboratory' }] }], code: { coding: [{ system: 'http://loinc.org', code: '2345-7', display: 'Glucose' }] }, valueQuantity: { value: 95, unit: 'mg/dL', system: 'http://unitsofmeasure.org', code: 'mg/dL' } }) as unknown as IngestResource, at: 'Observation' },
       ],
     });
     expect(applied.committed, JSON.stringify(applied.outcomes)).to.equal(true);
+    laboratoryResult = (applied.outcomes[2] as { id: string }).id;
     // A payer another resident of the facility has, and the hidden one has not.
     const itsPayers: string[] = (await db('coverage').where({ resident_id: hidden }).pluck('payor_name')).map((p: string) => p.toLowerCase());
     const payer = (await db('coverage').where({ facility_id: t.a1 }).whereNot({ resident_id: hidden }).pluck('payor_name')).find((p: string) => !itsPayers.includes(p.toLowerCase()));
     expect(payer, 'a payer of another resident').to.be.a('string');
-    const policies: Array<[string, boolean, Partial<AccessPolicy>]> = [
-      ['not cleared for restricted records', true, {}],
-      ['denied by the resident\'s consent (HPAYMT)', true, { purpose: 'HPAYMT', sensitive: true }],
-      ['scoped to a payer the resident has not', true, { payers: [payer.toLowerCase()], sensitive: true }],
-      ['cleared to see the resident', false, { sensitive: true }],
+    const ofResident = await tokensOfResident(db, t.orgA, hidden, mrn.value);
+    // Every record the laboratory-only token may not see: vital signs, and the other clinical types whole.
+    const notLaboratory = [
+      ...(await db('observations').where({ facility_id: t.a1 }).where((q) => q.whereNull('category_code').orWhereNot({ category_code: 'laboratory' })).pluck('id')),
+      ...(await Promise.all(['allergies', 'conditions', 'service_requests', 'medication_requests', 'diagnostic_reports'].map((table) => db(table).where({ facility_id: t.a1 }).pluck('id')))).flat(),
     ];
-    for (const [name, hides, policy] of policies) {
+    const credentialsOf: Array<[string, string[], Partial<AccessPolicy>, string?]> = [
+      ['not cleared for restricted records', ofResident, {}],
+      ['denied by the resident\'s consent (HPAYMT)', ofResident, { purpose: 'HPAYMT', sensitive: true }],
+      ['scoped to a payer the resident has not', ofResident, { payers: [payer.toLowerCase()], sensitive: true }],
+      ['granted laboratory Observations only', notLaboratory, { sensitive: true }, LABORATORY_ONLY],
+      [SIGHTED, [], { sensitive: true }],
+    ];
+    for (const [name, hiddenFromIt, policy, scope] of credentialsOf) {
       const client = await createClient(db, { orgId: t.orgA, facilityIds: [t.a1], scopes: ALL_SCOPES, name, policy: { ...DEFAULT_POLICY, ...policy } });
-      credentials.push({ name, hides, client, token: await tokenFor(service.baseUrl, client) });
+      credentials.push({ name, hidden: hiddenFromIt, hidesResident: hiddenFromIt === ofResident, client, token: await tokenFor(service.baseUrl, client, scope) });
     }
-    hiddenTokens = await tokensOfResident(db, t.orgA, hidden, mrn.value);
+    residentTokens = ofResident;
   });
   after(() => service?.close());
 
   const send = (request: ValidRequest): Promise<TestResponse> =>
     call(service.baseUrl, request.method, request.path, { headers: request.headers, ...(request.body === undefined ? {} : { rawBody: request.body }), redirect: 'manual' });
   const textOf = (answer: TestResponse) => (typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body ?? ''));
-  /** What the answer says about the hidden resident that its request did not. */
-  const namedBeyond = (text: string, request: ValidRequest) => hiddenTokens.filter((token) => text.includes(token) && !request.path.includes(token) && !(request.body ?? '').includes(token));
-  const namesHidden = (request: ValidRequest) => hiddenTokens.some((token) => request.path.includes(token));
+  /** Which of `tokens` the answer names that its request did not. */
+  const namedBeyond = (text: string, request: ValidRequest, tokens: string[]) => tokens.filter((token) => text.includes(token) && !request.path.includes(token) && !(request.body ?? '').includes(token));
+  const names = (request: ValidRequest, tokens: string[]) => tokens.some((token) => request.path.includes(token));
 
   /** An export an answer started, followed to its files, each downloaded as a partner would: their text. */
   async function exportedFiles(answer: TestResponse, token: string): Promise<string[]> {
@@ -159,43 +180,52 @@ describe('the access policy on every operation', function () {
       const valid = validRequestOf(op, every);
       const failures: string[] = [];
       const statuses: Record<string, number> = {};
-      // The hiding credentials first: where an operation changes something (a revocation), the
-      // one that sees the resident then finds it changed, not the reverse.
-      for (const credential of [...credentials.filter((c) => c.hides), ...credentials.filter((c) => !c.hides)]) {
+      // The hiding credentials first (the one that sees everything is last in the list): where
+      // an operation changes something (a revocation), that one then finds it changed, not the reverse.
+      for (const credential of credentials) {
         const request = { ...valid, headers: { ...valid.headers, authorization: `Bearer ${credential.token}` } };
         const answer = await send(request);
         statuses[credential.name] = answer.status;
         if (answer.status >= 500) failures.push(`${credential.name}: ${answer.status}`);
-        const named = namedBeyond([textOf(answer), ...(await exportedFiles(answer, credential.token))].join('\n'), request);
-        if (!credential.hides) {
-          if (named.length > 0) seenBySighted.push(op.operation.operationId);
+        const text = [textOf(answer), ...(await exportedFiles(answer, credential.token))].join('\n');
+        if (credential.name === SIGHTED) {
+          if (namedBeyond(text, request, residentTokens).length > 0) seenBySighted.push(op.operation.operationId);
           continue;
         }
+        const named = namedBeyond(text, request, credential.hidden);
         if (named.length > 0) failures.push(`${credential.name}: the answer names ${named.join(', ')}`);
-        if (namesHidden(request) && answer.status !== 404 && op.method !== 'DELETE') failures.push(`${credential.name}: ${answer.status} for a request naming the hidden resident's record, where it must find nothing (404)`);
+        if (names(request, credential.hidden) && answer.status !== 404 && op.method !== 'DELETE') failures.push(`${credential.name}: ${answer.status} for a request naming a record hidden from it, where it must find nothing (404)`);
       }
-      // The same request naming the resident's record finds it for the credential that may see
-      // it (a delivery still queued is 409 to it: not sent again while queued).
-      const sighted = statuses['cleared to see the resident']!;
-      if (namesHidden(valid) && op.method !== 'DELETE' && sighted === 404) failures.push(`cleared to see the resident: ${sighted}, where its request names a record it may see`);
+      // The same request naming a record finds it for the credential that may see everything
+      // (a delivery still queued is 409 to it: not sent again while queued).
+      const sighted = statuses[SIGHTED]!;
+      if (credentials.some((c) => names(valid, c.hidden)) && op.method !== 'DELETE' && sighted === 404) failures.push(`${SIGHTED}: ${sighted}, where its request names a record it may see`);
       expect(failures, failures.join('\n')).to.deep.equal([]);
     });
   }
 
-  it('the credential that may see the resident is shown it by the lists, reads, searches, exports and event log', () => {
+  it('the credential that may see everything is shown the resident by the lists, reads, searches, exports and event log', () => {
     // A walk whose answers never named the resident could not have caught a leak.
     for (const operationId of ['listResidents', 'listCoverage', 'listObservations', 'listAllergies', 'searchFhirPatient', 'searchFhirDiagnosticReport', 'kickOffFhirExport', 'kickOffFhirPatientExport', 'kickOffFhirGroupExport', 'listEvents', 'listWebhookDeliveries']) {
       expect(seenBySighted, operationId).to.include(operationId);
     }
   });
 
+  it('the laboratory-only token is shown the laboratory result, and no other Observation', async () => {
+    const granular = credentials.find((c) => c.name === 'granted laboratory Observations only')!;
+    expect(granular.hidden.length).to.be.at.least(20);
+    const listed = await call(service.baseUrl, 'GET', `/api/v1/ofctx/${every.t.orgA}/${every.t.a1}/clinical/Observation?page_size=100`, { token: granular.token });
+    expect(listed.status).to.equal(200);
+    expect(listed.body.data.map((o: { id: string }) => o.id)).to.deep.equal([laboratoryResult]);
+  });
+
   it('no audit row puts the resident in the accounting of disclosures for a credential it is hidden from', async () => {
-    const clientIds = credentials.map((c) => c.client.client_id);
+    const clientIds = credentials.filter((c) => c.hidesResident || c.name === SIGHTED).map((c) => c.client.client_id);
     const disclosed = new Set<string>();
     for (const row of await db('audit_events').whereIn('client_id', clientIds).select('client_id', 'disclosures', 'disclosures_digest')) {
       const text = row.disclosures ?? (row.disclosures_digest ? (await db('audit_texts').where({ digest: row.disclosures_digest }).first('text'))?.text : null);
       if (text && String(text).includes(hidden)) disclosed.add(row.client_id);
     }
-    expect([...disclosed]).to.deep.equal([credentials.find((c) => !c.hides)!.client.client_id]);
+    expect([...disclosed]).to.deep.equal([credentials.find((c) => c.name === SIGHTED)!.client.client_id]);
   });
 });
