@@ -41,6 +41,15 @@ export function required(args: ParsedArgs, name: string): string {
   return value.trim();
 }
 
+/** The longest name an organization, facility or credential may have (their columns' size). */
+export const MAX_NAME_LENGTH = 200;
+
+/** A required name of 1 to MAX_NAME_LENGTH characters. */
+export function nameOption(args: ParsedArgs, name: string): string {
+  const value = required(args, name);
+  if (value.length > MAX_NAME_LENGTH) throw new UsageError(`--${name} is at most ${MAX_NAME_LENGTH} characters, got ${value.length}`);
+  return value;
+}
 
 export function uuidOption(args: ParsedArgs, name: string): string {
   const value = required(args, name);

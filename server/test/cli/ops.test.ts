@@ -75,6 +75,12 @@ describe('the ops CLI', function () {
       [['seed', '--org', '00000000-0000-4000-8000-000000000000', '--facility', '00000000-0000-4000-8000-000000000000', '--residents', 'many'], /--residents must be a positive integer/],
       [['audit', '--org', '00000000-0000-4000-8000-000000000000', '--since', 'yesterday'], /--since must be an ISO 8601 time/],
       [['org', 'create', '--name', 'x', '--colour', 'blue'], /Unknown option '--colour'/],
+      // Longer than the column: PostgreSQL refused it with its own error, SQLite kept it whole.
+      [['org', 'create', '--name', 'x'.repeat(201)], /--name is at most 200 characters, got 201/],
+      [['facility', 'create', '--org', '00000000-0000-4000-8000-000000000000', '--name', 'x'.repeat(201)], /--name is at most 200 characters/],
+      [['client', 'create', '--org', '00000000-0000-4000-8000-000000000000', '--facilities', '00000000-0000-4000-8000-000000000000', '--scopes', 'coverage.read', '--name', 'x'.repeat(201)], /--name is at most 200 characters/],
+      [['source', 'create', '--org', '00000000-0000-4000-8000-000000000000', '--facilities', '00000000-0000-4000-8000-000000000000', '--name', 'x'.repeat(201)], /--name is at most 200 characters/],
+      [['audit', 'disclosures', '--org', '00000000-0000-4000-8000-000000000000', '--resident', '00000000-0000-4000-8000-000000000000', '--from', '2026-06-01', '--to', '2026-05-01'], /--from must be before --to/],
       [['frobnicate'], /unknown command/],
     ];
     for (const [args, message] of cases) {

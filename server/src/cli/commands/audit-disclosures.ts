@@ -22,6 +22,8 @@ export const auditDisclosures: Command = {
   options: { org: { type: 'string' }, resident: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, csv: { type: 'boolean' } },
   async run(args, cli) {
     const query = { orgId: uuidOption(args, 'org'), residentId: uuidOption(args, 'resident'), from: bound(args, 'from'), to: bound(args, 'to') };
+    // An empty period would print "(no disclosures)", as if the resident had none.
+    if (query.from !== undefined && query.to !== undefined && query.from >= query.to) throw new UsageError(`--from must be before --to: the period from ${query.from} to ${query.to} is empty`);
     if (args.values.csv && args.values.json) throw new UsageError('give --json or --csv, not both');
     const disclosures = await disclosuresOfResident(await cli.db(), query);
     return args.values.csv ? { csv: disclosuresCsv(disclosures) } : { disclosures };

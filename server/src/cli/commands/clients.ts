@@ -7,7 +7,7 @@ import type { QuotaLimits } from '../../quotas/token-bucket.js';
 import { DEFAULT_POLICY, isPurposeOfUse, normalisedPayer, PURPOSES_OF_USE, type AccessPolicy } from '../../tenancy/access-policy.js';
 import { INGEST_SCOPE, PARTNER_SCOPES, isScope, parseScopes } from '../../tenancy/scopes.js';
 import { findOrganization } from '../../organizations/organizations.js';
-import { required, uuidList, uuidOption, UsageError, type CliContext, type Command, type ParsedArgs } from '../command.js';
+import { required, uuidList, uuidOption, UsageError, type CliContext, type Command, type ParsedArgs, nameOption } from '../command.js';
 
 export function publicView(client: ClientRecord) {
   const { id: _internal, ...rest } = client;
@@ -65,7 +65,7 @@ export const clientCreate: Command = {
     // Check every argument before touching the database.
     const orgId = uuidOption(args, 'org');
     const facilityIds = uuidList(args, 'facilities');
-    const name = required(args, 'name');
+    const name = nameOption(args, 'name');
     const scopes = parseScopes(required(args, 'scopes').replace(/,/g, ' '));
     const unknown = scopes.filter((s) => !isScope(s) || s === INGEST_SCOPE);
     if (scopes.includes(INGEST_SCOPE)) throw new UsageError(`a partner credential cannot hold ${INGEST_SCOPE}; connect a system of record with "source create"`);

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { createFacility, createOrganization, findOrganization, hl7CodeProblem, setFacilityHl7Code, setFacilityNpi, type Hl7Facility } from '../../organizations/organizations.js';
 import { npiProblem } from '../../eligibility/npi.js';
 import { isUuid } from '../../db/uuid.js';
-import { required, uuidOption, UsageError, type Command } from '../command.js';
+import { uuidOption, UsageError, type Command, nameOption } from '../command.js';
 
 export const orgCreate: Command = {
   name: 'org create',
@@ -10,7 +10,7 @@ export const orgCreate: Command = {
   usage: 'org create --name NAME [--json]',
   options: { name: { type: 'string' } },
   async run(args, cli) {
-    return createOrganization(await cli.db(), required(args, 'name'));
+    return createOrganization(await cli.db(), nameOption(args, 'name'));
   },
   format: (o: { id: string; name: string }) => `organization ${o.id} (${o.name})`,
 };
@@ -21,14 +21,16 @@ export const facilityCreate: Command = {
   usage: 'facility create --org ORG --name NAME [--hl7-code CODE] [--json]',
   options: { org: { type: 'string' }, name: { type: 'string' }, 'hl7-code': { type: 'string' } },
   async run(args, cli) {
-    const db = await cli.db();
+    // Every argument checked before the database is touched.
     const orgId = uuidOption(args, 'org');
-    if (!(await findOrganization(db, orgId))) throw new UsageError(`no organization ${orgId}`);
+    const name = nameOption(args, 'name');
     const code = args.values['hl7-code'] === undefined ? undefined : hl7CodeOption(args.values['hl7-code']);
     if (code === null) throw new UsageError('--hl7-code is empty: leave it out for a facility without one');
+    const db = await cli.db();
+    if (!(await findOrganization(db, orgId))) throw new UsageError(`no organization ${orgId}`);
     // Checked before the facility is created, so a refused code leaves nothing behind.
     if (code !== undefined) await checkHl7CodeFree(db, code);
-    const facility = await createFacility(db, orgId, required(args, 'name'));
+    const facility = await createFacility(db, orgId, name);
     if (code === undefined) return facility;
     return withHl7Code(db, facility.id, code);
   },

@@ -4,7 +4,7 @@
 import { createClient, findClient, listClients, revokeClient } from '../../auth/clients.js';
 import { INGEST_SCOPE } from '../../tenancy/scopes.js';
 import { findOrganization } from '../../organizations/organizations.js';
-import { required, uuidList, uuidOption, UsageError, type Command } from '../command.js';
+import { uuidList, uuidOption, UsageError, type Command, nameOption } from '../command.js';
 import { publicView } from './clients.js';
 
 export const sourceCreate: Command = {
@@ -15,7 +15,7 @@ export const sourceCreate: Command = {
   async run(args, cli) {
     const orgId = uuidOption(args, 'org');
     const facilityIds = uuidList(args, 'facilities');
-    const name = required(args, 'name');
+    const name = nameOption(args, 'name');
     const db = await cli.db();
     if (!(await findOrganization(db, orgId))) throw new UsageError(`no organization ${orgId}`);
     try {
