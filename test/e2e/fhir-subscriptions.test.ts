@@ -12,7 +12,7 @@ import { startWebhookService, type Tenant, type WebhookTestService } from '../..
 import { startReceiver, type Receiver, type ReceivedDelivery } from '../../server/test/webhooks/support/receiver.js';
 import { waitFor } from '../../server/test/webhooks/support/receiver.js';
 import { setFacilityHl7Code } from '../../server/src/organizations/organizations.js';
-import { createClient, findClient } from '../../server/src/auth/clients.js';
+import { createClient, findClient, revokeClient } from '../../server/src/auth/clients.js';
 import { DEFAULT_POLICY } from '../../server/src/tenancy/access-policy.js';
 import { ALL_SCOPES } from '../support/service.js';
 import { call } from '../support/http.js';
@@ -300,6 +300,24 @@ describe('FHIR Subscriptions (R5 Backport IG on R4): a partner notified the FHIR
     // ...the one the payer's credential took over is not: it follows that credential's policy now.
     expect(JSON.stringify(bundles('/taken')), 'not a word of the resident').not.to.contain(after);
     expect(ofType('/taken', 'event-notification')).to.deep.equal([]);
+  });
+
+  it("is off once the credential that owns it is revoked, says why, and another credential's PUT (status requested) takes it over", async () => {
+    const db = service.running.app.db;
+    const owner = await createClient(db, { orgId: tenant.orgId, facilityIds: [tenant.facilityId], scopes: ALL_SCOPES, name: 'rotated away' });
+    const { token } = await service.running.app.tokens.issue((await findClient(db, owner.client_id))!, ALL_SCOPES);
+    const created = (await new Client({ baseUrl: base, bearerToken: token }).create({ resourceType: 'Subscription', body: subscription('resident-admitted', `${receiver.url}/rotated`, 'id-only', []) })) as Json;
+    await waitFor('handshake', () => ofType('/rotated', 'handshake')[0]);
+    await revokeClient(db, owner.client_id);
+    const off = (await r4(`Subscription/${created.id}`)).body;
+    expect(off.status).to.equal('off');
+    expect(off.error).to.contain('the credential that owned it was revoked');
+    const on = await r4(`Subscription/${created.id}`, 'PUT', { ...subscription('resident-admitted', `${receiver.url}/rotated`, 'id-only', []), id: created.id });
+    expect(on.status, JSON.stringify(on.body)).to.equal(200);
+    await waitFor('a new handshake', () => ofType('/rotated', 'handshake')[1]);
+    expect((await send('ADT^A01^ADT_A01', [pidOf('SUB-9'), 'PV1|1|I|2W^209^A^SUB-HOME'])).code).to.equal('AA');
+    const admitted = await residentIdOf('SUB-9');
+    await waitFor('notified under its new owner', () => ofType('/rotated', 'event-notification').find((b) => JSON.stringify(b).includes(admitted)));
   });
 
   it('heartbeats when nothing else was sent for the period', async () => {

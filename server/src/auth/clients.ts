@@ -8,6 +8,7 @@ import { formatScopes, INGEST_SCOPE, isScope, parseScopes } from '../tenancy/sco
 import { randomToken } from './random-token.js';
 import { DEFAULT_POLICY, policyColumns, policyOfRow, type AccessPolicy } from '../tenancy/access-policy.js';
 import type { QuotaOverride } from '../quotas/client-quotas.js';
+import { disableSubscriptionsOf } from '../webhooks/subscriptions.js';
 
 /**
  * `partner`: reads and webhooks, never `ingest.write`. `ingest`: the facility's system of
@@ -171,10 +172,20 @@ export async function listClients(db: Knex, orgId: string, kind?: ClientKind): P
   return Promise.all(rows.map(async (row) => toRecord(row, await facilityIdsOf(db, row.id))));
 }
 
-/** Revoking also invalidates every token of the client (checked on each request). */
-export async function revokeClient(db: Knex, clientId: string): Promise<ClientRecord | undefined> {
-  await db('clients').where({ client_id: clientId, status: 'active' }).update({ status: 'revoked', revoked_at: nowIso() });
-  return findClient(db, clientId);
+/**
+ * Revoking also invalidates every token of the client (checked on each request), and disables
+ * the webhook and FHIR subscriptions it owns (`credential_revoked`), in one transaction.
+ */
+export async function revokeClient(db: Knex, clientId: string): Promise<{ client: ClientRecord; subscriptionsDisabled: number } | undefined> {
+  const subscriptionsDisabled = await db.transaction(async (trx) => {
+    const active = (await trx('clients').where({ client_id: clientId, status: 'active' }).first('id')) as { id: string } | undefined;
+    if (!active) return 0;
+    await trx('clients').where({ id: active.id }).update({ status: 'revoked', revoked_at: nowIso() });
+    // Nothing more would reach the subscriptions it owns: disabled, they say so.
+    return disableSubscriptionsOf(trx, active.id);
+  });
+  const client = await findClient(db, clientId);
+  return client && { client, subscriptionsDisabled };
 }
 
 /** Replaces the facility grant. Tokens lose removed facilities at once (checked per request). */

@@ -124,7 +124,12 @@ const consoleEnableSubscription: ConsoleHandler = async ({ app, session, params 
     return { redirect: back, flash: `The subscription to ${enabled.callback_url} is active. Its backlog stays cancelled until you recover it.`, resourceIds: [enabled.id] };
   } catch (error) {
     if (!(error instanceof EnableRefused)) throw error;
-    const why = error.reason === 'revoked' ? 'it was revoked by its owner, for good' : `the organization already has ${MAX_ACTIVE_SUBSCRIPTIONS} active subscriptions`;
+    const why =
+      error.reason === 'revoked'
+        ? 'it was revoked by its owner, for good'
+        : error.reason === 'owner_revoked'
+          ? 'the credential that owns it was revoked, so nothing would reach it; a credential of the organization takes it over by enabling it (POST /api/v1/ofctx/{org_id}/webhooks/{id}/enable, or PUT status requested for a FHIR Subscription)'
+          : `the organization already has ${MAX_ACTIVE_SUBSCRIPTIONS} active subscriptions`;
     return { redirect: back, flash: `Not enabled: ${why}.`, resourceIds: [params.subscription_id!] };
   }
 };

@@ -1,6 +1,7 @@
 // Webhook subscriptions: organization-scoped, created active, revoked through the API (for
-// good), or disabled by a 410 answer or after WEBHOOK_DISABLE_AFTER_HOURS of failures
-// (subscription-health.ts), and then enabled again by their owner. Revoking or disabling
+// good), or disabled by a 410 answer, after WEBHOOK_DISABLE_AFTER_HOURS of failures
+// (subscription-health.ts) or when their owning credential is revoked, and then enabled
+// again by a credential of the organization, which becomes their owner. Revoking or disabling
 // cancels every delivery still queued for the subscription, in the same transaction (they
 // stay recoverable: partner-deliveries.ts).
 import { randomUUID } from 'node:crypto';
@@ -127,9 +128,23 @@ export async function revokeSubscription(db: Knex, orgId: string, id: string): P
   return findSubscription(db, orgId, id);
 }
 
+/**
+ * Disables every active subscription a credential owns (reason `credential_revoked`), in the
+ * caller's transaction: the credential is being revoked, and what a subscription is sent
+ * follows its owner's grants and policy, so nothing more would reach it; disabled, it says
+ * so, and another credential of the organization that enables it takes it over. Returns how
+ * many.
+ */
+export async function disableSubscriptionsOf(trx: Knex.Transaction, clientPk: string): Promise<number> {
+  const owned: string[] = await trx('webhook_subscriptions').where({ client_pk: clientPk, status: 'active' }).pluck('id');
+  let disabled = 0;
+  for (const id of owned) if (await endSubscription(trx, id, 'disabled', { reason: 'credential_revoked' })) disabled++;
+  return disabled;
+}
+
 /** Why enabling was refused. */
 export class EnableRefused extends Error {
-  constructor(readonly reason: 'revoked' | 'limit') {
+  constructor(readonly reason: 'revoked' | 'limit' | 'owner_revoked') {
     super(reason);
   }
 }
@@ -137,9 +152,12 @@ export class EnableRefused extends Error {
 /**
  * Turns a disabled subscription active again, with a clean failure record (a new window).
  * Active stays active; revoked is refused, and so is going over the organization's limit.
- * Undefined when unknown in this org.
+ * `owner`: the credential enabling it (its clients.id), which becomes its owner, so what it is
+ * sent from then on follows that credential's grants and policy; without one (the operators'
+ * console) the owner stays, and a subscription whose owner was revoked is refused, since
+ * nothing would reach it. Undefined when unknown in this org.
  */
-export async function enableSubscription(db: Knex, orgId: string, id: string): Promise<SubscriptionRow | undefined> {
+export async function enableSubscription(db: Knex, orgId: string, id: string, owner?: string): Promise<SubscriptionRow | undefined> {
   const found = await findSubscription(db, orgId, id);
   if (!found) return undefined;
   if (found.status === 'revoked') throw new EnableRefused('revoked');
@@ -147,11 +165,15 @@ export async function enableSubscription(db: Knex, orgId: string, id: string): P
     await db.transaction(async (trx) => {
       // As registration: serialized per organization, so the limit holds.
       if (isPostgres(trx)) await trx('organizations').where({ id: orgId }).forUpdate().first('id');
+      if (owner === undefined) {
+        const current = await trx('clients').where({ id: found.client_pk }).first('status');
+        if (current?.status !== 'active') throw new EnableRefused('owner_revoked');
+      }
       const counted = await trx('webhook_subscriptions').where({ org_id: orgId, status: 'active' }).count({ n: '*' }).first();
       if (Number(counted?.n ?? 0) >= MAX_ACTIVE_SUBSCRIPTIONS) throw new EnableRefused('limit');
       await trx('webhook_subscriptions')
         .where({ id, org_id: orgId, status: 'disabled' })
-        .update({ status: 'active', revoked_at: null, disabled_reason: null, failing_since: null });
+        .update({ status: 'active', revoked_at: null, disabled_reason: null, failing_since: null, ...(owner === undefined ? {} : { client_pk: owner }) });
     });
   }
   return findSubscription(db, orgId, id);

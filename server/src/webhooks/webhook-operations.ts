@@ -116,10 +116,13 @@ const getWebhook: OperationHandler = async ({ app, params }) => {
   return { body: single(toSubscription(row)), audit: { resourceIds: [row.id] } };
 };
 
-/** A disabled subscription active again, with a new failure window; its backlog is recovered apart (recover). */
-const enableWebhook: OperationHandler = async ({ app, params }) => {
+/**
+ * A disabled subscription active again, with a new failure window, owned from then on by the
+ * credential enabling it; its backlog is recovered apart (recover).
+ */
+const enableWebhook: OperationHandler = async ({ app, params, principal }) => {
   try {
-    const row = foundOrNotFound(await enableSubscription(app.db, params.org_id!, params.id!));
+    const row = foundOrNotFound(await enableSubscription(app.db, params.org_id!, params.id!, principal.clientPk));
     app.logger.info({ subscription_id: row.id, status: row.status }, 'webhook subscription enabled');
     return { body: single(toSubscription(row)), audit: { resourceIds: [row.id] } };
   } catch (error) {

@@ -9,10 +9,11 @@ import { call } from '../../../test/support/http.js';
 import { consoleLinkToken, signInToConsole, type ConsoleBrowser } from '../../../test/support/console.js';
 import { findDelivery } from '../../src/webhooks/delivery-store.js';
 import { endSubscription } from '../../src/webhooks/subscriptions.js';
+import { createClient, findClient, revokeClient } from '../../src/auth/clients.js';
 import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../src/http/security-headers.js';
 import { loadOpenApiDocument } from '../../src/openapi/openapi-document.js';
 import { startReceiver, waitFor, type Receiver } from '../webhooks/support/receiver.js';
-import { startWebhookService, type Tenant, type WebhookTestService } from '../webhooks/support/webhook-service.js';
+import { ALL_SCOPES, startWebhookService, type Tenant, type WebhookTestService } from '../webhooks/support/webhook-service.js';
 
 describe('the operators\' console over HTTP', function () {
   this.timeout(60_000);
@@ -136,6 +137,19 @@ describe('the operators\' console over HTTP', function () {
     await settled(id, 'delivered');
     const bad = await console_.post(`/console/subscriptions/${subscription.id}/recover`, { since: 'yesterday' });
     expect(bad.status).to.equal(400);
+  });
+
+  it('does not enable a subscription whose credential was revoked, saying which credential can take it over', async () => {
+    const db_ = db();
+    const owner = await createClient(db_, { orgId: tenant.orgId, facilityIds: [tenant.facilityId], scopes: ALL_SCOPES, name: 'rotated away' });
+    const ownerToken = (await service.running.app.tokens.issue((await findClient(db_, owner.client_id))!, ALL_SCOPES)).token;
+    const registered = await call(service.baseUrl, 'POST', `/api/v1/ofctx/${tenant.orgId}/webhooks`, { token: ownerToken, json: { callback_url: receiver.url, event_types: ['resident.admitted'] } });
+    const id = registered.body.data.id as string;
+    await revokeClient(db_, owner.client_id);
+    const refused = await console_.post(`/console/subscriptions/${id}/enable`);
+    expect(refused.status).to.equal(303);
+    expect((await console_.get(refused.headers.get('location')!)).body).to.include('the credential that owns it was revoked');
+    expect((await db_('webhook_subscriptions').where({ id }).first('status', 'disabled_reason'))).to.deep.equal({ status: 'disabled', disabled_reason: 'credential_revoked' });
   });
 
   it("answers 404 for another organization's delivery or subscription", async () => {

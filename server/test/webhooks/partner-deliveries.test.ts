@@ -2,12 +2,12 @@
 // status code, duration and error class; one delivery sent again, or every failed and
 // cancelled one since a time, with the same bytes and a new signature; another
 // organization's ids are 404, and so are deliveries of events in a facility the credential is
-// not granted; a subscription failing for the whole window is disabled, says why, and is
-// enabled again.
+// not granted; a subscription failing for the whole window, or whose credential is revoked,
+// is disabled, says why, and is enabled again.
 import { expect } from 'chai';
 import { call } from '../../../test/support/http.js';
 import { findDelivery } from '../../src/webhooks/delivery-store.js';
-import { createClient, findClient } from '../../src/auth/clients.js';
+import { createClient, findClient, revokeClient } from '../../src/auth/clients.js';
 import { startReceiver, waitFor, type Receiver } from './support/receiver.js';
 import { ALL_SCOPES, startWebhookService, type Tenant, type WebhookTestService } from './support/webhook-service.js';
 
@@ -166,6 +166,28 @@ describe('a partner\'s own deliveries', function () {
     expect(recovered.body.data.queued).to.equal(1);
     await settled(here.id, 'delivered');
     expect((await findDelivery(db, there))!.status).to.equal('failed');
+  });
+
+  it('is disabled when the credential that registered it is revoked, says so, and is taken over by the credential of the organization that enables it', async () => {
+    const tenant = await service.tenant();
+    const db = service.running.app.db;
+    receiver.respond(() => ({ status: 200 }));
+    const subscription = await service.subscribe(tenant, receiver.url);
+    // The partner rotates its credential: a new one issued, the old one revoked.
+    const successor = await createClient(db, { orgId: tenant.orgId, facilityIds: [tenant.facilityId], scopes: ALL_SCOPES, name: 'successor' });
+    const successorToken = (await service.running.app.tokens.issue((await findClient(db, successor.client_id))!, ALL_SCOPES)).token;
+    await revokeClient(db, tenant.client.client_id);
+    const read = await call(service.baseUrl, 'GET', path(tenant, `/${subscription.id}`), { token: successorToken });
+    expect(read.body.data).to.include({ status: 'disabled', disabled_reason: 'credential_revoked' });
+    // Nothing is sent to it meanwhile, and it says why: not active and silent.
+    expect((await service.emit(tenant)).deliveries).to.equal(0);
+    const enabled = await call(service.baseUrl, 'POST', path(tenant, `/${subscription.id}/enable`), { token: successorToken });
+    expect(enabled.status).to.equal(200);
+    expect(enabled.body.data).to.include({ status: 'active', disabled_reason: null });
+    const { event_id, deliveries } = await service.emit(tenant);
+    expect(deliveries).to.equal(1);
+    const id = await waitFor('the delivery', async () => (await db('webhook_deliveries').where({ event_id, subscription_id: subscription.id }).first('id'))?.id as string | undefined);
+    await settled(id, 'delivered');
   });
 
   it('refuses to redeliver or recover for a revoked subscription, and never enables it', async () => {

@@ -2488,11 +2488,13 @@ export interface paths {
         put?: never;
         /**
          * Enable a disabled subscription again
-         * @description Turns a `disabled` subscription (its receiver answered `410 Gone`, or every attempt
-         *     failed for `WEBHOOK_DISABLE_AFTER_HOURS`, 120 hours by default) back to `active`:
-         *     new events are delivered to it again. What was cancelled when it was disabled is not
-         *     re-sent by this call: queue it with `recover`. Enabling an active subscription
-         *     answers it unchanged. A `revoked` subscription cannot be enabled (`409
+         * @description Turns a `disabled` subscription (its receiver answered `410 Gone`, every attempt
+         *     failed for `WEBHOOK_DISABLE_AFTER_HOURS`, 120 hours by default, or the credential that
+         *     owned it was revoked) back to `active`: new events are delivered to it again. The
+         *     credential that enables it becomes its owner: what it is sent from then on follows
+         *     that credential's facilities and access policy. What was cancelled when it was
+         *     disabled is not re-sent by this call: queue it with `recover`. Enabling an active
+         *     subscription answers it unchanged. A `revoked` subscription cannot be enabled (`409
          *     subscription_not_active`: its owner ended it; register a new one), nor one beyond the
          *     organization's limit of 50 active subscriptions (`409 subscription_limit_reached`).
          */
@@ -3842,10 +3844,10 @@ export interface components {
             description?: string;
         };
         /**
-         * @description `active`: receives deliveries. `disabled`: the receiver answered 410 Gone, or every
-         *     attempt failed for `WEBHOOK_DISABLE_AFTER_HOURS` (120 hours by default; see
-         *     `disabled_reason`); nothing more is delivered until it is enabled again
-         *     (`enableWebhook`). `revoked`: revoked through the API; nothing more is delivered,
+         * @description `active`: receives deliveries. `disabled`: the receiver answered 410 Gone, every
+         *     attempt failed for `WEBHOOK_DISABLE_AFTER_HOURS` (120 hours by default), or the
+         *     credential that owned it was revoked (see `disabled_reason`); nothing more is
+         *     delivered until it is enabled again (`enableWebhook`). `revoked`: revoked through the API; nothing more is delivered,
          *     ever: register a new subscription.
          * @enum {string}
          */
@@ -4031,11 +4033,14 @@ export interface components {
         };
         /**
          * @description Why a `disabled` subscription was disabled: `endpoint_gone` (its receiver answered
-         *     `410 Gone`), `failing` (every attempt failed for `WEBHOOK_DISABLE_AFTER_HOURS`), or
-         *     `turned_off` (a FHIR Subscription its owner set to `off`). Null unless disabled.
+         *     `410 Gone`), `failing` (every attempt failed for `WEBHOOK_DISABLE_AFTER_HOURS`),
+         *     `turned_off` (a FHIR Subscription its owner set to `off`), or `credential_revoked`
+         *     (the credential that owned it was revoked: what a subscription is sent follows its
+         *     owner's facilities and access policy, so nothing more would reach it; a credential of
+         *     the organization that enables it takes it over). Null unless disabled.
          * @enum {string|null}
          */
-        WebhookDisabledReason: "endpoint_gone" | "failing" | "turned_off" | null;
+        WebhookDisabledReason: "endpoint_gone" | "failing" | "turned_off" | "credential_revoked" | null;
         /**
          * @description `pending`: queued (waiting for its next attempt, or being attempted). `delivered`:
          *     a 2xx answer. `failed`: the retry schedule ran out, or the receiver answered 410.

@@ -202,16 +202,18 @@ export const clientList: Command = {
 
 export const clientRevoke: Command = {
   name: 'client revoke',
-  summary: 'Revoke a credential; its tokens stop working within seconds.',
+  summary: 'Revoke a credential; its tokens stop working within seconds, and the webhook and FHIR subscriptions it owns are disabled (another credential of the organization takes one over by enabling it).',
   usage: 'client revoke CLIENT_ID [--json]',
   options: {},
   positionals: 1,
   async run(args, cli) {
-    const client = await revokeClient(await cli.db(), args.positionals[0]!);
-    if (!client) throw new UsageError(`no client ${args.positionals[0]}`);
-    return publicView(client);
+    const revoked = await revokeClient(await cli.db(), args.positionals[0]!);
+    if (!revoked) throw new UsageError(`no client ${args.positionals[0]}`);
+    return { ...publicView(revoked.client), subscriptions_disabled: revoked.subscriptionsDisabled };
   },
-  format: (c: { client_id: string; status: string }) => `client ${c.client_id} is ${c.status}`,
+  format: (c: { client_id: string; status: string; subscriptions_disabled: number }) =>
+    `client ${c.client_id} is ${c.status}` +
+    (c.subscriptions_disabled > 0 ? `\n${c.subscriptions_disabled} subscription(s) it owned are disabled (credential_revoked): another credential of the organization takes one over by enabling it` : ''),
 };
 
 export const clientGrant: Command = {

@@ -53,7 +53,7 @@ export const sourceRevoke: Command = {
     const db = await cli.db();
     const existing = await findClient(db, args.positionals[0]!);
     if (!existing || existing.kind !== 'ingest') throw new UsageError(`no ingest credential ${args.positionals[0]}`);
-    return publicView((await revokeClient(db, existing.client_id))!);
+    return publicView((await revokeClient(db, existing.client_id))!.client);
   },
   format: (c: { client_id: string; status: string }) => `source ${c.client_id} is ${c.status}`,
 };

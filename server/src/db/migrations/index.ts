@@ -47,6 +47,7 @@ import * as hl7FormerResultKeys from './048_hl7_former_result_keys.js';
 import * as disclosureBacklogAt from './049_disclosure_backlog_at.js';
 import * as disclosureTexts from './050_disclosure_texts.js';
 import * as tokenRateLimits from './051_token_rate_limits.js';
+import * as subscriptionsOfRevokedCredentials from './052_subscriptions_of_revoked_credentials.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -102,4 +103,5 @@ export const migrations: Array<[name: string, migration: Migration]> = [
   ['049_disclosure_backlog_at', disclosureBacklogAt],
   ['050_disclosure_texts', disclosureTexts],
   ['051_token_rate_limits', tokenRateLimits],
+  ['052_subscriptions_of_revoked_credentials', subscriptionsOfRevokedCredentials],
 ];

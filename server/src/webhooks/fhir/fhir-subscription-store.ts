@@ -142,7 +142,14 @@ export async function deleteFhirSubscription(db: Knex, row: FhirSubscriptionRow)
 export async function fhirStatusOf(db: Knex, row: FhirSubscriptionRow): Promise<{ status: FhirSubscriptionStatus; error: string | null }> {
   if (row.status === 'revoked') return { status: 'off', error: null };
   if (row.status === 'disabled') {
-    const why = row.disabled_reason === 'endpoint_gone' ? 'the endpoint answered 410 Gone' : row.disabled_reason === 'failing' ? 'every notification failed for the whole retry window' : null;
+    const why =
+      row.disabled_reason === 'endpoint_gone'
+        ? 'the endpoint answered 410 Gone'
+        : row.disabled_reason === 'failing'
+          ? 'every notification failed for the whole retry window'
+          : row.disabled_reason === 'credential_revoked'
+            ? 'the credential that owned it was revoked; a PUT with status requested by another credential of the organization takes it over'
+            : null;
     return { status: 'off', error: why };
   }
   const handshake = (await db('webhook_deliveries').where({ subscription_id: row.id, notification_type: 'handshake' }).orderBy('seq', 'desc').first('status', 'attempts', 'last_status', 'last_error')) as
