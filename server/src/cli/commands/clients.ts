@@ -7,7 +7,7 @@ import type { QuotaLimits } from '../../quotas/token-bucket.js';
 import { DEFAULT_POLICY, isPurposeOfUse, normalisedPayer, PURPOSES_OF_USE, type AccessPolicy } from '../../tenancy/access-policy.js';
 import { INGEST_SCOPE, PARTNER_SCOPES, isScope, parseScopes } from '../../tenancy/scopes.js';
 import { findOrganization } from '../../organizations/organizations.js';
-import { required, uuidList, uuidOption, UsageError, type CliContext, type Command, type ParsedArgs, nameOption } from '../command.js';
+import { nameOption, required, uuidList, uuidOption, UsageError, type CliContext, type Command, type ParsedArgs } from '../command.js';
 
 export function publicView(client: ClientRecord) {
   const { id: _internal, ...rest } = client;

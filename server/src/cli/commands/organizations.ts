@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { createFacility, createOrganization, findOrganization, hl7CodeProblem, setFacilityHl7Code, setFacilityNpi, type Hl7Facility } from '../../organizations/organizations.js';
 import { npiProblem } from '../../eligibility/npi.js';
 import { isUuid } from '../../db/uuid.js';
-import { uuidOption, UsageError, type Command, nameOption } from '../command.js';
+import { nameOption, uuidOption, UsageError, type Command } from '../command.js';
 
 export const orgCreate: Command = {
   name: 'org create',

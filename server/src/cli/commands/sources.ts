@@ -4,7 +4,7 @@
 import { createClient, findClient, listClients, revokeClient } from '../../auth/clients.js';
 import { INGEST_SCOPE } from '../../tenancy/scopes.js';
 import { findOrganization } from '../../organizations/organizations.js';
-import { uuidList, uuidOption, UsageError, type Command, nameOption } from '../command.js';
+import { nameOption, uuidList, uuidOption, UsageError, type Command } from '../command.js';
 import { publicView } from './clients.js';
 
 export const sourceCreate: Command = {
