@@ -172,9 +172,11 @@ describe('retries, timeouts and aborts', () => {
     });
 
     it('retries a timed-out GET', async () => {
-      nock(BASE_URL).get(RESIDENTS).delay(2_000).reply(200, residentsPage(), API_HEADERS);
+      nock(BASE_URL).get(RESIDENTS).delay(3_000).reply(200, residentsPage(), API_HEADERS);
       nock(BASE_URL).get(RESIDENTS).reply(200, residentsPage(), API_HEADERS);
-      const page = await createClientWithRuntime({ baseUrl: BASE_URL, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, timeoutMs: 50 }, runtime)
+      // Room for the retry's own answer: with 50 ms, a loaded machine (a CI run) timed the
+      // retry out too, and the third attempt found no answer left.
+      const page = await createClientWithRuntime({ baseUrl: BASE_URL, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, timeoutMs: 500 }, runtime)
         .facility(ORG_ID, FACILITY_ID)
         .residents.list();
       expect(page.data).to.have.length(1);
