@@ -5,8 +5,8 @@
 // exactly the granted facility's rows, and every access outside the grant is refused (403
 // for an organization, facility or scope, 404 for another tenant's id, the same 404 as for an
 // unknown id). Refused writes change nothing. The event log shows each credential exactly the
-// events of its facilities and read scopes, and a subscription's deliveries only its own
-// organization's owner.
+// events of its facilities and read scopes, and a subscription's deliveries only to its own
+// organization's credentials, each the deliveries of events in the facilities it is granted.
 //   TENANCY_WORLDS=20 TENANCY_SEED=7 npm run test:reliability
 import { expect } from 'chai';
 import fc from 'fast-check';
@@ -87,6 +87,8 @@ interface World {
   events: Map<string, { orgId: string; facilityId: string; type: EventType }>;
   /** subscription -> its deliveries */
   deliveries: Map<string, string[]>;
+  /** delivery -> the event it delivers */
+  eventOfDelivery: Map<string, string>;
 }
 
 const WORLD_EVENT_TYPES: EventType[] = ['resident.admitted', 'coverage.updated', 'clinical.condition.created', 'coverage.updated'];
@@ -96,7 +98,7 @@ let worldCount = 0;
 
 async function buildWorld(service: TestService, spec: WorldSpec): Promise<World> {
   const n = ++worldCount;
-  const world: World = { orgIds: [], orgOf: new Map(), credentials: [], subscriptions: new Map(), events: new Map(), deliveries: new Map() };
+  const world: World = { orgIds: [], orgOf: new Map(), credentials: [], subscriptions: new Map(), events: new Map(), deliveries: new Map(), eventOfDelivery: new Map() };
   for (const [o, orgSpec] of spec.orgs.entries()) {
     const orgId = (await service.seed.org(`World ${n} org ${o}`)).id;
     world.orgIds.push(orgId);
@@ -128,7 +130,11 @@ async function buildWorld(service: TestService, spec: WorldSpec): Promise<World>
     }
   }
   const db = service.running.app.db;
-  for (const id of [...world.subscriptions.values()].flat()) world.deliveries.set(id, await db('webhook_deliveries').where({ subscription_id: id }).pluck('id'));
+  for (const id of [...world.subscriptions.values()].flat()) {
+    const rows = (await db('webhook_deliveries').where({ subscription_id: id }).select('id', 'event_id')) as Array<{ id: string; event_id: string }>;
+    world.deliveries.set(id, rows.map((r) => r.id));
+    for (const r of rows) world.eventOfDelivery.set(r.id, r.event_id);
+  }
   return world;
 }
 
@@ -404,12 +410,13 @@ async function checkWorld(service: TestService, spec: WorldSpec, world: World): 
       cases++;
       if (list.status !== 200) violations.push(`${c.label}: deliveries ${base}/${theirs}: ${list.status}`);
       else {
-        const own = new Set(world.deliveries.get(theirs));
+        // The organization's subscription: the credential is shown the deliveries of events in its facilities.
+        const own = new Set(world.deliveries.get(theirs)!.filter((id) => c.facilityIds.includes(world.events.get(world.eventOfDelivery.get(id)!)!.facilityId)));
         for (const d of list.body.data as Array<{ id: string; event_id: string; facility_id: string }>) {
           const event = world.events.get(d.event_id);
           if (!own.has(d.id) || !event || event.orgId !== o || world.orgOf.get(d.facility_id) !== o) violations.push(`${c.label}: leak: deliveries ${base}/${theirs} answered ${d.id} (event ${d.event_id}, facility ${d.facility_id})`);
         }
-        if (list.body.data.length !== own.size) violations.push(`${c.label}: deliveries ${base}/${theirs}: ${list.body.data.length} shown, ${own.size} exist`);
+        if (list.body.data.length !== own.size) violations.push(`${c.label}: deliveries ${base}/${theirs}: ${list.body.data.length} shown, ${own.size} in its facilities`);
       }
       for (const other of world.orgIds.filter((x) => x !== o)) {
         const foreign = world.subscriptions.get(other)![0]!;
