@@ -9,6 +9,7 @@ import type { RecordsOfEveryKind } from './records-of-every-kind.js';
 import { bundle } from './ingest.js';
 import { patient } from './fhir-resources.js';
 import { interchange271 } from './x12.js';
+import { call, type TestResponse } from './http.js';
 
 export interface Schema {
   type?: string | string[];
@@ -146,3 +147,14 @@ function validBodies(every: RecordsOfEveryKind): Record<string, Record<string, s
   };
 }
 
+
+/** Sends a request as it is, redirects not followed; the answer is checked against the contract. */
+export const sendRequest = (baseUrl: string, request: ValidRequest): Promise<TestResponse> =>
+  call(baseUrl, request.method, request.path, { headers: request.headers, ...(request.body === undefined ? {} : { rawBody: request.body }), redirect: 'manual' });
+
+/** An answer's body as text (an HTML page, or JSON). */
+export const textOf = (answer: TestResponse): string => (typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body ?? ''));
+
+/** Which of `ids` the text (an answer's) names that its request did not. */
+export const namedBeyond = (text: string, request: ValidRequest, ids: string[]): string[] =>
+  ids.filter((id) => text.includes(id) && !request.path.includes(id) && !(request.body ?? '').includes(id));

@@ -23,7 +23,7 @@ import { call, tokenFor, type TestResponse } from '../../../test/support/http.js
 import { ALL_SCOPES, startTestService, type TestService } from '../../../test/support/service.js';
 import { seedRecordsOfEveryKind, type RecordsOfEveryKind } from '../../../test/support/records-of-every-kind.js';
 import { observation } from '../../../test/support/fhir-resources.js';
-import { contractOperations, isIngestOperation, securityOf, validRequestOf, type ValidRequest } from '../../../test/support/contract-operations.js';
+import { contractOperations, isIngestOperation, namedBeyond, securityOf, sendRequest, textOf, validRequestOf, type ValidRequest } from '../../../test/support/contract-operations.js';
 
 const RESTRICTED = [{ system: 'http://terminology.hl7.org/CodeSystem/v3-Confidentiality', code: 'R' }];
 
@@ -136,11 +136,7 @@ describe('the access policy on every operation', function () {
   });
   after(() => service?.close());
 
-  const send = (request: ValidRequest): Promise<TestResponse> =>
-    call(service.baseUrl, request.method, request.path, { headers: request.headers, ...(request.body === undefined ? {} : { rawBody: request.body }), redirect: 'manual' });
-  const textOf = (answer: TestResponse) => (typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body ?? ''));
-  /** Which of `tokens` the answer names that its request did not. */
-  const namedBeyond = (text: string, request: ValidRequest, tokens: string[]) => tokens.filter((token) => text.includes(token) && !request.path.includes(token) && !(request.body ?? '').includes(token));
+  const send = (request: ValidRequest): Promise<TestResponse> => sendRequest(service.baseUrl, request);
   const names = (request: ValidRequest, tokens: string[]) => tokens.some((token) => request.path.includes(token));
 
   /** An export an answer started, followed to its files, each downloaded as a partner would: their text. */

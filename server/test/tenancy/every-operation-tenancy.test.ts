@@ -10,10 +10,10 @@
 // puts it in the accounting of disclosures.
 import { expect } from 'chai';
 import { revokeClient } from '../../src/auth/clients.js';
-import { call, tokenFor, type TestResponse } from '../../../test/support/http.js';
+import { tokenFor, type TestResponse } from '../../../test/support/http.js';
 import { ALL_SCOPES, startTestService, type TestService } from '../../../test/support/service.js';
 import { seedRecordsOfEveryKind, type RecordsOfEveryKind } from '../../../test/support/records-of-every-kind.js';
-import { contractOperations, isIngestOperation, securityOf, validRequestOf, type ContractOperation, type ValidRequest } from '../../../test/support/contract-operations.js';
+import { contractOperations, isIngestOperation, namedBeyond, securityOf, sendRequest, textOf, validRequestOf, type ContractOperation, type ValidRequest } from '../../../test/support/contract-operations.js';
 import { consoleLinkToken, signInToConsole } from '../../../test/support/console.js';
 
 /** What the tenant's own valid request is answered where it is not a success, and why. */
@@ -79,18 +79,9 @@ describe('tenancy on every operation', function () {
     return foreign;
   }
 
-  const send = (request: ValidRequest): Promise<TestResponse> =>
-    call(service.baseUrl, request.method, request.path, { headers: request.headers, ...(request.body === undefined ? {} : { rawBody: request.body }), redirect: 'manual' });
-
-  /** The answer's body as text (an HTML page, or JSON). */
-  const textOf = (answer: TestResponse) => (typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body ?? ''));
-  /** Which of `ids` the answer names that its request did not. */
-  const namedBeyond = (answer: TestResponse, request: ValidRequest, ids: string[]) => {
-    const text = textOf(answer);
-    return ids.filter((id) => text.includes(id) && !request.path.includes(id) && !(request.body ?? '').includes(id));
-  };
+  const send = (request: ValidRequest): Promise<TestResponse> => sendRequest(service.baseUrl, request);
   /** The tenant's record ids in an answer that were not in its request. */
-  const leakedIds = (answer: TestResponse, request: ValidRequest) => namedBeyond(answer, request, Object.values(every.ids).filter((id) => id.length >= 8));
+  const leakedIds = (answer: TestResponse, request: ValidRequest) => namedBeyond(textOf(answer), request, Object.values(every.ids).filter((id) => id.length >= 8));
 
   // Public operations, and the two each with a credential of its own (the token endpoint's
   // client authentication, the metrics token), are refused or not by tests of their own.
@@ -120,7 +111,7 @@ describe('tenancy on every operation', function () {
       // its audit row must say so, for the accounting of disclosures (the operators' console
       // is not a partner).
       if (!op.template.startsWith('/console')) {
-        const named = namedBeyond(own, valid, residents);
+        const named = namedBeyond(textOf(own), valid, residents);
         if (named.length > 0) {
           const row = await service.running.app.db('audit_events').where({ request_id: own.headers.get('x-request-id') }).first('disclosures', 'disclosures_digest');
           if (!row || (row.disclosures === null && row.disclosures_digest === null)) failures.push(`the tenant's own: names ${named.length} resident(s), and its audit row discloses no one`);
