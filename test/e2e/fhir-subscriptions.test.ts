@@ -87,8 +87,8 @@ describe('FHIR Subscriptions (R5 Backport IG on R4): a partner notified the FHIR
   });
 
   const path = (p: string) => `/api/v1/fhir/R4/${tenant.orgId}/${tenant.facilityId}/${p}`;
-  const r4 = async (p: string, method = 'GET', json?: unknown) => {
-    const answer = await call(service.baseUrl, method, path(p), { token: tenant.token, headers: { accept: 'application/fhir+json', ...(json ? { 'content-type': 'application/fhir+json' } : {}) }, ...(json ? { rawBody: JSON.stringify(json) } : {}) });
+  const r4 = async (p: string, method = 'GET', json?: unknown, token = tenant.token) => {
+    const answer = await call(service.baseUrl, method, path(p), { token, headers: { accept: 'application/fhir+json', ...(json ? { 'content-type': 'application/fhir+json' } : {}) }, ...(json ? { rawBody: JSON.stringify(json) } : {}) });
     return answer;
   };
   const at = (p: string) => receiver.received.filter((r) => r.path.endsWith(p));
@@ -276,8 +276,7 @@ describe('FHIR Subscriptions (R5 Backport IG on R4): a partner notified the FHIR
     const db = service.running.app.db;
     const payer = await createClient(db, { orgId: tenant.orgId, facilityIds: [tenant.facilityId], scopes: ALL_SCOPES, name: 'payer taking over', policy: { ...DEFAULT_POLICY, purpose: 'HPAYMT', payers: ['acme-01'] } });
     const { token } = await service.running.app.tokens.issue((await findClient(db, payer.client_id))!, ALL_SCOPES);
-    const asPayer = (p: string, method = 'GET', json?: unknown) =>
-      call(service.baseUrl, method, path(p), { token, headers: { accept: 'application/fhir+json', ...(json ? { 'content-type': 'application/fhir+json' } : {}) }, ...(json ? { rawBody: JSON.stringify(json) } : {}) });
+    const asPayer = (p: string, method = 'GET', json?: unknown) => r4(p, method, json, token);
     const created = (await fhir.create({ resourceType: 'Subscription', body: subscription('resident-admitted', `${receiver.url}/owned`, 'full-resource', []) })) as Json;
     await waitFor('handshake', () => ofType('/owned', 'handshake')[0]);
     expect((await send('ADT^A01^ADT_A01', [pidOf('SUB-7'), 'PV1|1|I|2W^207^A^SUB-HOME'])).code).to.equal('AA');
