@@ -2,7 +2,7 @@
 // of each against a tenant holding a record of every kind (test/support/records-of-every-kind.ts):
 // its credential (a partner's token, the system of record's for ingestion, the console's
 // session), its path naming real records, its headers and a valid body. Tests that walk every
-// operation start from it: hostile inputs (server/test/openapi/hostile-requests.test.ts),
+// operation start from it: hostile inputs (server/test/openapi/hostile-requests/),
 // foreign credentials (server/test/tenancy/every-operation-tenancy.test.ts).
 import { openApiDocumentCopy } from '../../server/src/openapi/openapi-document.js';
 import type { RecordsOfEveryKind } from './records-of-every-kind.js';

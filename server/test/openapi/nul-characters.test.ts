@@ -1,6 +1,6 @@
 // A parameter or body field holding NUL (U+0000) is refused as invalid, naming it, in the
 // operation's own error format, on both databases: PostgreSQL's text cannot hold it, and each
-// of these was a 500 there until the contract walk (hostile-requests.test.ts) found it.
+// of these was a 500 there until the contract walk (hostile-requests/) found it.
 import { expect } from 'chai';
 import { call } from '../../../test/support/http.js';
 import { startTestService, type TestService } from '../../../test/support/service.js';

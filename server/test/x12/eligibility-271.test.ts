@@ -65,7 +65,7 @@ describe('X12 271 reading', () => {
     ['an EB08 percent above 1', FIXTURE.replace('EB*6*IND*30', 'EB*A*IND*30*****20'), /EB08: EB08 "20" is a percent between 0 and 1/],
     ['an EB10 quantity without its EB09 qualifier', FIXTURE.replace('EB*6*IND*30', 'EB*F*IND*33***23****20'), /EB09: EB10 \(quantity\) needs its qualifier EB09/],
     ['an unknown EB12', FIXTURE.replace('EB*6*IND*30', 'EB*C*IND*30***23*1500*****X'), /EB12: EB12 "X" must be Y, N, U or W/],
-    // Found by the contract walk (server/test/openapi/hostile-requests.test.ts): each was a 500.
+    // Found by the contract walk (server/test/openapi/hostile-requests/): each was a 500.
     ['a NUL character in an element', FIXTURE.replace('NM1*IL*1*DOE', 'NM1*IL*1*D\u0000OE'), /^segment \d+ \(NM1, line \d+\): the NUL character \(U\+0000\)/],
     ['an HL01 longer than 12 characters', FIXTURE.replace('HL*4*2*22*0', `HL*${'4'.repeat(13)}*2*22*0`), /HL01: HL01 must be 1 to 12 characters \(AN 1\/12\); got 13/],
     ['an ST02 longer than 9 characters', FIXTURE.replace('ST*271*0001', 'ST*271*0123456789').replace('SE*29*0001', 'SE*29*0123456789'), /^ST: ST02 must be 4 to 9 characters/],

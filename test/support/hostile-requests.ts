@@ -7,12 +7,16 @@
 // operation declares (the contract check of `call`) and none may be a 5xx; a 5xx is reported
 // with what the service logged of it. The same values every run, in every `npm test`, where
 // the reliability suite's contract fuzzer (test/reliability/) draws random requests.
+//
+// The operations fall into four groups, each walked by a file of its own under
+// server/test/openapi/hostile-requests/ against a service of its own, so the parallel test
+// runner walks them at once: one file of every operation was the suite's longest by far.
 // HOSTILE_ONLY=createToken,ingestX12 runs the named operations only.
 import { expect } from 'chai';
-import { call, type TestResponse } from '../../../test/support/http.js';
-import { startTestService, type TestService } from '../../../test/support/service.js';
-import { seedRecordsOfEveryKind, type RecordsOfEveryKind } from '../../../test/support/records-of-every-kind.js';
-import { bodyTypesOf, contractOperations, resolve, validBodyOf, validRequestOf, type ContractOperation } from '../../../test/support/contract-operations.js';
+import { call, type TestResponse } from './http.js';
+import { startTestService, type TestService } from './service.js';
+import { seedRecordsOfEveryKind, type RecordsOfEveryKind } from './records-of-every-kind.js';
+import { bodyTypesOf, contractOperations, resolve, validBodyOf, validRequestOf, type ContractOperation } from './contract-operations.js';
 
 /** Strings no well-behaved client sends, whatever the parameter. */
 const HOSTILE_STRINGS = [
@@ -228,45 +232,59 @@ async function send(baseUrl: string, attempt: Attempt): Promise<TestResponse> {
   return call(baseUrl, attempt.method, url, { headers: attempt.headers, rawBody: attempt.method === 'GET' || attempt.method === 'DELETE' ? undefined : attempt.rawBody, redirect: 'manual' });
 }
 
-describe('hostile requests to every operation', function () {
-  this.timeout(600_000);
-  let service: TestService;
-  let every: RecordsOfEveryKind;
 
-  before(async () => {
-    service = await startTestService({ env: { CLIENT_QUOTA_RATE: '1000000', CLIENT_QUOTA_BURST: '1000000', TOKEN_RATE_LIMIT: '1000000', BULK_EXPORT_MAX_JOBS_PER_CLIENT: '1000' } });
-    every = await seedRecordsOfEveryKind(service);
-  });
-  after(() => service?.close());
+/** The walks the operations are split into: each operation belongs to exactly one. */
+export const HOSTILE_GROUPS = ['reads', 'FHIR searches by GET', 'FHIR searches by POST', 'writes'] as const;
+export type HostileGroup = (typeof HOSTILE_GROUPS)[number];
 
-  /** What the service logged of the request that failed: its error's class, code and first frames. */
-  function loggedError(answer: TestResponse): string {
-    const requestId = answer.headers.get('x-request-id') ?? '';
-    const line = service.logs().split('\n').find((l) => l.includes(requestId) && l.includes('"err"'));
-    if (!line) return JSON.stringify(answer.body).slice(0, 300);
-    const { err } = JSON.parse(line) as { err: { type: string; code?: string; frames: string[] } };
-    return `${err.type}${err.code ? ` ${err.code}` : ''} ${err.frames.slice(0, 4).join(' ')}`;
-  }
+/**
+ * The group an operation is walked in: the FHIR searches (most of the walk's requests, the
+ * FHIR search syntax gone wrong) by their method, then every other read, then every write
+ * (what a write changes stays in its own service; deletions still come last).
+ */
+export function hostileGroupOf(op: ContractOperation): HostileGroup {
+  if (op.operation.operationId.startsWith('searchFhir')) return op.method === 'GET' ? 'FHIR searches by GET' : 'FHIR searches by POST';
+  return op.method === 'GET' ? 'reads' : 'writes';
+}
 
-  const operations = contractOperations();
+/** Walks the operations of `group` against a fresh service holding a record of every kind. */
+export function describeHostileRequests(group: HostileGroup): void {
+  describe(`hostile requests to every operation: the ${group}`, function () {
+    this.timeout(600_000);
+    let service: TestService;
+    let every: RecordsOfEveryKind;
 
-  it('walks every operation of the contract', () => {
-    expect(operations.length).to.be.at.least(90);
-  });
-
-  for (const op of operations.filter((o) => !process.env.HOSTILE_ONLY || process.env.HOSTILE_ONLY.split(',').includes(o.operation.operationId))) {
-    it(`${op.operation.operationId}: no 5xx, every answer in the contract`, async () => {
-      const failures: string[] = [];
-      const attempts = attemptsFor(op, every);
-      for (const attempt of attempts) {
-        try {
-          const answer = await send(service.baseUrl, attempt);
-          if (answer.status >= 500) failures.push(`${attempt.what}: ${answer.status} ${loggedError(answer)}`);
-        } catch (error) {
-          failures.push(`${attempt.what}: ${String(error).slice(0, 500)}`);
-        }
-      }
-      expect(failures, failures.join('\n')).to.deep.equal([]);
+    before(async () => {
+      service = await startTestService({ env: { CLIENT_QUOTA_RATE: '1000000', CLIENT_QUOTA_BURST: '1000000', TOKEN_RATE_LIMIT: '1000000', BULK_EXPORT_MAX_JOBS_PER_CLIENT: '1000' } });
+      every = await seedRecordsOfEveryKind(service);
     });
-  }
-});
+    after(() => service?.close());
+
+    /** What the service logged of the request that failed: its error's class, code and first frames. */
+    function loggedError(answer: TestResponse): string {
+      const requestId = answer.headers.get('x-request-id') ?? '';
+      const line = service.logs().split('\n').find((l) => l.includes(requestId) && l.includes('"err"'));
+      if (!line) return JSON.stringify(answer.body).slice(0, 300);
+      const { err } = JSON.parse(line) as { err: { type: string; code?: string; frames: string[] } };
+      return `${err.type}${err.code ? ` ${err.code}` : ''} ${err.frames.slice(0, 4).join(' ')}`;
+    }
+
+    const operations = contractOperations().filter((o) => hostileGroupOf(o) === group);
+
+    for (const op of operations.filter((o) => !process.env.HOSTILE_ONLY || process.env.HOSTILE_ONLY.split(',').includes(o.operation.operationId))) {
+      it(`${op.operation.operationId}: no 5xx, every answer in the contract`, async () => {
+        const failures: string[] = [];
+        const attempts = attemptsFor(op, every);
+        for (const attempt of attempts) {
+          try {
+            const answer = await send(service.baseUrl, attempt);
+            if (answer.status >= 500) failures.push(`${attempt.what}: ${answer.status} ${loggedError(answer)}`);
+          } catch (error) {
+            failures.push(`${attempt.what}: ${String(error).slice(0, 500)}`);
+          }
+        }
+        expect(failures, failures.join('\n')).to.deep.equal([]);
+      });
+    }
+  });
+}
