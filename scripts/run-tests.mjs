@@ -7,6 +7,7 @@
 // TEST_DATABASES=sqlite (or postgres) restricts the runs; TEST_JOBS=1 runs the files one by one.
 import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
+import pg from 'pg';
 import { onFreshPostgres } from './postgres-test-databases.mjs';
 import { databaseFreeTests, testFilesUnder } from './database-free-tests.mjs';
 import { FAILURE_REPORT_HEADING, runShowingOutput } from './failure-report.mjs';
@@ -50,13 +51,35 @@ if (built.status !== 0) {
 }
 process.env.OFCTX_OPS_BUNDLE = 'server/dist/ops.js';
 
+// PostgreSQL: one database of the run migrated to the latest schema by the ops CLI's `migrate`,
+// which the suites that need no empty database are copied from (test/support/database.ts).
+// Dropped with the run's other databases, by its prefix.
+async function migratedTemplate(adminUrl, prefix) {
+  const name = `${prefix}template`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const migrated = spawnSync(process.execPath, ['server/dist/ops.js', 'migrate'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DATABASE_URL: url.toString() } });
+  if (migrated.status !== 0) throw new Error(`the PostgreSQL template database ${name} could not be migrated (ops migrate exited ${migrated.status})`);
+  return name;
+}
+
 const only = process.env.TEST_DATABASES?.split(',').map((s) => s.trim());
 const results = [];
 if (!only || only.includes('sqlite')) {
   results.push(await runMocha('SQLite', { TEST_DATABASE: 'sqlite' }));
 }
 const ranOnSqlite = results.length > 0;
-const onPostgres = await onFreshPostgres('ofctx_test_', only, (adminUrl, prefix) => runMocha('PostgreSQL', { TEST_DATABASE: 'postgres', TEST_PG_ADMIN_URL: adminUrl, TEST_PG_PREFIX: prefix }, ranOnSqlite ? DATABASE_FREE : []));
+const onPostgres = await onFreshPostgres('ofctx_test_', only, async (adminUrl, prefix) => {
+  const template = await migratedTemplate(adminUrl, prefix);
+  return runMocha('PostgreSQL', { TEST_DATABASE: 'postgres', TEST_PG_ADMIN_URL: adminUrl, TEST_PG_PREFIX: prefix, TEST_PG_TEMPLATE: template }, ranOnSqlite ? DATABASE_FREE : []);
+});
 if (onPostgres) results.push(onPostgres);
 
 // Enough for a few failures with their stacks; the whole report is in the run's output above.

@@ -43,7 +43,7 @@ export interface TestServiceOptions {
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
-  const database = options.database ?? (await createTestDatabase());
+  const database = options.database ?? (await createTestDatabase({ migrated: true }));
   const config = loadConfig({
     DATABASE_URL: database.url,
     PORT: '0',
