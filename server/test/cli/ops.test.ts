@@ -1,7 +1,8 @@
-// The operators' CLI, run as a real process against a fresh database.
+// The operators' CLI, run as a real process against a fresh database (its argument errors in
+// the test process, but for two: a process start is most of a second on the 2-core machine).
 import { expect } from 'chai';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
-import { jsonOf, runOpsProcess as runOps } from '../../../test/support/ops-cli.js';
+import { jsonOf, runOps as runOpsInProcess, runOpsProcess as runOps } from '../../../test/support/ops-cli.js';
 import { startTestService, type TestService } from '../../../test/support/service.js';
 import { call } from '../../../test/support/http.js';
 
@@ -83,8 +84,9 @@ describe('the ops CLI', function () {
       [['audit', 'disclosures', '--org', '00000000-0000-4000-8000-000000000000', '--resident', '00000000-0000-4000-8000-000000000000', '--from', '2026-06-01', '--to', '2026-05-01'], /--from must be before --to/],
       [['frobnicate'], /unknown command/],
     ];
-    for (const [args, message] of cases) {
-      const run = await runOps(args, env);
+    for (const [i, [args, message]] of cases.entries()) {
+      // The first and the last as operators run them: the exit code is the process's own.
+      const run = i === 0 || i === cases.length - 1 ? await runOps(args, env) : await runOpsInProcess(args, env);
       expect(run.code, args.join(' ')).to.equal(2);
       expect(run.stderr, args.join(' ')).to.match(message);
       expect(run.stdout, args.join(' ')).to.equal('');
