@@ -13,10 +13,10 @@
 // runner walks them at once: one file of every operation was the suite's longest by far.
 // HOSTILE_ONLY=createToken,ingestX12 runs the named operations only.
 import { expect } from 'chai';
-import { call, type TestResponse } from './http.js';
+import type { TestResponse } from './http.js';
 import { startTestService, type TestService } from './service.js';
 import { seedRecordsOfEveryKind, type RecordsOfEveryKind } from './records-of-every-kind.js';
-import { bodyTypesOf, contractOperations, resolve, validBodyOf, validRequestOf, type ContractOperation } from './contract-operations.js';
+import { bodyTypesOf, contractOperations, resolve, sendRequest, validBodyOf, validRequestOf, type ContractOperation } from './contract-operations.js';
 
 /** Strings no well-behaved client sends, whatever the parameter. */
 const HOSTILE_STRINGS = [
@@ -227,9 +227,9 @@ function attemptsFor(op: ContractOperation, every: RecordsOfEveryKind): Attempt[
   return attempts;
 }
 
-async function send(baseUrl: string, attempt: Attempt): Promise<TestResponse> {
-  const url = attempt.path + (attempt.query === undefined ? '' : `?${attempt.query}`);
-  return call(baseUrl, attempt.method, url, { headers: attempt.headers, rawBody: attempt.method === 'GET' || attempt.method === 'DELETE' ? undefined : attempt.rawBody, redirect: 'manual' });
+function send(baseUrl: string, attempt: Attempt): Promise<TestResponse> {
+  const path = attempt.path + (attempt.query === undefined ? '' : `?${attempt.query}`);
+  return sendRequest(baseUrl, { method: attempt.method, path, headers: attempt.headers ?? {}, body: attempt.method === 'GET' || attempt.method === 'DELETE' ? undefined : attempt.rawBody });
 }
 
 

@@ -12,7 +12,6 @@ import { safeErrorSummary } from '../logging/safe-error.js';
 import { FHIR_JSON, outcomeOfError } from '../errors/operation-outcome.js';
 import { errorFormatOf } from './error-format.js';
 import { TOKEN_OPERATION, TOKEN_PATH } from '../errors/token-endpoint.js';
-import { closeIfBodyUnread } from './unread-request-body.js';
 
 /** Answers what a request's handling threw. */
 export type ErrorAnswer = (ctx: Context, thrown: unknown) => void;
@@ -23,7 +22,6 @@ export type HtmlErrorPage = (error: ApiError, requestId: string) => string;
 export function errorAnswer(logger: Logger, htmlPage?: HtmlErrorPage): ErrorAnswer {
   return (ctx, thrown) => {
     const requestId = ctx.state.requestId as string;
-    closeIfBodyUnread(ctx);
     if (thrown instanceof OAuthError) {
       ctx.status = thrown.status;
       ctx.set(thrown.headers);

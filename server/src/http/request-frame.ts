@@ -9,6 +9,7 @@ import type { InFlightRequests } from './in-flight-requests.js';
 import { assignRequestId } from './request-id.js';
 import type { ErrorAnswer } from './error-answer.js';
 import { setSecurityHeaders } from './security-headers.js';
+import { closeIfBodyUnread } from './unread-request-body.js';
 import type { RequestMetrics } from '../metrics/request-metrics.js';
 import type { AccessLog } from './access-log.js';
 
@@ -39,6 +40,8 @@ export function requestFrame(steps: RequestFrameSteps): Middleware {
       } catch (thrown) {
         answerError(ctx, thrown);
       }
+      // Whatever the answer: one sent before the body was read whole ends its connection.
+      closeIfBodyUnread(ctx);
     } finally {
       try {
         countRequest(ctx, started);
