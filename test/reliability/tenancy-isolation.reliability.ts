@@ -8,6 +8,8 @@
 // events of its facilities and read scopes, and a subscription's deliveries only to its own
 // organization's credentials, each the deliveries of events in the facilities it is granted.
 //   TENANCY_WORLDS=20 TENANCY_SEED=7 npm run test:reliability
+// A failure names fast-check's seed and path: TENANCY_SEED=... TENANCY_PATH=... replays that
+// world first (the policy worlds' walk).
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
@@ -32,6 +34,7 @@ import {
 const WORLDS = Number(process.env.TENANCY_WORLDS ?? 6);
 const SEED = Number(process.env.TENANCY_SEED ?? 8128);
 const POLICY_WORLDS = Number(process.env.TENANCY_POLICY_WORLDS ?? 6);
+const REPLAY = process.env.TENANCY_PATH ? { path: process.env.TENANCY_PATH } : {};
 const SCOPES = ['residents.read', 'coverage.read', 'clinical.read', 'webhooks.manage'];
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
@@ -796,7 +799,7 @@ describe('tenancy isolation in generated worlds', function () {
         console.log(`      policy world ${worlds}: ${spec.facilities} facilities, ${spec.residents.length} residents, ${world.credentials.length} credentials, page size ${spec.pageSize}: ${hiddenPairs} (credential, record) pairs hidden, ${cases} cases, ${requests} requests, ${violations.length} violations`);
         expect(violations, violations.slice(0, 30).join('\n')).to.deep.equal([]);
       }),
-      { numRuns: POLICY_WORLDS, seed: SEED, endOnFailure: true },
+      { numRuns: POLICY_WORLDS, seed: SEED, endOnFailure: true, ...REPLAY },
     );
     expect(worlds).to.equal(POLICY_WORLDS);
     expect(hiddenInAll, 'the generated worlds hide records from some credentials').to.be.greaterThan(0);
