@@ -30,7 +30,8 @@ type Segments = string[];
 /** Field `n` of a segment (MSH counts its field separator as MSH-1). */
 function setField(segment: string, n: number, value: string): string {
   const parts = segment.split('|');
-  const index = segment.startsWith('MSH') ? n - 1 : n;
+  // MSH-1 is the field separator itself; a byte-order mark (another breaker) may come before MSH.
+  const index = segment.replace(/^\uFEFF/, '').startsWith('MSH') ? n - 1 : n;
   while (parts.length <= index) parts.push('');
   parts[index] = value;
   return parts.join('|');

@@ -73,7 +73,8 @@ const ENTRY_BREAKERS: Array<[string, (entry: Record<string, any>) => unknown]> =
   ['entry without resource', (e) => ({ request: e.request })],
   ['entry without request', (e) => ({ resource: e.resource })],
   ['DELETE', (e) => ({ ...e, request: { method: 'DELETE', url: e.request.url } })],
-  ['url of another type', (e) => ({ ...e, request: { method: 'PUT', url: `Observation?identifier=${MRN}|x` } })],
+  // Of another type than the entry's own: an Observation conditionally updated as an Observation is a good entry.
+  ['url of another type', (e) => ({ ...e, request: { method: 'PUT', url: `${e.resource.resourceType === 'Observation' ? 'Coverage' : 'Observation'}?identifier=${MRN}|x` } })],
   ['conditional update on a non-identifier search', (e) => ({ ...e, request: { method: 'PUT', url: `${e.resource.resourceType}?name=Okafor` } })],
   ['update of an id that is not a UUID', (e) => ({ ...e, request: { method: 'PUT', url: `${e.resource.resourceType}/abc` } })],
 ];
@@ -199,7 +200,8 @@ describe('ingest reliability: generated malformed Bundles and NDJSON', function 
       const expectedWritten = bodyBroken || sample.type === 'transaction' ? [] : sample.parts.filter((p, i) => p.good && i !== brokenEntry).map((p) => p.marker);
       const partial = written.size !== expectedWritten.length || expectedWritten.some((m) => !written.has(m));
       if (partial) figures.ingest.partialWrites++;
-      expect(partial, `${sample.type} ${res.status}: expected ${JSON.stringify(expectedWritten)}, written ${JSON.stringify([...written])}; parts ${sample.parts.map((p) => p.why).join(', ')}`).to.equal(false);
+      // Worded so that mocha, which cuts a message at ": expected" when it shows a diff, keeps it whole.
+      expect(partial, `${sample.type} answered ${res.status}, should have written ${JSON.stringify(expectedWritten)} and wrote ${JSON.stringify([...written])}; parts ${sample.parts.map((p) => p.why).join(', ')}; answer ${JSON.stringify(res.body).slice(0, 1500)}`).to.equal(false);
       if (bodyBroken || sample.type === 'transaction') {
         expect([400, 413, 422]).to.include(res.status);
         expect(res.body?.resourceType).to.equal('OperationOutcome');
