@@ -34,6 +34,7 @@ import { readInquirySubject } from './eligibility-inquiry.js';
 import { recordAndSettle } from './exchange-settlement.js';
 import { PollingLoop } from '../db/polling-loop.js';
 import { PinnedConnections } from '../webhooks/pinned-connections.js';
+import { stopSignal } from '../webhooks/stop-signal.js';
 import { GroupedAnswers } from './grouped-answers.js';
 
 export interface EligibilityWorkerDeps {
@@ -61,7 +62,8 @@ export function retryDelayMs(attempts: number, baseMs: number, maxMs: number, ra
 export class EligibilityWorker {
   readonly owner = `eligibility-${randomUUID()}`;
   private readonly loop: PollingLoop;
-  private readonly stopping = new AbortController();
+  /** Aborts every exchange in flight at a stop (one listener per exchange under way: at most the concurrency). */
+  private readonly stopping: AbortController;
   private readonly slots = new ConnectionSlots();
   /** This instance's exchanges under way, at most ELIGIBILITY_CONCURRENCY (one key: the instance). */
   private readonly exchanges = new ConnectionSlots();
@@ -80,6 +82,7 @@ export class EligibilityWorker {
   private checkable: { ids: string[]; at: number } | undefined;
 
   constructor(private readonly deps: EligibilityWorkerDeps) {
+    this.stopping = stopSignal(deps.config.concurrency);
     this.answers = new GroupedAnswers(deps.db);
     this.controlNumbers = new ControlNumbers(deps.db, deps.config.controlNumberBlock);
     this.loop = new PollingLoop(

@@ -25,6 +25,7 @@ import { FHIR_KIND } from './fhir/fhir-notifications.js';
 import type { SigningSecretCipher } from '../db/signing-secret-crypto.js';
 import type { HostResolver } from './ssrf-guard.js';
 import type { SubscriptionHealth } from './subscription-health.js';
+import { stopSignal } from './stop-signal.js';
 
 export interface DeliveryWorkerDeps {
   db: Knex;
@@ -61,7 +62,7 @@ export class DeliveryWorker {
   readonly id = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Aborts every attempt still in flight when a stop's grace period ends (one for all: an AbortController per attempt cost about 2% of the worker's CPU). */
-  private stopping = new AbortController();
+  private stopping: AbortController;
   private readonly finished: Finished[] = [];
   private running = false;
   private cycling: Promise<void> | undefined;
@@ -75,11 +76,13 @@ export class DeliveryWorker {
   /** Keep-alive connections per (subscription, vetted address), reused across attempts. */
   private readonly connections = new PinnedConnections();
 
-  constructor(private readonly deps: DeliveryWorkerDeps) {}
+  constructor(private readonly deps: DeliveryWorkerDeps) {
+    this.stopping = stopSignal(deps.config.concurrency);
+  }
 
   start(): void {
     this.running = true;
-    if (this.stopping.signal.aborted) this.stopping = new AbortController();
+    if (this.stopping.signal.aborted) this.stopping = stopSignal(this.deps.config.concurrency);
     this.wake();
   }
 

@@ -1,6 +1,8 @@
 // Stopping the service: in-flight attempts get a grace period to finish and be recorded;
 // what is still in flight after it is aborted and released (due at once, not after its
 // lease), so another instance takes it over immediately. All before the database closes.
+// Every attempt in flight listens on the worker's one stop signal, up to its concurrency,
+// without Node's "possible memory leak" warning.
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
@@ -68,5 +70,30 @@ describe('stopping the delivery worker', function () {
     await waitFor('the attempt in flight', () => receiver.deliveriesOf(last!.id).length === 1);
     await second.close();
     expect(await findDelivery(db, last!.id)).to.include({ status: 'delivered', attempts: 1 });
+  });
+
+  it('holds 24 attempts in flight on its stop signal without a leak warning, and a stop aborts them all', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const service = await start({ WEBHOOK_SHUTDOWN_GRACE_MS: '100', WEBHOOK_CONCURRENCY: '32', WEBHOOK_PER_SUBSCRIPTION_CONCURRENCY: '8' });
+      const tenant: Tenant = await service.tenant();
+      for (let i = 0; i < 3; i++) await service.subscribe(tenant, receiver.url);
+      receiver.respond(() => ({ status: 200, delayMs: 4000 }));
+      const before = receiver.received.length;
+      for (let i = 0; i < 8; i++) await service.emit(tenant);
+      await waitFor('24 attempts in flight', () => receiver.received.length - before === 24);
+      await service.close();
+      db ??= openDatabase(database.url);
+      const deliveries = await listDeliveries(db, { orgId: tenant.orgId });
+      expect(deliveries).to.have.length(24);
+      for (const delivery of deliveries) expect((await attemptsOf(db, delivery.id)).map((a) => a.error_class)).to.deep.equal(['aborted']);
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).to.deep.equal([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });
