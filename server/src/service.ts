@@ -19,6 +19,7 @@ import { DisclosureIndexer } from './audit/disclosure-index.js';
 import { createApiBackend } from './api-backend.js';
 import { createKoaApp } from './app.js';
 import { answerMalformedRequests } from './http/malformed-request.js';
+import { HARD_MAX_HEADER_BYTES } from './http/header-size.js';
 import { operations } from './operations.js';
 import type { AppContext } from './app-context.js';
 import { Webhooks, type WebhooksOptions } from './webhooks/webhooks.js';
@@ -123,7 +124,8 @@ export async function startService(config: Config, options: { logger?: Logger; d
   if (config.metrics.token !== undefined || config.metrics.port !== undefined) metrics.collectProcessMetrics();
   const api = await createApiBackend(app, operations);
   const koa = createKoaApp(app, api);
-  const server = createServer(koa.callback());
+  // Headers over 16 KiB are refused in each operation's own error format (http/header-size.ts).
+  const server = createServer({ maxHeaderSize: HARD_MAX_HEADER_BYTES }, koa.callback());
   answerMalformedRequests(server);
   server.keepAliveTimeout = 65_000;
   // A streamed NDJSON import lasts as long as its source (10^6 resources: minutes), so no

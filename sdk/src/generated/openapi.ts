@@ -4213,6 +4213,17 @@ export interface components {
                 "text/html": string;
             };
         };
+        /** @description `headers_too_large`: the request line and headers exceed 16 KiB, as an HTML page saying so. */
+        ConsoleHeadersTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example <!doctype html><html lang="en"><head><title>Request headers too large · ofctx console</title>... */
+                "text/html": string;
+            };
+        };
         /** @description `console_sign_in_required` (no session: none, ended, expired or idle; a bearer token is not one) or `console_link_invalid` (a link used already or expired), as an HTML page saying how to get a new link. */
         ConsoleSignInRequired: {
             headers: {
@@ -4399,6 +4410,28 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description `headers_too_large`: the request line and headers exceed 16 KiB. Over 64 KiB, Node's HTTP parser refuses the request before routing, with this same answer. */
+        HeadersTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "data": null,
+                 *       "meta": null,
+                 *       "error": {
+                 *         "code": "headers_too_large",
+                 *         "message": "The request headers are too large (16 KiB at most).",
+                 *         "details": [],
+                 *         "request_id": "1c0f6a52-6e43-4ad1-9a1e-35b1c2f0d9aa"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description `unsupported_media_type`: send `Content-Type: application/json`. */
         UnsupportedMediaType: {
             headers: {
@@ -4507,6 +4540,23 @@ export interface components {
                  * @example {
                  *       "error": "invalid_request",
                  *       "error_description": "The request body exceeds 65536 bytes."
+                 *     }
+                 */
+                "application/json": components["schemas"]["OAuthError"];
+            };
+        };
+        /** @description `invalid_request`: the request line and headers exceed 16 KiB (a client id and secret in HTTP Basic count). */
+        OAuthHeadersTooLarge: {
+            headers: {
+                "Cache-Control": components["headers"]["Cache-Control-No-Store"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "invalid_request",
+                 *       "error_description": "The request headers are too large (16 KiB at most)."
                  *     }
                  */
                 "application/json": components["schemas"]["OAuthError"];
@@ -4657,6 +4707,16 @@ export interface components {
         };
         /** @description The body is not in the media type the operation takes (a `_search` takes `application/x-www-form-urlencoded`). */
         FhirUnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/fhir+json": components["schemas"]["OperationOutcome"];
+            };
+        };
+        /** @description The request line and headers exceed 16 KiB (an OperationOutcome, code `too-long`). */
+        FhirHeadersTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
@@ -4954,6 +5014,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getReadiness: {
@@ -4981,6 +5042,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Not ready (database unreachable or shutting down). */
             503: {
                 headers: {
@@ -5025,6 +5087,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getApiReference: {
@@ -5048,6 +5111,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getApiReferenceScript: {
@@ -5071,6 +5135,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getOpenApiJson: {
@@ -5102,6 +5167,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getOpenApiYaml: {
@@ -5129,6 +5195,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     consoleOverview: {
@@ -5143,6 +5210,7 @@ export interface operations {
             200: components["responses"]["ConsolePage"];
             400: components["responses"]["ConsoleBadRequest"];
             401: components["responses"]["ConsoleSignInRequired"];
+            431: components["responses"]["ConsoleHeadersTooLarge"];
         };
     };
     consoleSignInPage: {
@@ -5159,6 +5227,7 @@ export interface operations {
         responses: {
             200: components["responses"]["ConsolePage"];
             400: components["responses"]["ConsoleBadRequest"];
+            431: components["responses"]["ConsoleHeadersTooLarge"];
         };
     };
     consoleSignIn: {
@@ -5188,6 +5257,7 @@ export interface operations {
             401: components["responses"]["ConsoleSignInRequired"];
             403: components["responses"]["ConsoleForbidden"];
             415: components["responses"]["ConsoleUnsupportedMediaType"];
+            431: components["responses"]["ConsoleHeadersTooLarge"];
         };
     };
     consoleSignOut: {
@@ -5217,6 +5287,7 @@ export interface operations {
             401: components["responses"]["ConsoleSignInRequired"];
             403: components["responses"]["ConsoleForbidden"];
             415: components["responses"]["ConsoleUnsupportedMediaType"];
+            431: components["responses"]["ConsoleHeadersTooLarge"];
         };
     };
     consoleAsset: {
@@ -5243,6 +5314,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["ConsoleBadRequest"];
+            431: components["responses"]["ConsoleHeadersTooLarge"];
         };
     };
     consoleMessages: {
@@ -5270,6 +5342,7 @@ export interface operations {
             200: components["responses"]["ConsolePage"];
             400: components["responses"]["ConsoleBadRequest"];
             401: components["responses"]["ConsoleSignInRequired"];
+            431: components["responses"]["ConsoleHeadersTooLarge"];
         };
     };
     consoleMessage: {
@@ -5291,6 +5364,7 @@ export interface operations {
             400: components["responses"]["ConsoleBadRequest"];
             401: components["responses"]["ConsoleSignInRequired"];
             404: components["responses"]["ConsoleNotFound"];
+            431: components["responses"]["ConsoleHeadersTooLarge"];
         };
     };
     consoleReprocessMessages: {
@@ -5312,6 +5386,7 @@ export interface operations {
             403: components["responses"]["ConsoleForbidden"];
             404: components["responses"]["ConsoleNotFound"];
             415: components["responses"]["ConsoleUnsupportedMediaType"];
+            431: components["responses"]["ConsoleHeadersTooLarge"];
         };
     };
     consoleDeliveries: {
@@ -5331,6 +5406,7 @@ export interface operations {
             200: components["responses"]["ConsolePage"];
             400: components["responses"]["ConsoleBadRequest"];
             401: components["responses"]["ConsoleSignInRequired"];
+            431: components["responses"]["ConsoleHeadersTooLarge"];
         };
     };
     consoleDelivery: {
@@ -5349,6 +5425,7 @@ export interface operations {
             400: components["responses"]["ConsoleBadRequest"];
             401: components["responses"]["ConsoleSignInRequired"];
             404: components["responses"]["ConsoleNotFound"];
+            431: components["responses"]["ConsoleHeadersTooLarge"];
         };
     };
     consoleRedeliver: {
@@ -5373,6 +5450,7 @@ export interface operations {
             403: components["responses"]["ConsoleForbidden"];
             404: components["responses"]["ConsoleNotFound"];
             415: components["responses"]["ConsoleUnsupportedMediaType"];
+            431: components["responses"]["ConsoleHeadersTooLarge"];
         };
     };
     consoleRecoverDeliveries: {
@@ -5397,6 +5475,7 @@ export interface operations {
             403: components["responses"]["ConsoleForbidden"];
             404: components["responses"]["ConsoleNotFound"];
             415: components["responses"]["ConsoleUnsupportedMediaType"];
+            431: components["responses"]["ConsoleHeadersTooLarge"];
         };
     };
     consoleEnableSubscription: {
@@ -5421,6 +5500,7 @@ export interface operations {
             403: components["responses"]["ConsoleForbidden"];
             404: components["responses"]["ConsoleNotFound"];
             415: components["responses"]["ConsoleUnsupportedMediaType"];
+            431: components["responses"]["ConsoleHeadersTooLarge"];
         };
     };
     consoleClients: {
@@ -5435,6 +5515,7 @@ export interface operations {
             200: components["responses"]["ConsolePage"];
             400: components["responses"]["ConsoleBadRequest"];
             401: components["responses"]["ConsoleSignInRequired"];
+            431: components["responses"]["ConsoleHeadersTooLarge"];
         };
     };
     consoleDisclosures: {
@@ -5456,6 +5537,7 @@ export interface operations {
             200: components["responses"]["ConsolePage"];
             400: components["responses"]["ConsoleBadRequest"];
             401: components["responses"]["ConsoleSignInRequired"];
+            431: components["responses"]["ConsoleHeadersTooLarge"];
         };
     };
     createToken: {
@@ -5571,6 +5653,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
+            431: components["responses"]["OAuthHeadersTooLarge"];
             /** @description `server_error`: an unexpected failure. */
             500: {
                 headers: {
@@ -5649,6 +5732,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5720,6 +5804,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["FhirBadRequest"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -5830,6 +5915,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5878,6 +5964,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5978,6 +6065,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6054,6 +6142,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6179,6 +6268,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6258,6 +6348,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6353,6 +6444,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6424,6 +6516,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6461,6 +6554,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["FhirBadRequest"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6559,6 +6653,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6645,6 +6740,7 @@ export interface operations {
             409: components["responses"]["FhirConflict"];
             415: components["responses"]["FhirUnsupportedMediaType"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6729,6 +6825,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6816,6 +6913,7 @@ export interface operations {
             409: components["responses"]["FhirConflict"];
             415: components["responses"]["FhirUnsupportedMediaType"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6868,6 +6966,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -6956,6 +7055,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -7078,6 +7178,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -8025,6 +8126,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -8169,6 +8271,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -8246,6 +8349,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -8328,6 +8432,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -8379,6 +8484,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -8452,6 +8558,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -8530,6 +8637,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -8581,6 +8689,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -8658,6 +8767,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -8740,6 +8850,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -8791,6 +8902,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -8862,6 +8974,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -8938,6 +9051,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -8989,6 +9103,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -9064,6 +9179,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -9144,6 +9260,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -9195,6 +9312,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -9272,6 +9390,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -9354,6 +9473,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -9405,6 +9525,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -9482,6 +9603,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -9564,6 +9686,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -9615,6 +9738,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -9692,6 +9816,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -9774,6 +9899,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -9825,6 +9951,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -9892,6 +10019,7 @@ export interface operations {
             401: components["responses"]["FhirUnauthorized"];
             403: components["responses"]["FhirForbidden"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -9964,6 +10092,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             415: components["responses"]["FhirUnsupportedMediaType"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -10015,6 +10144,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -10065,6 +10195,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
             429: components["responses"]["FhirExportLimit"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
             503: components["responses"]["FhirUnavailable"];
         };
@@ -10122,6 +10253,7 @@ export interface operations {
             404: components["responses"]["FhirNotFound"];
             415: components["responses"]["FhirUnsupportedMediaType"];
             429: components["responses"]["FhirExportLimit"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
             503: components["responses"]["FhirUnavailable"];
         };
@@ -10173,6 +10305,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
             429: components["responses"]["FhirExportLimit"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
             503: components["responses"]["FhirUnavailable"];
         };
@@ -10230,6 +10363,7 @@ export interface operations {
             404: components["responses"]["FhirNotFound"];
             415: components["responses"]["FhirUnsupportedMediaType"];
             429: components["responses"]["FhirExportLimit"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
             503: components["responses"]["FhirUnavailable"];
         };
@@ -10283,6 +10417,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
             429: components["responses"]["FhirExportLimit"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
             503: components["responses"]["FhirUnavailable"];
         };
@@ -10342,6 +10477,7 @@ export interface operations {
             404: components["responses"]["FhirNotFound"];
             415: components["responses"]["FhirUnsupportedMediaType"];
             429: components["responses"]["FhirExportLimit"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
             503: components["responses"]["FhirUnavailable"];
         };
@@ -10417,6 +10553,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -10469,6 +10606,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -10512,6 +10650,7 @@ export interface operations {
             403: components["responses"]["FhirForbidden"];
             404: components["responses"]["FhirNotFound"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["FhirInternalError"];
         };
     };
@@ -10602,6 +10741,7 @@ export interface operations {
             415: components["responses"]["IngestFailure"];
             422: components["responses"]["IngestFailure"];
             429: components["responses"]["FhirQuotaExceeded"];
+            431: components["responses"]["FhirHeadersTooLarge"];
             500: components["responses"]["IngestFailure"];
             503: components["responses"]["IngestFailure"];
         };
@@ -10680,6 +10820,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -10746,6 +10887,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -10820,6 +10962,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -10876,6 +11019,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -10932,6 +11076,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -10988,6 +11133,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -11057,6 +11203,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -11106,6 +11253,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -11163,6 +11311,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -11243,6 +11392,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -11305,6 +11455,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -11362,6 +11513,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -11432,6 +11584,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -11486,6 +11639,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -11,6 +11,7 @@ const TITLES: Partial<Record<ErrorCode, string>> = {
   not_found: 'Not found',
   invalid_parameter: 'Invalid parameter',
   invalid_body: 'Invalid form',
+  headers_too_large: 'Request headers too large',
 };
 
 export function consoleErrorPage(error: ApiError, requestId: string): string {

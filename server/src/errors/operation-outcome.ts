@@ -28,6 +28,7 @@ const STATUS_ISSUE: Record<number, string> = {
   415: 'not-supported',
   422: 'processing',
   429: 'throttled',
+  431: 'too-long',
   500: 'exception',
   503: 'transient',
 };

@@ -1,4 +1,5 @@
-// Requests Node's HTTP parser refuses (bad request line, unknown method, headers over 16 KiB)
+// Requests Node's HTTP parser refuses (bad request line, unknown method, headers over 64 KiB:
+// http/header-size.ts answers those over 16 KiB in each operation's own format)
 // never reach Koa. Answer them with the error envelope and a request id anyway, instead of
 // Node's bare "400 Bad Request", and close the connection.
 import { randomUUID } from 'node:crypto';

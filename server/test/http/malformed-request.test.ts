@@ -1,4 +1,5 @@
-// What Node's HTTP parser refuses, or the router cannot decode, still gets the envelope.
+// What Node's HTTP parser refuses, or the router cannot decode, still gets the envelope. (Headers
+// over 16 KiB but within the parser's 64 KiB are answered by each operation: header-size.test.ts.)
 import { expect } from 'chai';
 import { connect } from 'node:net';
 import { startTestService, type TestService } from '../../../test/support/service.js';
@@ -34,8 +35,8 @@ describe('malformed requests', () => {
     expect(body.data).to.equal(null);
   });
 
-  it('answers headers over 16 KiB with 431 headers_too_large', async () => {
-    const { head, body } = envelopeOf(await rawExchange(service.running.port, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
+  it('answers headers over 64 KiB (Node\'s parser\'s limit) with 431 headers_too_large, before routing', async () => {
+    const { head, body } = envelopeOf(await rawExchange(service.running.port, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`));
     expect(head).to.match(/^HTTP\/1\.1 431 /);
     expect(body.error.code).to.equal('headers_too_large');
   });
