@@ -26,8 +26,8 @@ function headerBytes(ctx: Context): number {
 /** Throws the operation's 431 when the request's headers are over MAX_HEADER_BYTES. */
 export function refuseOversizeHeaders(ctx: Context): void {
   if (headerBytes(ctx) <= MAX_HEADER_BYTES) return;
-  if (ctx.path === TOKEN_PATH) {
-    throw new OAuthError('invalid_request', `The request headers are too large (${MAX_HEADER_BYTES / 1024} KiB at most).`, { 'Cache-Control': 'no-store' }, 431);
-  }
-  throw new ApiError('headers_too_large');
+  const error = new ApiError('headers_too_large');
+  // The token endpoint answers in RFC 6749's form, with the catalogue's message and status.
+  if (ctx.path === TOKEN_PATH) throw new OAuthError('invalid_request', error.message, { 'Cache-Control': 'no-store' }, error.status);
+  throw error;
 }
