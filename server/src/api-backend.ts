@@ -15,6 +15,7 @@ import type { OperationResult } from './http/operation.js';
 import { openApiDocumentCopy } from './openapi/openapi-document.js';
 import { ajv2020 } from './openapi/ajv-2020.js';
 import { validationDetails } from './openapi/validation-details.js';
+import { explainingParameterIssues } from './openapi/parameter-issues.js';
 import { compiledOperationMatcher } from './openapi/operation-matcher.js';
 import { compiledRequestParser } from './openapi/request-parser.js';
 import { compiledRequestHandler } from './openapi/request-handler.js';
@@ -153,8 +154,9 @@ export async function createApiBackend(app: AppContext, registry: OperationRegis
   // compiled once per operation, and without the library's throw-away work.
   api.router.parseRequest = compiledRequestParser(api.router);
   // The validator works out per request what depends only on the operation: once per operation.
-  // A parameter holding NUL is refused there too (nul-characters.ts).
-  api.validator.validateRequest = refusingNulCharacters(compiledRequestValidator(api.validator), api.router);
+  // A parameter holding NUL is refused there too (nul-characters.ts), and a refusal's issues
+  // say what to send instead of Ajv's regular expressions (parameter-issues.ts).
+  api.validator.validateRequest = explainingParameterIssues(refusingNulCharacters(compiledRequestValidator(api.validator), api.router), api.validator);
   // The loop around them, with the same steps and handlers (request-handler.ts).
   api.handleRequest = compiledRequestHandler(api);
   api.registerSecurityHandler('oauth2', (_c: RouteContext, ctx: Context) =>
