@@ -253,6 +253,12 @@ describe('FHIR Subscriptions (R5 Backport IG on R4): a partner notified the FHIR
     await waitFor('a new handshake', () => (ofType('/down', 'handshake').length > handshakes ? true : undefined), 10_000, 100);
     expect((await r4(`Subscription/${created.id}`, 'DELETE')).status).to.equal(200);
     expect((await r4(`Subscription/${created.id}`)).status).to.equal(404);
+    // A FHIR id that is not one of ours names no Subscription, for each interaction on it.
+    for (const [path, method] of [['Subscription/sub-1', 'GET'], ['Subscription/sub-1/$status', 'GET'], ['Subscription/sub-1/$events', 'GET'], ['Subscription/sub-1', 'DELETE']] as const) {
+      const unknown = await r4(path, method);
+      expect(unknown.status, `${method} ${path}`).to.equal(404);
+      expect(unknown.body.issue[0].code).to.equal('not-found');
+    }
   });
 
   it("full-resource carries only what the owner's access policy lets it read: a payer's credential hears nothing of a resident it may not see", async () => {

@@ -60,10 +60,10 @@ describe('the issues of a refused parameter', () => {
     expect(diagnostics(fhir.body)).to.include('query._count is given more than once; give it once');
   });
 
-  it("words a reference that is not a resident's id, and a cursor not as a page gave it", async () => {
-    const reference = await call(service.baseUrl, 'GET', `/api/v1/fhir/R4/${t.orgA}/${t.a1}/Observation?patient=Patient/123`, { token: t.fullToken });
+  it('words a reference that names no Patient, and a cursor not as a page gave it', async () => {
+    const reference = await call(service.baseUrl, 'GET', `/api/v1/fhir/R4/${t.orgA}/${t.a1}/Observation?patient=Practitioner/123`, { token: t.fullToken });
     expect(reference.status).to.equal(400);
-    expect(diagnostics(reference.body)).to.include("query.patient must be a resident's id (a UUID) or Patient/ and the id");
+    expect(diagnostics(reference.body)).to.include('query.patient must be Patient/ and an id, or an id (a FHIR id: 1 to 64 letters, digits, - and .)');
 
     const cursor = await call(service.baseUrl, 'GET', `/api/v1/ofctx/${t.orgA}/${t.a1}/residents?cursor=a.b`, { token: t.fullToken });
     expect(cursor.status).to.equal(400);

@@ -155,6 +155,14 @@ describe('the FHIR R4 view', function () {
     const byId = await fhir(`${base}/Patient?_id=${two.join(',')},not-an-id`);
     expect(byId.body.total).to.equal(2);
     expect(byId.body.entry.map((e: { resource: Resource }) => e.resource.id)).to.deep.equal(two);
+    // A reference to a FHIR id that is not a UUID names no resident of ours: it matches nothing, as `_id` does.
+    for (const query of ['patient=not-ours', 'subject=Patient/abc.1', 'beneficiary=Patient/X']) {
+      const type = query.startsWith('beneficiary') ? 'Coverage' : 'Observation';
+      const none = await fhir(`${base}/${type}?${query}`);
+      expect(none.status, query).to.equal(200);
+      expect(none.body.total, query).to.equal(0);
+    }
+    expect((await fhir(`${base}/Observation?patient=${residentId},not-ours&_count=200`)).body.entry.map((e: { resource: Resource }) => e.resource.id)).to.deep.equal(observations);
     const touched = await touchCoverage(db(), orgId, facilityId, coverage[0]!, 'R4UPD');
     const changed = await fhir(`${base}/Coverage?_lastUpdated=ge${touched.lastUpdated}`);
     expect(changed.body.entry.map((e: { resource: Resource }) => [e.resource.id, e.resource.meta.versionId])).to.deep.equal([[touched.id, String(touched.versionId)]]);
@@ -204,7 +212,13 @@ describe('the FHIR R4 view', function () {
     const unknown = await fhir(`${base}/Patient/3f0e4b7c-1d2a-4c5b-8e9f-0a1b2c3d4e5f`);
     expect(unknown.status).to.equal(404);
     expect(unknown.body.issue[0]).to.include({ severity: 'error', code: 'not-found' });
-    expect((await fhir(`${base}/Patient/not-a-uuid`)).status).to.equal(400);
+    // Any FHIR id is a valid read; one that is not a UUID names nothing here (as Medplum answers).
+    const notOurs = await fhir(`${base}/Patient/not-a-uuid`);
+    expect(notOurs.status).to.equal(404);
+    expect(notOurs.body.issue[0]).to.include({ severity: 'error', code: 'not-found' });
+    const notAnId = await fhir(`${base}/Patient/${'a'.repeat(65)}`);
+    expect(notAnId.status).to.equal(400);
+    expect(notAnId.body.issue[0].diagnostics).to.include('path.id must be a FHIR id: 1 to 64 letters, digits, - and .');
     const noToken = await fhir(`${base}/Patient`, { token: null });
     expect(noToken.status).to.equal(401);
     expect(noToken.headers.get('www-authenticate')).to.match(/^Bearer/);

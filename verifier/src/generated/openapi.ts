@@ -912,7 +912,7 @@ export interface paths {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -965,7 +965,7 @@ export interface paths {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -998,7 +998,7 @@ export interface paths {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -1165,7 +1165,7 @@ export interface paths {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -1260,7 +1260,7 @@ export interface paths {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -1355,7 +1355,7 @@ export interface paths {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -1450,7 +1450,7 @@ export interface paths {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -1545,7 +1545,7 @@ export interface paths {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -1640,7 +1640,7 @@ export interface paths {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -1735,7 +1735,7 @@ export interface paths {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -1830,7 +1830,7 @@ export interface paths {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -1925,7 +1925,7 @@ export interface paths {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -4794,7 +4794,7 @@ export interface components {
          * @example W/"3"
          */
         IfNoneMatch: string;
-        /** @description The resource's logical id, a UUID. */
+        /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
         FhirId: string;
         /** @description The export, as its status URL names it. */
         ExportJobId: string;
@@ -4871,11 +4871,11 @@ export interface components {
         FhirOtherParameters: {
             [key: string]: string | string[];
         };
-        /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+        /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
         FhirPatient: string;
-        /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+        /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
         FhirSubject: string;
-        /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+        /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
         FhirBeneficiary: string;
         /** @description Lowercase hex HMAC-SHA256 of the exact raw body bytes, keyed with the UTF-8 bytes of the subscription's signing secret. Compare in constant time. During a secret rotation's overlap it is keyed with the previous secret until `previous_secret_expires_at` (see `rotateWebhookSecret`). */
         DeliverySignature: string;
@@ -6762,7 +6762,7 @@ export interface operations {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -6844,7 +6844,7 @@ export interface operations {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -6932,7 +6932,7 @@ export interface operations {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -6985,7 +6985,7 @@ export interface operations {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -7079,7 +7079,7 @@ export interface operations {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -8460,7 +8460,7 @@ export interface operations {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -8507,9 +8507,9 @@ export interface operations {
                 _cursor?: components["parameters"]["FhirCursor"];
                 /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
                 _format?: components["parameters"]["FhirFormat"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 beneficiary?: components["parameters"]["FhirBeneficiary"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description A business identifier (Patient: MRN, Medicare MBI `http://hl7.org/fhir/sid/us-mbi|...`, member id; Coverage: its identifier), matched exactly on system and value. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 identifier?: components["parameters"]["FhirIdentifier"];
@@ -8581,9 +8581,9 @@ export interface operations {
                 _cursor?: components["parameters"]["FhirCursor"];
                 /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
                 _format?: components["parameters"]["FhirFormat"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 beneficiary?: components["parameters"]["FhirBeneficiary"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description A business identifier (Patient: MRN, Medicare MBI `http://hl7.org/fhir/sid/us-mbi|...`, member id; Coverage: its identifier), matched exactly on system and value. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 identifier?: components["parameters"]["FhirIdentifier"];
@@ -8665,7 +8665,7 @@ export interface operations {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -8712,9 +8712,9 @@ export interface operations {
                 _cursor?: components["parameters"]["FhirCursor"];
                 /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
                 _format?: components["parameters"]["FhirFormat"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 patient?: components["parameters"]["FhirPatient"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 subject?: components["parameters"]["FhirSubject"];
                 /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
@@ -8790,9 +8790,9 @@ export interface operations {
                 _cursor?: components["parameters"]["FhirCursor"];
                 /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
                 _format?: components["parameters"]["FhirFormat"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 patient?: components["parameters"]["FhirPatient"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 subject?: components["parameters"]["FhirSubject"];
                 /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
@@ -8878,7 +8878,7 @@ export interface operations {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -8925,7 +8925,7 @@ export interface operations {
                 _cursor?: components["parameters"]["FhirCursor"];
                 /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
                 _format?: components["parameters"]["FhirFormat"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description AllergyIntolerance: `active`, `inactive`, `resolved`; Condition: `active`, `recurrence`, `relapse`, `inactive`, `remission`, `resolved`. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 "clinical-status"?: components["parameters"]["FhirClinicalStatus"];
@@ -8997,7 +8997,7 @@ export interface operations {
                 _cursor?: components["parameters"]["FhirCursor"];
                 /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
                 _format?: components["parameters"]["FhirFormat"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description AllergyIntolerance: `active`, `inactive`, `resolved`; Condition: `active`, `recurrence`, `relapse`, `inactive`, `remission`, `resolved`. A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 "clinical-status"?: components["parameters"]["FhirClinicalStatus"];
@@ -9079,7 +9079,7 @@ export interface operations {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -9126,9 +9126,9 @@ export interface operations {
                 _cursor?: components["parameters"]["FhirCursor"];
                 /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
                 _format?: components["parameters"]["FhirFormat"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 patient?: components["parameters"]["FhirPatient"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 subject?: components["parameters"]["FhirSubject"];
                 /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
@@ -9202,9 +9202,9 @@ export interface operations {
                 _cursor?: components["parameters"]["FhirCursor"];
                 /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
                 _format?: components["parameters"]["FhirFormat"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 patient?: components["parameters"]["FhirPatient"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 subject?: components["parameters"]["FhirSubject"];
                 /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
@@ -9288,7 +9288,7 @@ export interface operations {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -9335,9 +9335,9 @@ export interface operations {
                 _cursor?: components["parameters"]["FhirCursor"];
                 /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
                 _format?: components["parameters"]["FhirFormat"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 patient?: components["parameters"]["FhirPatient"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 subject?: components["parameters"]["FhirSubject"];
                 /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
@@ -9413,9 +9413,9 @@ export interface operations {
                 _cursor?: components["parameters"]["FhirCursor"];
                 /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
                 _format?: components["parameters"]["FhirFormat"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 patient?: components["parameters"]["FhirPatient"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 subject?: components["parameters"]["FhirSubject"];
                 /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
@@ -9501,7 +9501,7 @@ export interface operations {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -9548,9 +9548,9 @@ export interface operations {
                 _cursor?: components["parameters"]["FhirCursor"];
                 /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
                 _format?: components["parameters"]["FhirFormat"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 patient?: components["parameters"]["FhirPatient"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 subject?: components["parameters"]["FhirSubject"];
                 /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
@@ -9626,9 +9626,9 @@ export interface operations {
                 _cursor?: components["parameters"]["FhirCursor"];
                 /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
                 _format?: components["parameters"]["FhirFormat"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 patient?: components["parameters"]["FhirPatient"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 subject?: components["parameters"]["FhirSubject"];
                 /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
@@ -9714,7 +9714,7 @@ export interface operations {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -9761,9 +9761,9 @@ export interface operations {
                 _cursor?: components["parameters"]["FhirCursor"];
                 /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
                 _format?: components["parameters"]["FhirFormat"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 patient?: components["parameters"]["FhirPatient"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 subject?: components["parameters"]["FhirSubject"];
                 /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
@@ -9839,9 +9839,9 @@ export interface operations {
                 _cursor?: components["parameters"]["FhirCursor"];
                 /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
                 _format?: components["parameters"]["FhirFormat"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 patient?: components["parameters"]["FhirPatient"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 subject?: components["parameters"]["FhirSubject"];
                 /** @description Observation: `vital-signs` (http://terminology.hl7.org/CodeSystem/observation-category) for the vital signs, and the category the source gave (`laboratory` for lab results). Condition, ServiceRequest, MedicationRequest: the category the sender coded (its first coding). A token: `code`, `system|code`, `system|` (any code of that system) or `|code`; several separated by commas match any; given twice, both must match. */
                 category?: components["parameters"]["FhirCategory"];
@@ -9927,7 +9927,7 @@ export interface operations {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;
@@ -9974,7 +9974,7 @@ export interface operations {
                 _cursor?: components["parameters"]["FhirCursor"];
                 /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
                 _format?: components["parameters"]["FhirFormat"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description The order: `_lastUpdated` (every type), `birthdate` (Patient), `date` (Observation); `-` before it for descending. Ties are in insertion order (reversed with `-`). Another key is ignored (or `400` with `Prefer: handling=strict`). */
                 _sort?: components["parameters"]["FhirSort"];
@@ -10042,7 +10042,7 @@ export interface operations {
                 _cursor?: components["parameters"]["FhirCursor"];
                 /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
                 _format?: components["parameters"]["FhirFormat"];
-                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). */
+                /** @description The resident, as `Patient/<id>` or `<id>`; several separated by commas match any (`:Patient` may follow the name). An id that is not one of ofctx's (UUIDs) matches nothing. */
                 patient?: components["parameters"]["FhirPatient"];
                 /** @description The order: `_lastUpdated` (every type), `birthdate` (Patient), `date` (Observation); `-` before it for descending. Ties are in insertion order (reversed with `-`). Another key is ignored (or `400` with `Prefer: handling=strict`). */
                 _sort?: components["parameters"]["FhirSort"];
@@ -10120,7 +10120,7 @@ export interface operations {
                  * @example 0b7e3c1d-2a4f-4b6e-9c8d-7e6f5a4b3c21
                  */
                 facility_id: components["parameters"]["FacilityId"];
-                /** @description The resource's logical id, a UUID. */
+                /** @description The resource's logical id. ofctx gives UUIDs; any other FHIR id (1 to 64 letters, digits, `-` and `.`) names no resource here, `404` as an unknown UUID does. */
                 id: components["parameters"]["FhirId"];
             };
             cookie?: never;

@@ -25,6 +25,7 @@ import { SUBSCRIPTION_TOPICS, topicById } from './subscription-topics.js';
 import { toR4TopicBasic } from './topic-basic.js';
 import { eventDisclosures } from '../../audit/disclosures.js';
 import { visibilityOf } from '../../tenancy/authorize.js';
+import { isUuid } from '../../db/uuid.js';
 import { restrictToVisibleResidents } from '../../tenancy/event-visibility.js';
 
 const FHIR_HEADERS = { 'Content-Type': FHIR_JSON_UTF8 };
@@ -35,7 +36,9 @@ function limitReached(): ApiError {
 
 async function subscriptionOf(request: OperationRequest): Promise<FhirSubscriptionRow> {
   const { app, params } = request;
-  const row = await findFhirSubscription(app.db, params.org_id!, params.facility_id!, params.id!.toLowerCase());
+  // Any FHIR id is a valid path; only a UUID can name one of ours (and reach a uuid column).
+  const id = params.id!.toLowerCase();
+  const row = isUuid(id) ? await findFhirSubscription(app.db, params.org_id!, params.facility_id!, id) : undefined;
   if (!row) throw new ApiError('not_found', `Subscription/${params.id} is not known in this facility.`);
   return row;
 }
