@@ -7,8 +7,9 @@
 //   where its zone was. When putting `+` back would have matched, the issue says to send
 //   `%2B`. The value is not repaired: a server guessing at a date's zone would answer
 //   another search than the one asked, where HTTP and FHIR leave the encoding to the client.
-// - a parameter given twice where the contract takes one value: Ajv says `must be integer`
-//   (or string) of the two values it received; the issue says it is repeated.
+// - a parameter (or a form body's field) given twice where the contract takes one value:
+//   Ajv says `must be integer` (or string) of the two values it received; the issue says it
+//   is repeated.
 import type { ErrorObject } from 'ajv';
 import type { OpenAPIValidator, Operation } from 'openapi-backend';
 import type { RequestValidator } from './request-validator.js';
@@ -66,10 +67,22 @@ function reworded(error: ErrorObject, schemas: readonly unknown[], data: unknown
     if (issue === error.message && !plus) return error;
     return { ...error, message: plus ? `${issue}; ${PLUS_AS_SPACE}` : issue };
   }
-  if (error.keyword === 'type' && error.instancePath.startsWith('/query/') && Array.isArray(valueAt(data, error.instancePath))) {
-    return { ...error, message: 'is given more than once; give it once' };
-  }
+  if (error.keyword === 'type' && error.instancePath.startsWith('/query/') && Array.isArray(valueAt(data, error.instancePath))) return givenTwice(error);
   return error;
+}
+
+function givenTwice(error: ErrorObject): ErrorObject {
+  return { ...error, message: 'is given more than once; give it once' };
+}
+
+function isForm(headers: Record<string, unknown>): boolean {
+  const type = headers['content-type'];
+  return typeof type === 'string' && type.split(';')[0]!.trim().toLowerCase() === 'application/x-www-form-urlencoded';
+}
+
+/** A form body's field given twice (RFC 6749 3.2: the token request's parameters must not repeat), read as a list. */
+function formFieldGivenTwice(error: ErrorObject, body: unknown): boolean {
+  return error.keyword === 'type' && error.instancePath.startsWith('/requestBody/') && Array.isArray(valueAt({ requestBody: body }, error.instancePath));
 }
 
 /** `validate`, with the errors of a request it refused worded to say the fix. */
@@ -82,6 +95,7 @@ export function explainingParameterIssues(validate: RequestValidator, validator:
     const schemas = (validator.getRequestValidatorsForOperation(operation.operationId) ?? []).map((compiled) => compiled.schema);
     const { params, query, headers } = validator.router.parseRequest(req, operation as Operation);
     const data = { path: params, query, header: headers };
-    return { ...result, errors: (result.errors as ErrorObject[]).map((error) => reworded(error, schemas, data)) };
+    const form = isForm(headers);
+    return { ...result, errors: (result.errors as ErrorObject[]).map((error) => (form && formFieldGivenTwice(error, req.body) ? givenTwice(error) : reworded(error, schemas, data))) };
   };
 }

@@ -60,6 +60,16 @@ describe('the issues of a refused parameter', () => {
     expect(diagnostics(fhir.body)).to.include('query._count is given more than once; give it once');
   });
 
+  it('says a token request field given twice is repeated (RFC 6749 3.2), and leaves a JSON array where a string belongs as a type', async () => {
+    const token = await call(service.baseUrl, 'POST', '/api/v1/oauth/token', { rawBody: `grant_type=client_credentials&grant_type=client_credentials&client_id=${t.full.client_id}&client_secret=${t.full.client_secret}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(token.status).to.equal(400);
+    expect(token.body).to.deep.equal({ error: 'invalid_request', error_description: 'body.grant_type is given more than once; give it once' });
+
+    const json = await call(service.baseUrl, 'POST', `/api/v1/ofctx/${t.orgA}/webhooks`, { token: t.fullToken, json: { callback_url: 'http://127.0.0.1:9/hooks', event_types: ['resident.admitted'], description: ['a', 'b'] } });
+    expect(json.status).to.equal(400);
+    expect(json.body.error.details).to.deep.equal([{ field: 'body.description', issue: 'must be string' }]);
+  });
+
   it('words a reference that names no Patient, and a cursor not as a page gave it', async () => {
     const reference = await call(service.baseUrl, 'GET', `/api/v1/fhir/R4/${t.orgA}/${t.a1}/Observation?patient=Practitioner/123`, { token: t.fullToken });
     expect(reference.status).to.equal(400);
