@@ -198,6 +198,12 @@ describe('partners search the R4 view as FHIR clients do (US Core)', function ()
     const counted = await search('Observation', { patient: ids.okafor!, _summary: 'count' });
     expect(counted.total).to.equal(4);
     expect(counted.entry).to.equal(undefined);
+    // FHIR R4 (search.html#count): _count=0 is treated as _summary=count, no entries and no next link.
+    const zero = await search('Observation', { patient: ids.okafor!, _count: '0' });
+    expect(zero.total).to.equal(4);
+    expect(zero.entry).to.equal(undefined);
+    expect(zero.link.map((link) => link.relation)).to.deep.equal(['self']);
+    expect(zero.link[0]!.url).to.equal(`${base}/Observation?patient=${ids.okafor}&_count=0`);
     const included = await search('Observation', { code: `${LOINC}|8867-4`, _include: 'Observation:patient' });
     expect(idsOf(included)).to.deep.equal([ids.heartRate, ids.laterHeartRate, ids.otherHeartRate]);
     expect(idsOf(included, 'include')).to.deep.equal([ids.okafor, ids.nunez]);

@@ -232,7 +232,7 @@ describe('the FHIR R4 view', function () {
     expect(facility.status).to.equal(403);
     expect(facility.body.issue[0].details.coding[0].code).to.equal('facility_forbidden');
     // A malformed value of a parameter served is refused; a parameter not served only with Prefer: handling=strict.
-    for (const query of ['_count=0', '_count=201', '_lastUpdated=yesterday', '_cursor=bm90LWpzb24', 'patient=Practitioner/1']) {
+    for (const query of ['_count=-1', '_count=201', '_lastUpdated=yesterday', '_cursor=bm90LWpzb24', 'patient=Practitioner/1']) {
       const bad = await fhir(`${base}/Observation?${query}`);
       expect(bad.status, query).to.equal(400);
       expect(bad.body.issue[0].code, query).to.equal('invalid');

@@ -4817,7 +4817,7 @@ export interface components {
         ExportOrganizeOutputBy: string;
         /** @description Not supported; refused (`400`), or ignored under `Prefer: handling=lenient`. */
         ExportAllowPartialManifests: string;
-        /** @description Resources per page. */
+        /** @description Resources per page. `0` asks for the total alone, as `_summary=count` does (FHIR R4). */
         FhirCount: number;
         /** @description FHIR's format override; only JSON is served, so it may only name JSON. */
         FhirFormat: "json" | "application/json" | "application/fhir+json";
@@ -8278,7 +8278,7 @@ export interface operations {
     searchFhirPatient: {
         parameters: {
             query?: {
-                /** @description Resources per page. */
+                /** @description Resources per page. `0` asks for the total alone, as `_summary=count` does (FHIR R4). */
                 _count?: components["parameters"]["FhirCount"];
                 /** @description One logical id, or several separated by commas (at most 200). */
                 _id?: components["parameters"]["FhirIdSearch"];
@@ -8356,7 +8356,7 @@ export interface operations {
     searchFhirPatientByPost: {
         parameters: {
             query?: {
-                /** @description Resources per page. */
+                /** @description Resources per page. `0` asks for the total alone, as `_summary=count` does (FHIR R4). */
                 _count?: components["parameters"]["FhirCount"];
                 /** @description One logical id, or several separated by commas (at most 200). */
                 _id?: components["parameters"]["FhirIdSearch"];
@@ -8491,7 +8491,7 @@ export interface operations {
     searchFhirCoverage: {
         parameters: {
             query?: {
-                /** @description Resources per page. */
+                /** @description Resources per page. `0` asks for the total alone, as `_summary=count` does (FHIR R4). */
                 _count?: components["parameters"]["FhirCount"];
                 /** @description One logical id, or several separated by commas (at most 200). */
                 _id?: components["parameters"]["FhirIdSearch"];
@@ -8565,7 +8565,7 @@ export interface operations {
     searchFhirCoverageByPost: {
         parameters: {
             query?: {
-                /** @description Resources per page. */
+                /** @description Resources per page. `0` asks for the total alone, as `_summary=count` does (FHIR R4). */
                 _count?: components["parameters"]["FhirCount"];
                 /** @description One logical id, or several separated by commas (at most 200). */
                 _id?: components["parameters"]["FhirIdSearch"];
@@ -8696,7 +8696,7 @@ export interface operations {
     searchFhirObservation: {
         parameters: {
             query?: {
-                /** @description Resources per page. */
+                /** @description Resources per page. `0` asks for the total alone, as `_summary=count` does (FHIR R4). */
                 _count?: components["parameters"]["FhirCount"];
                 /** @description One logical id, or several separated by commas (at most 200). */
                 _id?: components["parameters"]["FhirIdSearch"];
@@ -8774,7 +8774,7 @@ export interface operations {
     searchFhirObservationByPost: {
         parameters: {
             query?: {
-                /** @description Resources per page. */
+                /** @description Resources per page. `0` asks for the total alone, as `_summary=count` does (FHIR R4). */
                 _count?: components["parameters"]["FhirCount"];
                 /** @description One logical id, or several separated by commas (at most 200). */
                 _id?: components["parameters"]["FhirIdSearch"];
@@ -8909,7 +8909,7 @@ export interface operations {
     searchFhirAllergyIntolerance: {
         parameters: {
             query?: {
-                /** @description Resources per page. */
+                /** @description Resources per page. `0` asks for the total alone, as `_summary=count` does (FHIR R4). */
                 _count?: components["parameters"]["FhirCount"];
                 /** @description One logical id, or several separated by commas (at most 200). */
                 _id?: components["parameters"]["FhirIdSearch"];
@@ -8981,7 +8981,7 @@ export interface operations {
     searchFhirAllergyIntoleranceByPost: {
         parameters: {
             query?: {
-                /** @description Resources per page. */
+                /** @description Resources per page. `0` asks for the total alone, as `_summary=count` does (FHIR R4). */
                 _count?: components["parameters"]["FhirCount"];
                 /** @description One logical id, or several separated by commas (at most 200). */
                 _id?: components["parameters"]["FhirIdSearch"];
@@ -9110,7 +9110,7 @@ export interface operations {
     searchFhirCondition: {
         parameters: {
             query?: {
-                /** @description Resources per page. */
+                /** @description Resources per page. `0` asks for the total alone, as `_summary=count` does (FHIR R4). */
                 _count?: components["parameters"]["FhirCount"];
                 /** @description One logical id, or several separated by commas (at most 200). */
                 _id?: components["parameters"]["FhirIdSearch"];
@@ -9186,7 +9186,7 @@ export interface operations {
     searchFhirConditionByPost: {
         parameters: {
             query?: {
-                /** @description Resources per page. */
+                /** @description Resources per page. `0` asks for the total alone, as `_summary=count` does (FHIR R4). */
                 _count?: components["parameters"]["FhirCount"];
                 /** @description One logical id, or several separated by commas (at most 200). */
                 _id?: components["parameters"]["FhirIdSearch"];
@@ -9319,7 +9319,7 @@ export interface operations {
     searchFhirServiceRequest: {
         parameters: {
             query?: {
-                /** @description Resources per page. */
+                /** @description Resources per page. `0` asks for the total alone, as `_summary=count` does (FHIR R4). */
                 _count?: components["parameters"]["FhirCount"];
                 /** @description One logical id, or several separated by commas (at most 200). */
                 _id?: components["parameters"]["FhirIdSearch"];
@@ -9397,7 +9397,7 @@ export interface operations {
     searchFhirServiceRequestByPost: {
         parameters: {
             query?: {
-                /** @description Resources per page. */
+                /** @description Resources per page. `0` asks for the total alone, as `_summary=count` does (FHIR R4). */
                 _count?: components["parameters"]["FhirCount"];
                 /** @description One logical id, or several separated by commas (at most 200). */
                 _id?: components["parameters"]["FhirIdSearch"];
@@ -9532,7 +9532,7 @@ export interface operations {
     searchFhirDiagnosticReport: {
         parameters: {
             query?: {
-                /** @description Resources per page. */
+                /** @description Resources per page. `0` asks for the total alone, as `_summary=count` does (FHIR R4). */
                 _count?: components["parameters"]["FhirCount"];
                 /** @description One logical id, or several separated by commas (at most 200). */
                 _id?: components["parameters"]["FhirIdSearch"];
@@ -9610,7 +9610,7 @@ export interface operations {
     searchFhirDiagnosticReportByPost: {
         parameters: {
             query?: {
-                /** @description Resources per page. */
+                /** @description Resources per page. `0` asks for the total alone, as `_summary=count` does (FHIR R4). */
                 _count?: components["parameters"]["FhirCount"];
                 /** @description One logical id, or several separated by commas (at most 200). */
                 _id?: components["parameters"]["FhirIdSearch"];
@@ -9745,7 +9745,7 @@ export interface operations {
     searchFhirMedicationRequest: {
         parameters: {
             query?: {
-                /** @description Resources per page. */
+                /** @description Resources per page. `0` asks for the total alone, as `_summary=count` does (FHIR R4). */
                 _count?: components["parameters"]["FhirCount"];
                 /** @description One logical id, or several separated by commas (at most 200). */
                 _id?: components["parameters"]["FhirIdSearch"];
@@ -9823,7 +9823,7 @@ export interface operations {
     searchFhirMedicationRequestByPost: {
         parameters: {
             query?: {
-                /** @description Resources per page. */
+                /** @description Resources per page. `0` asks for the total alone, as `_summary=count` does (FHIR R4). */
                 _count?: components["parameters"]["FhirCount"];
                 /** @description One logical id, or several separated by commas (at most 200). */
                 _id?: components["parameters"]["FhirIdSearch"];
@@ -9958,7 +9958,7 @@ export interface operations {
     searchFhirCoverageEligibilityResponse: {
         parameters: {
             query?: {
-                /** @description Resources per page. */
+                /** @description Resources per page. `0` asks for the total alone, as `_summary=count` does (FHIR R4). */
                 _count?: components["parameters"]["FhirCount"];
                 /** @description One logical id, or several separated by commas (at most 200). */
                 _id?: components["parameters"]["FhirIdSearch"];
@@ -10026,7 +10026,7 @@ export interface operations {
     searchFhirCoverageEligibilityResponseByPost: {
         parameters: {
             query?: {
-                /** @description Resources per page. */
+                /** @description Resources per page. `0` asks for the total alone, as `_summary=count` does (FHIR R4). */
                 _count?: components["parameters"]["FhirCount"];
                 /** @description One logical id, or several separated by commas (at most 200). */
                 _id?: components["parameters"]["FhirIdSearch"];

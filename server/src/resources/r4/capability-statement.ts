@@ -57,7 +57,7 @@ export function capabilityStatement(base: string) {
       {
         mode: 'server',
         documentation:
-          'Read-only records; Subscriptions (R5 Backport IG) are created, updated and deleted. Searches by GET or POST [type]/_search (a form body); pages are followed with the `next` link only; `_count` is 1 to 200 (default 50); `_summary=count` answers the total alone. A parameter not listed here (or a modifier, `_sort` or `_include` not supported) is ignored and left out of the self link, or refused (400) with `Prefer: handling=strict`.',
+          'Read-only records; Subscriptions (R5 Backport IG) are created, updated and deleted. Searches by GET or POST [type]/_search (a form body); pages are followed with the `next` link only; `_count` is 0 to 200 (default 50); `_summary=count` or `_count=0` answers the total alone. A parameter not listed here (or a modifier, `_sort` or `_include` not supported) is ignored and left out of the self link, or refused (400) with `Prefer: handling=strict`.',
         security: {
           cors: false,
           service: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/restful-security-service', code: 'OAuth', display: 'OAuth' }] }],

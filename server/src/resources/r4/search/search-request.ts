@@ -163,9 +163,11 @@ export function readSearch(r4: R4Type, pairs: Array<[string, string]>, strict: b
     const [name, modifier] = key.split(':', 2) as [string, string | undefined];
     switch (key) {
       case '_count': {
-        if (!/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > 200) throw invalid('_count', 'must be an integer from 1 to 200');
-        search.count = Number(value);
-        search.applied.push([key, value]);
+        if (!/^\d{1,3}$/.test(value) || Number(value) > 200) throw invalid('_count', 'must be an integer from 0 to 200');
+        // FHIR R4 (search.html#count): _count=0 is treated as _summary=count, the total alone.
+        if (Number(value) === 0) search.summaryCount = true;
+        else search.count = Number(value);
+        search.applied.push([key, String(Number(value))]);
         continue;
       }
       case '_cursor':
