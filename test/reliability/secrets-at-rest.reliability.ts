@@ -8,11 +8,13 @@ import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import type { TestService } from '../support/service.js';
 import { ALL_SCOPES } from '../support/service.js';
 import { sqlitePath } from '../../server/src/config/config.js';
 import { figures } from './support/figures.js';
 import { rememberedSecrets, type SecretKind } from './support/secrets.js';
+import { foundNeedles } from './support/needle-search.js';
 import { bearer, issueToken, jsonBody, seedClient, sendOk, suiteService, TOKEN_PATH } from './support/suite.js';
 
 /** Each secret whole and its random part alone, in the encodings a careless store might use. */
@@ -99,17 +101,50 @@ describe('secrets at rest after the suite', function () {
     return secrets;
   };
 
+  /** Each secret's needles, and the description of a secret one of them names. */
+  const searchOf = (secrets: ReturnType<typeof secretsOfEachKind>) => {
+    const all: Buffer[] = [];
+    const owner: string[] = [];
+    for (const { kind, value } of secrets) {
+      for (const needle of needles(value)) {
+        all.push(needle);
+        owner.push(`${kind} ${value.slice(0, 10)}...`);
+      }
+    }
+    return { all, owner };
+  };
+
+  it('searches with a one-pass search that finds exactly what Buffer.includes finds', () => {
+    for (let round = 0; round < 50; round++) {
+      const haystack = randomBytes(4000);
+      haystack.fill(0x61, 100, 600); // a run of one byte: windows whose hashes repeat
+      const probes = Array.from({ length: 40 }, (_, i) => {
+        const length = 1 + ((i * 7 + round) % 60);
+        const start = (i * 97 + round * 13) % (haystack.length - length);
+        return i % 3 === 0 ? Buffer.from(haystack.subarray(start, start + length)) : i % 3 === 1 ? Buffer.alloc(length, 0x61) : randomBytes(length);
+      });
+      const found = foundNeedles(haystack, probes);
+      probes.forEach((probe, index) => expect(found.has(index), `round ${round} probe ${index}`).to.equal(haystack.includes(probe)));
+    }
+  });
+
   it('holds no client secret, signing secret or access token in the database', async () => {
     const secrets = secretsOfEachKind();
     const places = await storedBytes(service);
-    // The search reads live data: a client id, stored in clear, is found.
-    expect([...places.values()].some((bytes) => bytes.includes(Buffer.from(clientId))), 'the positive control (a client id) is found').to.equal(true);
+    const { all, owner } = searchOf(secrets);
+    // The positive control goes through the same search, beside the secrets: a client id,
+    // stored in clear, is found (the search reads live data and finds what is there).
+    const control = all.length;
+    all.push(Buffer.from(clientId));
+    let controlFound = false;
     const found: string[] = [];
-    for (const { kind, value } of secrets) {
-      for (const needle of needles(value)) {
-        for (const [place, bytes] of places) if (bytes.includes(needle)) found.push(`${kind} ${value.slice(0, 10)}... in ${place}`);
+    for (const [place, bytes] of places) {
+      for (const index of foundNeedles(bytes, all)) {
+        if (index === control) controlFound = true;
+        else found.push(`${owner[index]} in ${place}`);
       }
     }
+    expect(controlFound, 'the positive control (a client id) is found').to.equal(true);
     figures.secrets.searched = secrets.length;
     figures.secrets.places = places.size + 1;
     figures.secrets.found += found.length;
@@ -122,8 +157,8 @@ describe('secrets at rest after the suite', function () {
     const secrets = secretsOfEachKind();
     const logs = Buffer.from(service.logs(), 'utf8');
     expect(logs.includes(Buffer.from('webhook subscription registered')), 'the positive control (a log line) is found').to.equal(true);
-    const found: string[] = [];
-    for (const { kind, value } of secrets) for (const needle of needles(value)) if (logs.includes(needle)) found.push(`${kind} ${value.slice(0, 10)}...`);
+    const { all, owner } = searchOf(secrets);
+    const found = [...foundNeedles(logs, all)].map((index) => owner[index]!);
     figures.secrets.found += found.length;
     console.log(`      searched ${secrets.length} secrets in ${logs.length} bytes of logs: ${found.length} found`);
     expect(found).to.deep.equal([]);
