@@ -137,6 +137,17 @@ export class OAuthError extends OfctxError {
 }
 
 /**
+ * The API's message with what each field needs, as the FHIR view's diagnostics word it
+ * (`The request has invalid parameters. (query.page_size must be <= 200)`): a logged
+ * `error.message` then says what to fix. `details` keeps them one by one.
+ */
+function messageWithDetails(message: string, details: ErrorDetail[] | undefined): string {
+  const worded = (details ?? []).filter((detail) => isObject(detail) && typeof detail.field === 'string' && typeof detail.issue === 'string');
+  if (worded.length === 0) return message;
+  return `${message} (${worded.map((detail) => `${detail.field} ${detail.issue}`).join('; ')})`;
+}
+
+/**
  * The typed error for a failed API answer (`body` is the parsed envelope, or the text when
  * it was not JSON). Wrapped methods throw it; `client.raw` callers can use it to turn
  * `{ error, response }` into the same error.
@@ -146,7 +157,7 @@ export function errorFromResponse(response: Response, body: unknown): OfctxError
   const init: OfctxErrorInit = {
     status: response.status,
     code: apiError?.code ?? codeForStatus(response.status),
-    message: apiError?.message ?? `The API answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`,
+    message: apiError?.message !== undefined ? messageWithDetails(apiError.message, apiError.details) : `The API answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`,
     requestId: apiError?.request_id ?? response.headers.get('x-request-id') ?? undefined,
     details: apiError?.details,
     raw: body,

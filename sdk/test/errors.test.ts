@@ -53,6 +53,16 @@ describe('errorFromResponse', () => {
     expect(error.raw).to.deep.equal(body);
   });
 
+  it('says in its message what each field needs, so a logged message names the fix', () => {
+    const body = errorEnvelope('invalid_parameter', 'The request has invalid parameters.', [
+      { field: 'query.page_size', issue: 'must be <= 200' },
+      { field: 'query._lastUpdated.0', issue: 'must be gt, ge, lt or le and a date' },
+    ]);
+    expect(errorFromResponse(...answer(400, body)).message).to.equal('The request has invalid parameters. (query.page_size must be <= 200; query._lastUpdated.0 must be gt, ge, lt or le and a date)');
+    // Details that are not field and issue are left out of the message, and none leaves it as it is.
+    expect(errorFromResponse(...answer(400, errorEnvelope('invalid_parameter', 'Bad.', [{ field: 3 } as never]))).message).to.equal('Bad.');
+  });
+
   it('takes the request id from X-Request-Id when the body has none', () => {
     const error = errorFromResponse(new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway', headers: { 'X-Request-Id': 'proxy-7' } }), '<html>Bad gateway</html>');
     expect(error).to.be.instanceOf(ServerError);
