@@ -16,7 +16,7 @@ import type { RequestValidator } from './request-validator.js';
 
 export const PATTERN_ISSUE_KEYWORD = 'x-ofctx-pattern-issue';
 
-const PLUS_AS_SPACE = 'a + in a query string is read as a space: send + as %2B';
+export const PLUS_AS_SPACE = 'a + in a query string or form body is read as a space: send + as %2B';
 
 function unescapePointer(part: string): string {
   return part.replace(/~1/g, '/').replace(/~0/g, '~');

@@ -7,7 +7,7 @@ import { seedTenants, type Tenants } from '../../../test/support/tenants.js';
 import { openApiDocumentCopy } from '../../src/openapi/openapi-document.js';
 import { PATTERN_ISSUE_KEYWORD } from '../../src/openapi/parameter-issues.js';
 
-const PLUS_HINT = 'a + in a query string is read as a space: send + as %2B';
+const PLUS_HINT = 'a + in a query string or form body is read as a space: send + as %2B';
 
 describe('the issues of a refused parameter', () => {
   let service: TestService;
@@ -37,6 +37,11 @@ describe('the issues of a refused parameter', () => {
     expect(list.body.error.details).to.deep.equal([
       { field: 'query._lastUpdated.0', issue: `must be gt, ge, lt or le and a date (2026-11-20) or an instant with its zone (2026-11-20T10:00:00Z, 2026-11-20T10:00:00%2B05:00); ${PLUS_HINT}` },
     ]);
+
+    // A POST _search form body reads + as a space as well.
+    const form = await call(service.baseUrl, 'POST', `/api/v1/fhir/R4/${t.orgA}/${t.a1}/Patient/_search`, { token: t.fullToken, rawBody: 'birthdate=gt1940-01-01T00:00:00+05:00', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(form.status).to.equal(400);
+    expect(diagnostics(form.body)).to.include('query.birthdate must be a date or instant').and.include(PLUS_HINT);
 
     // Sent as %2B, the same search is served.
     const encoded = await call(service.baseUrl, 'GET', `/api/v1/ofctx/${t.orgA}/${t.a1}/coverage?_lastUpdated=gt2026-11-20T10:00:00%2B05:00`, { token: t.fullToken });

@@ -10,6 +10,7 @@ import { isUuid } from '../../../db/uuid.js';
 import { normalizeText } from '../../../db/search-strings.js';
 import type { R4Type } from '../r4-types.js';
 import { searchParameters, sortKeys, type SearchParameter } from './search-parameters.js';
+import { PLUS_AS_SPACE } from '../../../openapi/parameter-issues.js';
 
 export const DEFAULT_COUNT = 50;
 const MAX_VALUES = 200;
@@ -83,7 +84,9 @@ const DATE = /^(eq|ne|gt|lt|ge|le)?(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{
  */
 export function dateRange(name: string, value: string): DateRange {
   const m = DATE.exec(value);
-  const fail = () => invalid(name, 'must be a date or instant with an optional prefix eq, ne, gt, lt, ge or le, such as ge2026-11-20 or lt2026-11-20T10:00:00Z');
+  // A form body reads `+` as a space too (POST _search): say so where putting it back would parse.
+  const plus = value.includes(' ') && DATE.test(value.replace(/ /g, '+')) ? `; ${PLUS_AS_SPACE}` : '';
+  const fail = () => invalid(name, `must be a date or instant with an optional prefix eq, ne, gt, lt, ge or le, such as ge2026-11-20 or lt2026-11-20T10:00:00Z${plus}`);
   if (!m) throw fail();
   const [, prefix, year, month, day, hour, minute, second, fraction, zone] = m;
   const y = Number(year);
