@@ -23,7 +23,7 @@ import type { Knex } from 'knex';
 import { rawRows } from './database.js';
 import { boundOf, ensurePartitions, relationExists, relationKind } from './history-partitions.js';
 import type { HistoryTable } from './history-tables.js';
-import { isLockTimeout, retryOnLockTimeout, withLockTimeout } from './lock-timeout.js';
+import { isDeadlock, isLockTimeout, retryOnLockTimeout, withLockTimeout } from './lock-timeout.js';
 
 export const MOVES_TABLE = 'history_table_moves';
 
@@ -149,8 +149,28 @@ export interface MoveState {
   swapped_at: string | null;
 }
 
+/**
+ * A batch that deadlocked is tried again this many times, after 250 ms times the try. Its rows
+ * are locked in key order; retention's batch delete locks the rows it removes in its plan's
+ * order, so the two can wait on each other, and PostgreSQL aborts one of them. The batch
+ * aborted copied nothing (one transaction), and the move would otherwise wait for the
+ * keeper's next pass, an hour later (found by the online-move test under CI's load).
+ */
+const DEADLOCK_RETRY = { attempts: 5, pauseMs: 250 };
+
 /** Step 2: the next batch. Returns the rows copied, or null when the watermark is reached. */
 export async function copyBatch(db: Knex, spec: HistoryTable, batch = COPY_BATCH): Promise<number | null> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await copyBatchOnce(db, spec, batch);
+    } catch (error) {
+      if (!isDeadlock(error) || attempt >= DEADLOCK_RETRY.attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, DEADLOCK_RETRY.pauseMs * attempt));
+    }
+  }
+}
+
+async function copyBatchOnce(db: Knex, spec: HistoryTable, batch: number): Promise<number | null> {
   return db.transaction(async (trx) => {
     // One copier per table at a time (several instances): the others have nothing to do.
     const locked = rawRows<{ locked: boolean }>(await trx.raw('SELECT pg_try_advisory_xact_lock(hashtext(?)) AS locked', [`ofctx.history_move.${spec.table}`]))[0]?.locked;
@@ -164,7 +184,7 @@ export async function copyBatch(db: Knex, spec: HistoryTable, batch = COPY_BATCH
     const names = (await columnsOf(trx, spec.table)).map((c) => `"${c.name}"`).join(', ');
     const key = keyOf(spec);
     const result = (await trx.raw(
-      `WITH source AS (SELECT ${names} FROM "${spec.table}" WHERE "${key}" > ? AND "${key}" <= ? FOR SHARE)
+      `WITH source AS (SELECT ${names} FROM "${spec.table}" WHERE "${key}" > ? AND "${key}" <= ? ORDER BY "${key}" FOR SHARE)
        INSERT INTO "${twinName(spec.table)}" (${names}) SELECT ${names} FROM source ON CONFLICT DO NOTHING`,
       [from, upTo],
     )) as { rowCount: number };

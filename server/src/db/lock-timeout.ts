@@ -14,6 +14,11 @@ export function isLockTimeout(error: unknown): boolean {
   return (error as { code?: string }).code === '55P03';
 }
 
+/** PostgreSQL's deadlock_detected: this transaction was the one aborted to break a cycle of lock waits. */
+export function isDeadlock(error: unknown): boolean {
+  return (error as { code?: string }).code === '40P01';
+}
+
 /**
  * Runs `work` in a transaction (a savepoint inside the caller's) whose statements wait at most
  * `timeout` for a lock; the previous setting holds again after it, whether it committed or not.

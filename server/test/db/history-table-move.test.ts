@@ -12,7 +12,9 @@ import { migrationsUpTo } from '../../../test/support/migrations-up-to.js';
 import { openDatabase, rawRows } from '../../src/db/database.js';
 import { INLINE_ROWS } from '../../src/db/migrations/039_history_partitions.js';
 import { isPartitioned, listPartitions } from '../../src/db/history-partitions.js';
-import { MOVES_TABLE, pendingMoves, twinName } from '../../src/db/history-table-move.js';
+import { copyBatch, MOVES_TABLE, pendingMoves, twinName } from '../../src/db/history-table-move.js';
+import { historyTable } from '../../src/db/history-tables.js';
+import { isDeadlock } from '../../src/db/lock-timeout.js';
 import { keepHistoryPartitions } from '../../src/db/history-partition-keeper.js';
 
 const ROWS = Number(process.env.HISTORY_MOVE_ROWS ?? 100_000);
@@ -62,12 +64,19 @@ describe('moving a history table to time partitions online (PostgreSQL)', functi
     // Retention meanwhile: the oldest rows, in batches, by key (as retention/purge-expired.ts).
     const deleted: string[] = [];
     let purging = true;
+    // Its rows are locked in its plan's order, the copier's in key order: PostgreSQL may abort
+    // either to break a deadlock. The copier tries its batch again; the purge, like the
+    // service's, deletes nothing that time and goes on (retention-purger.ts retries later).
     const purger = (async () => {
       while (purging) {
-        const gone = (await db.raw(
-          `DELETE FROM audit_events WHERE seq IN (SELECT seq FROM audit_events WHERE request_id LIKE 'old-%' ORDER BY at LIMIT 500) RETURNING request_id`,
-        )) as { rows: Array<{ request_id: string }> };
-        deleted.push(...gone.rows.map((r) => r.request_id));
+        try {
+          const gone = (await db.raw(
+            `DELETE FROM audit_events WHERE seq IN (SELECT seq FROM audit_events WHERE request_id LIKE 'old-%' ORDER BY at LIMIT 500) RETURNING request_id`,
+          )) as { rows: Array<{ request_id: string }> };
+          deleted.push(...gone.rows.map((r) => r.request_id));
+        } catch (error) {
+          if (!isDeadlock(error)) throw error;
+        }
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     })();
@@ -220,5 +229,59 @@ describe('moving the delivery attempts to weekly partitions online (PostgreSQL, 
     expect((await listPartitions(db, 'webhook_delivery_attempts')).length).to.be.greaterThan(5);
     const keys = rawRows<{ def: string }>(await db.raw(`SELECT pg_get_indexdef(indexrelid) AS def FROM pg_index WHERE indrelid = 'webhook_delivery_attempts'::regclass AND indisunique`)).map((r) => r.def);
     expect(keys.some((def) => def.endsWith('(delivery_id, attempt, started_at)'))).to.equal(true);
+  });
+});
+
+describe('a copy batch that deadlocks with retention (PostgreSQL)', function () {
+  this.timeout(120_000);
+  let database: TestDatabase;
+  let db: Knex;
+
+  before(async function () {
+    if (testDatabaseKind !== 'postgres') return this.skip();
+    database = await createTestDatabase();
+    db = openDatabase(database.url);
+    await db.migrate.latest({ migrationSource: migrationsUpTo('035_diagnostic_reports') });
+    await db.raw(
+      `INSERT INTO audit_events (at, request_id, client_id, org_id, operation, status, result_count)
+       SELECT to_char(now() AT TIME ZONE 'UTC' - interval '30 days' + (n * interval '31 seconds'), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'old-' || n, 'client-a', gen_random_uuid(), 'listCoverage', 200, 0
+       FROM generate_series(1, ${INLINE_ROWS + 1}) AS n`,
+    );
+    await db.migrate.latest({ migrationSource: migrationsUpTo('039_history_partitions') });
+  });
+  after(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  it('is tried again: PostgreSQL aborts it to break the cycle, and the retry copies the batch whole', async () => {
+    const spec = historyTable('audit_events')!;
+    const [first, second] = rawRows<{ seq: number }>(await db.raw('SELECT seq FROM audit_events ORDER BY seq LIMIT 2')).map((r) => Number(r.seq)) as [number, number];
+    // A deleter holds the batch's second row, then wants its first, which the copier (locking in
+    // key order) holds by then: a cycle. The deleter checks for deadlocks later than the
+    // copier, so the copier is the one aborted.
+    const deleter = openDatabase(database.url);
+    let deleterDone!: Promise<void>;
+    try {
+      const holding = new Promise<void>((held) => {
+        deleterDone = deleter.transaction(async (trx) => {
+          await trx.raw(`SET LOCAL deadlock_timeout = '20s'`);
+          await trx.raw('SELECT 1 FROM audit_events WHERE seq = ? FOR UPDATE', [second]);
+          held();
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          await trx.raw('DELETE FROM audit_events WHERE seq IN (?, ?)', [first, second]);
+        });
+      });
+      await holding;
+      const copied = await copyBatch(db, spec, 10);
+      await deleterDone;
+      // The retry ran after the deleter committed: its two rows are gone from both tables.
+      expect(copied).to.equal(8);
+      expect(rawRows<{ n: number }>(await db.raw(`SELECT count(*)::int AS n FROM "${twinName('audit_events')}" WHERE seq <= ?`, [first + 9]))[0]!.n).to.equal(8);
+      expect(Number((await db(MOVES_TABLE).where({ table_name: 'audit_events' }).first()).copied_through)).to.equal(first + 9);
+    } finally {
+      await deleterDone?.catch(() => undefined);
+      await deleter.destroy();
+    }
   });
 });
