@@ -258,23 +258,37 @@ describe('the ingest endpoint', function () {
 
   it('answers 503 with Retry-After, not a 500, when another process holds the SQLite writer too long', async function () {
     if (service.database.kind !== 'sqlite') this.skip();
+    this.timeout(60_000);
     // Another process (as `ops import` would be) takes the write lock and keeps it 9 s: past the
     // ingest's 5 s busy timeout even if the request reaches the database up to 4 s after the
     // lock was taken (a loaded machine), and within the audit record's own 5 s after it.
-    const holder = spawn(process.execPath, ['-e', `
-      const db = new (require(process.argv[2]))(process.argv[1]);
-      db.exec('BEGIN IMMEDIATE');
-      console.log('locked');
-      setTimeout(() => { db.exec('ROLLBACK'); db.close(); }, 9000);
-    `, service.database.url.slice('sqlite:'.length), sqliteDriverPath()], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-    const exited = once(holder, 'exit');
-    await once(holder.stdout!, 'data');
-    const response = await post(bundle('batch', [{ resource: patient('BUSY-1') }]));
-    await exited;
-    expect(response.status).to.equal(503);
-    expect(response.headers.get('retry-after')).to.equal('5');
-    expect(response.body.resourceType).to.equal('OperationOutcome');
-    expect(await service.running.app.db('resource_identifiers').where({ value: 'BUSY-1' }).first()).to.equal(undefined);
+    // The service has one SQLite connection: a background writer of its own (such as the
+    // disclosure index's catch-up) that starts waiting on the same lock first holds it for its
+    // 5 s, and the ingest then reaches the lock late and outlasts it (200; seen once in a CI
+    // rehearsal on Node.js 20).
+    // Such a try is not the case under test: it is made again, up to three times.
+    const statuses: number[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const holder = spawn(process.execPath, ['-e', `
+        const db = new (require(process.argv[2]))(process.argv[1]);
+        db.exec('BEGIN IMMEDIATE');
+        console.log('locked');
+        setTimeout(() => { db.exec('ROLLBACK'); db.close(); }, 9000);
+      `, service.database.url.slice('sqlite:'.length), sqliteDriverPath()], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+      const exited = once(holder, 'exit');
+      await once(holder.stdout!, 'data');
+      const mrn = `BUSY-${attempt}`;
+      const response = await post(bundle('batch', [{ resource: patient(mrn) }]));
+      await exited;
+      statuses.push(response.status);
+      expect(response.status, `try ${attempt}`).to.be.oneOf([503, 200]);
+      if (response.status !== 503) continue;
+      expect(response.headers.get('retry-after')).to.equal('5');
+      expect(response.body.resourceType).to.equal('OperationOutcome');
+      expect(await service.running.app.db('resource_identifiers').where({ value: mrn }).first()).to.equal(undefined);
+      return;
+    }
+    expect.fail(`no try reached the lock in time to be refused: ${statuses.join(', ')}`);
   });
 
   describe('ingest and partner credentials never mix', () => {
