@@ -7,7 +7,7 @@
 // whole (x12/eligibility-271.ts). Header values cannot hold it (Node's parser refuses them).
 import type { ErrorObject } from 'ajv';
 import type { OpenAPIRouter, Operation } from 'openapi-backend';
-import { coercedRequestOf, type RequestValidator } from './request-validator.js';
+import { coercedRequestOf, operationOf, type RequestValidator } from './request-validator.js';
 import { queryParametersOf } from './request-parser.js';
 import { holdsNul } from '../db/storable-text.js';
 
@@ -38,7 +38,7 @@ export function refusingNulCharacters(validate: RequestValidator, router: OpenAP
   return (req, given) => {
     const result = validate(req, given);
     if (result.errors) return result;
-    const operation = given === undefined ? router.matchOperation(req) : typeof given === 'string' ? router.getOperation(given) : given;
+    const operation = operationOf(router, req, given);
     const errors: ErrorObject[] = [];
     const query = (result.coerced.query ?? {}) as Record<string, unknown>;
     for (const name of queryParametersOf(operation as Operation).keys()) if (holdsNul(query[name])) errors.push(nulError('query', name));

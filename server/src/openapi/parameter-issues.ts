@@ -11,16 +11,13 @@
 //   Ajv says `must be integer` (or string) of the two values it received; the issue says it
 //   is repeated.
 import type { ErrorObject } from 'ajv';
-import type { OpenAPIValidator, Operation } from 'openapi-backend';
-import type { RequestValidator } from './request-validator.js';
+import type { OpenAPIValidator } from 'openapi-backend';
+import { operationOf, type RequestValidator } from './request-validator.js';
+import { unescapePointer } from './validation-details.js';
 
 export const PATTERN_ISSUE_KEYWORD = 'x-ofctx-pattern-issue';
 
 export const PLUS_AS_SPACE = 'a + in a query string or form body is read as a space: send + as %2B';
-
-function unescapePointer(part: string): string {
-  return part.replace(/~1/g, '/').replace(/~0/g, '~');
-}
 
 /** The schema object holding the keyword an error's `schemaPath` names, within the validated schema. */
 function schemaHolding(root: unknown, schemaPath: string): Record<string, unknown> | undefined {
@@ -54,25 +51,30 @@ function matchesWithPlus(value: string, pattern: unknown): boolean {
   }
 }
 
-function reworded(error: ErrorObject, schemas: readonly unknown[], data: unknown): ErrorObject {
-  const onParameter = error.instancePath.startsWith('/query/') || error.instancePath.startsWith('/path/') || error.instancePath.startsWith('/header/');
-  if (!onParameter) return error;
-  if (error.keyword === 'pattern') {
-    // The operation's validators (its parameters', its body's) report paths within their own schema.
-    const holding = schemas.map((schema) => schemaHolding(schema, error.schemaPath)).find((held) => held?.pattern === error.params.pattern);
-    const worded = holding?.[PATTERN_ISSUE_KEYWORD];
-    const value = valueAt(data, error.instancePath);
-    const plus = typeof value === 'string' && matchesWithPlus(value, error.params.pattern);
-    const issue = typeof worded === 'string' ? worded : error.message;
-    if (issue === error.message && !plus) return error;
-    return { ...error, message: plus ? `${issue}; ${PLUS_AS_SPACE}` : issue };
+function reworded(error: ErrorObject, schemas: readonly unknown[], data: RequestData): ErrorObject {
+  const at = error.instancePath;
+  // A list where the contract takes one value: the parameter (or form field) was repeated.
+  if (error.keyword === 'type' && (at.startsWith('/query/') || at.startsWith('/requestBody/')) && Array.isArray(valueAt(data, at))) {
+    return { ...error, message: 'is given more than once; give it once' };
   }
-  if (error.keyword === 'type' && error.instancePath.startsWith('/query/') && Array.isArray(valueAt(data, error.instancePath))) return givenTwice(error);
-  return error;
+  if (error.keyword !== 'pattern' || !(at.startsWith('/query/') || at.startsWith('/path/') || at.startsWith('/header/'))) return error;
+  // The operation's validators (its parameters', its body's) report paths within their own schema.
+  const holding = schemas.map((schema) => schemaHolding(schema, error.schemaPath)).find((held) => held?.pattern === error.params.pattern);
+  const worded = holding?.[PATTERN_ISSUE_KEYWORD];
+  const value = valueAt(data, at);
+  const plus = typeof value === 'string' && matchesWithPlus(value, error.params.pattern);
+  const issue = typeof worded === 'string' ? worded : error.message;
+  if (issue === error.message && !plus) return error;
+  return { ...error, message: plus ? `${issue}; ${PLUS_AS_SPACE}` : issue };
 }
 
-function givenTwice(error: ErrorObject): ErrorObject {
-  return { ...error, message: 'is given more than once; give it once' };
+/** The request as parsed, at the places Ajv's instance paths start from. */
+interface RequestData {
+  path: unknown;
+  query: unknown;
+  header: unknown;
+  /** A form body only (RFC 6749 3.2: the token request's fields must not repeat); JSON arrays are values. */
+  requestBody?: unknown;
 }
 
 function isForm(headers: Record<string, unknown>): boolean {
@@ -80,22 +82,16 @@ function isForm(headers: Record<string, unknown>): boolean {
   return typeof type === 'string' && type.split(';')[0]!.trim().toLowerCase() === 'application/x-www-form-urlencoded';
 }
 
-/** A form body's field given twice (RFC 6749 3.2: the token request's parameters must not repeat), read as a list. */
-function formFieldGivenTwice(error: ErrorObject, body: unknown): boolean {
-  return error.keyword === 'type' && error.instancePath.startsWith('/requestBody/') && Array.isArray(valueAt({ requestBody: body }, error.instancePath));
-}
-
 /** `validate`, with the errors of a request it refused worded to say the fix. */
 export function explainingParameterIssues(validate: RequestValidator, validator: OpenAPIValidator): RequestValidator {
   return (req, given) => {
     const result = validate(req, given);
     if (!result.errors?.length) return result;
-    const operation = given === undefined ? validator.router.matchOperation(req) : typeof given === 'string' ? validator.router.getOperation(given) : given;
+    const operation = operationOf(validator.router, req, given);
     if (!operation?.operationId) return result;
     const schemas = (validator.getRequestValidatorsForOperation(operation.operationId) ?? []).map((compiled) => compiled.schema);
-    const { params, query, headers } = validator.router.parseRequest(req, operation as Operation);
-    const data = { path: params, query, header: headers };
-    const form = isForm(headers);
-    return { ...result, errors: (result.errors as ErrorObject[]).map((error) => (form && formFieldGivenTwice(error, req.body) ? givenTwice(error) : reworded(error, schemas, data))) };
+    const { params, query, headers } = validator.router.parseRequest(req, operation);
+    const data: RequestData = { path: params, query, header: headers, ...(isForm(headers) ? { requestBody: req.body } : {}) };
+    return { ...result, errors: (result.errors as ErrorObject[]).map((error) => reworded(error, schemas, data)) };
   };
 }

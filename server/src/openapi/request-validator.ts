@@ -5,7 +5,7 @@
 // parsed by the router and checked by the validators openapi-backend compiled for the
 // operation, in the same order, with the same result. A test checks both agree on every
 // operation of the contract, for valid and invalid requests.
-import type { OpenAPIValidator, Operation, ParsedRequest, Request, ValidationResult } from 'openapi-backend';
+import type { OpenAPIRouter, OpenAPIValidator, Operation, ParsedRequest, Request, ValidationResult } from 'openapi-backend';
 import type { ErrorObject } from 'ajv';
 import { queryParametersOf, type Parameter } from './request-parser.js';
 
@@ -68,6 +68,11 @@ function factsOf(operation: Operation): OperationFacts {
   return { arrayQueryParameters, jsonQueryParameters, onlyJsonBody: payloadFormats.length === 1 && payloadFormats[0] === 'application/json', parseReusable };
 }
 
+/** The operation a validator was asked about: the one given (or its id), else the one the request routes to. */
+export function operationOf(router: OpenAPIRouter, req: Request, given: Operation | string | undefined): Operation | undefined {
+  return given === undefined ? router.matchOperation(req) : typeof given === 'string' ? router.getOperation(given) : given;
+}
+
 export function compiledRequestValidator(validator: OpenAPIValidator): RequestValidator {
   const facts = new Map<Operation, OperationFacts>();
   const factsFor = (operation: Operation): OperationFacts => {
@@ -82,7 +87,7 @@ export function compiledRequestValidator(validator: OpenAPIValidator): RequestVa
   return (req, given) => {
     const result: ValidationResult = { valid: true, coerced: { ...req }, errors: [] };
     const errors = result.errors as ErrorObject[];
-    const operation = given === undefined ? validator.router.matchOperation(req) : typeof given === 'string' ? validator.router.getOperation(given) : given;
+    const operation = operationOf(validator.router, req, given);
     if (!operation || !operation.operationId) throw new Error(`Unknown operation`);
     const validators = validator.getRequestValidatorsForOperation(operation.operationId) || [];
     const parsed = validator.router.parseRequest(req, operation);

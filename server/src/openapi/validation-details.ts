@@ -4,8 +4,13 @@ import type { ErrorDetail } from '../errors/api-error.js';
 
 const LOCATIONS: Record<string, string> = { path: 'path', query: 'query', header: 'header', requestBody: 'body' };
 
+/** A JSON Pointer step as the key it names (RFC 6901: `~1` is `/`, `~0` is `~`). */
+export function unescapePointer(part: string): string {
+  return part.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
 function fieldOf(error: ErrorObject): string {
-  const parts = error.instancePath.split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = error.instancePath.split('/').filter(Boolean).map(unescapePointer);
   if (error.keyword === 'additionalProperties') parts.push(String(error.params.additionalProperty));
   if (error.keyword === 'required') parts.push(String(error.params.missingProperty));
   // Request-body validators report paths from the body root; parameter validators from the request root.

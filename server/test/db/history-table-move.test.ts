@@ -19,6 +19,16 @@ import { keepHistoryPartitions } from '../../src/db/history-partition-keeper.js'
 
 const ROWS = Number(process.env.HISTORY_MOVE_ROWS ?? 100_000);
 
+/** A database migrated as before 039, holding `rows` audit rows (`old-<n>`) from `daysBack` days ago on, 31 s apart. */
+async function auditRowsBefore039(db: Knex, rows: number, daysBack: number): Promise<void> {
+  await db.migrate.latest({ migrationSource: migrationsUpTo('035_diagnostic_reports') });
+  await db.raw(
+    `INSERT INTO audit_events (at, request_id, client_id, org_id, operation, status, result_count)
+     SELECT to_char(now() AT TIME ZONE 'UTC' - interval '${daysBack} days' + (n * interval '31 seconds'), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'old-' || n, 'client-a', gen_random_uuid(), 'listCoverage', 200, 0
+     FROM generate_series(1, ${rows}) AS n`,
+  );
+}
+
 describe('moving a history table to time partitions online (PostgreSQL)', function () {
   this.timeout(600_000);
   let database: TestDatabase;
@@ -28,13 +38,8 @@ describe('moving a history table to time partitions online (PostgreSQL)', functi
     if (testDatabaseKind !== 'postgres') return this.skip();
     database = await createTestDatabase();
     db = openDatabase(database.url);
-    await db.migrate.latest({ migrationSource: migrationsUpTo('035_diagnostic_reports') });
     // A year of audit rows, as a deployment upgraded from before 039 holds them.
-    await db.raw(
-      `INSERT INTO audit_events (at, request_id, client_id, org_id, operation, status, result_count)
-       SELECT to_char(now() AT TIME ZONE 'UTC' - interval '365 days' + (n * interval '31 seconds'), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'old-' || n, 'client-a', gen_random_uuid(), 'listCoverage', 200, 0
-       FROM generate_series(1, ${ROWS}) AS n`,
-    );
+    await auditRowsBefore039(db, ROWS, 365);
   });
   after(async () => {
     await db?.destroy();
@@ -241,12 +246,7 @@ describe('a copy batch that deadlocks with retention (PostgreSQL)', function () 
     if (testDatabaseKind !== 'postgres') return this.skip();
     database = await createTestDatabase();
     db = openDatabase(database.url);
-    await db.migrate.latest({ migrationSource: migrationsUpTo('035_diagnostic_reports') });
-    await db.raw(
-      `INSERT INTO audit_events (at, request_id, client_id, org_id, operation, status, result_count)
-       SELECT to_char(now() AT TIME ZONE 'UTC' - interval '30 days' + (n * interval '31 seconds'), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'old-' || n, 'client-a', gen_random_uuid(), 'listCoverage', 200, 0
-       FROM generate_series(1, ${INLINE_ROWS + 1}) AS n`,
-    );
+    await auditRowsBefore039(db, INLINE_ROWS + 1, 30);
     await db.migrate.latest({ migrationSource: migrationsUpTo('039_history_partitions') });
   });
   after(async () => {

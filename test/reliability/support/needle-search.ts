@@ -38,12 +38,12 @@ function power(exponent: number): number {
 
 /** The indexes (into `needles`) of the needles found in `haystack`. Empty needles are never found. */
 export function foundNeedles(haystack: Uint8Array, needles: readonly Uint8Array[]): Set<number> {
-  const searched = needles.filter((needle) => needle.length > 0 && needle.length <= haystack.length);
+  const searchable = (needle: Uint8Array) => needle.length > 0 && needle.length <= haystack.length;
   const perLength = new Map<number, number>();
-  for (const needle of searched) perLength.set(needle.length, (perLength.get(needle.length) ?? 0) + 1);
+  for (const needle of needles) if (searchable(needle)) perLength.set(needle.length, (perLength.get(needle.length) ?? 0) + 1);
   const groups = new Map<number, LengthGroup>();
   needles.forEach((needle, index) => {
-    if (needle.length === 0 || needle.length > haystack.length) return;
+    if (!searchable(needle)) return;
     let group = groups.get(needle.length);
     if (!group) {
       const bits = bitmapBits(perLength.get(needle.length)!);
